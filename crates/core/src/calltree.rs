@@ -1,0 +1,243 @@
+//! The merged call tree: one node per distinct call path, with self and total weight.
+//!
+//! Invariants:
+//! - node 0 is the root ("all"); every other node's parent has a smaller id (topological);
+//! - `total[n] == self_w[n] + Σ total[children of n]`, and `total[0]` is the sum of the weights it was built from;
+//! - the children of a node are stored contiguously and ordered by the tree's [`Order`].
+//!
+//! Building is iterative (no recursion whose depth follows the input).
+
+use crate::model::{FrameId, Profile, StackId, NO_PARENT};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub const ROOT: NodeId = NodeId(0);
+    #[inline]
+    pub fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// How siblings are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// By name, like flamegraph.pl (stable across profiles: good for comparing).
+    #[default]
+    Alphabetical,
+    /// Heaviest first, like speedscope's left-heavy view.
+    Weight,
+}
+
+/// Sentinel frame for the root node.
+pub const ROOT_FRAME: FrameId = FrameId(u32::MAX);
+
+#[derive(Debug, Clone)]
+pub struct CallTree {
+    pub frame: Vec<FrameId>,
+    pub parent: Vec<u32>,
+    pub depth: Vec<u32>,
+    pub self_w: Vec<u64>,
+    pub total: Vec<u64>,
+    child_start: Vec<u32>,
+    child_list: Vec<NodeId>,
+}
+
+impl CallTree {
+    /// The call tree of all samples of a profile.
+    pub fn from_profile(p: &Profile, order: Order) -> CallTree {
+        let mut w = vec![0u64; p.stacks.len()];
+        for (s, &x) in p.samples.stack.iter().zip(&p.samples.weight) {
+            if let Some(slot) = w.get_mut(s.idx()) {
+                *slot = slot.saturating_add(x);
+            }
+        }
+        Self::from_stack_weights(p, &w, order)
+    }
+
+    /// The call tree for given self weights per stack id (`stack_self[s]` for stack `s`).
+    /// Stacks whose subtree weighs nothing are left out.
+    pub fn from_stack_weights(p: &Profile, stack_self: &[u64], order: Order) -> CallTree {
+        let n = p.stacks.len();
+        // Total per stack, accumulated leaf-to-root (the table is topological).
+        let mut stack_total: Vec<u64> = (0..n).map(|i| stack_self.get(i).copied().unwrap_or(0)).collect();
+        let mut keep: Vec<bool> = stack_total.iter().map(|&w| w > 0).collect();
+        for i in (0..n).rev() {
+            let par = p.stacks.parent[i];
+            if par != NO_PARENT && keep[i] {
+                let t = stack_total[i];
+                if let Some(pt) = stack_total.get_mut(par as usize) {
+                    *pt = pt.saturating_add(t);
+                }
+                if let Some(k) = keep.get_mut(par as usize) {
+                    *k = true;
+                }
+            }
+        }
+        let kept = keep.iter().filter(|&&k| k).count();
+        let mut t = CallTree {
+            frame: Vec::with_capacity(kept + 1),
+            parent: Vec::with_capacity(kept + 1),
+            depth: Vec::with_capacity(kept + 1),
+            self_w: Vec::with_capacity(kept + 1),
+            total: Vec::with_capacity(kept + 1),
+            child_start: Vec::new(),
+            child_list: Vec::new(),
+        };
+        t.frame.push(ROOT_FRAME);
+        t.parent.push(NO_PARENT);
+        t.depth.push(0);
+        t.self_w.push(0);
+        t.total.push(0);
+        let mut node_of = vec![u32::MAX; n];
+        let mut root_total = 0u64;
+        for i in 0..n {
+            if !keep[i] {
+                continue;
+            }
+            let par = p.stacks.parent[i];
+            let pnode = if par == NO_PARENT { 0 } else { node_of.get(par as usize).copied().unwrap_or(0) };
+            let id = t.frame.len() as u32;
+            node_of[i] = id;
+            t.frame.push(p.stacks.frame[i]);
+            t.parent.push(pnode);
+            let d = t.depth.get(pnode as usize).copied().unwrap_or(0) + 1;
+            t.depth.push(d);
+            t.self_w.push(stack_self.get(i).copied().unwrap_or(0));
+            t.total.push(stack_total[i]);
+            if par == NO_PARENT {
+                root_total = root_total.saturating_add(stack_total[i]);
+            }
+        }
+        t.total[0] = root_total;
+        t.link_children(p, order);
+        t
+    }
+
+    fn link_children(&mut self, p: &Profile, order: Order) {
+        let n = self.frame.len();
+        let mut count = vec![0u32; n + 1];
+        for &par in self.parent.iter().skip(1) {
+            count[par as usize + 1] += 1;
+        }
+        for i in 1..=n {
+            count[i] += count[i - 1];
+        }
+        let mut fill = count.clone();
+        let mut list = vec![NodeId(0); n.saturating_sub(1)];
+        for (i, &par) in self.parent.iter().enumerate().skip(1) {
+            let slot = &mut fill[par as usize];
+            list[*slot as usize] = NodeId(i as u32);
+            *slot += 1;
+        }
+        for i in 0..n {
+            let (a, b) = (count[i] as usize, count[i + 1] as usize);
+            let kids = &mut list[a..b];
+            match order {
+                Order::Alphabetical => kids.sort_by(|x, y| {
+                    let (fx, fy) = (self.frame[x.idx()], self.frame[y.idx()]);
+                    p.frame_name(fx).cmp(p.frame_name(fy)).then(p.frame_kind(fx).cmp(&p.frame_kind(fy)))
+                }),
+                Order::Weight => kids.sort_by(|x, y| self.total[y.idx()].cmp(&self.total[x.idx()]).then(x.cmp(y))),
+            }
+        }
+        self.child_start = count;
+        self.child_list = list;
+    }
+
+    pub fn len(&self) -> usize {
+        self.frame.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.frame.len() <= 1
+    }
+
+    pub fn children(&self, n: NodeId) -> &[NodeId] {
+        let a = self.child_start.get(n.idx()).copied().unwrap_or(0) as usize;
+        let b = self.child_start.get(n.idx() + 1).copied().unwrap_or(0) as usize;
+        self.child_list.get(a..b).unwrap_or(&[])
+    }
+
+    pub fn parent(&self, n: NodeId) -> Option<NodeId> {
+        match self.parent.get(n.idx()) {
+            Some(&p) if p != NO_PARENT => Some(NodeId(p)),
+            _ => None,
+        }
+    }
+
+    /// Nodes from the root (excluded) down to `n` (included).
+    pub fn path(&self, n: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut cur = n;
+        while cur != NodeId::ROOT {
+            out.push(cur);
+            match self.parent(cur) {
+                Some(p) => cur = p,
+                None => break,
+            }
+        }
+        out.reverse();
+        out
+    }
+
+    pub fn max_depth(&self) -> u32 {
+        self.depth.iter().copied().max().unwrap_or(0)
+    }
+
+    /// Finds the node reached by following frame names from the root, e.g. `["main", "compute"]`.
+    pub fn find_path(&self, p: &Profile, names: &[&str]) -> Option<NodeId> {
+        let mut cur = NodeId::ROOT;
+        for name in names {
+            cur = *self.children(cur).iter().find(|&&c| p.frame_name(self.frame[c.idx()]) == *name)?;
+        }
+        Some(cur)
+    }
+
+    /// The stack of the profile a node stands for is not kept; tests and exports walk names instead.
+    pub fn name<'p>(&self, p: &'p Profile, n: NodeId) -> &'p str {
+        match self.frame.get(n.idx()) {
+            Some(&f) if f != ROOT_FRAME => p.frame_name(f),
+            _ => "all",
+        }
+    }
+}
+
+/// Self weight per stack id for all samples of a profile.
+pub fn stack_weights(p: &Profile) -> Vec<u64> {
+    let mut w = vec![0u64; p.stacks.len()];
+    for (s, &x) in p.samples.stack.iter().zip(&p.samples.weight) {
+        if let Some(slot) = w.get_mut(s.idx()) {
+            *slot = slot.saturating_add(x);
+        }
+    }
+    w
+}
+
+#[allow(dead_code)]
+fn _assert_stack_id_is_used(_: StackId) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::folded::parse;
+
+    #[test]
+    fn totals_and_self() {
+        let p = parse(b"main;a;b 3\nmain;a 2\nmain;c 6\nother 1\n").unwrap();
+        let t = CallTree::from_profile(&p, Order::Alphabetical);
+        assert_eq!(t.total[0], 12);
+        let main = t.find_path(&p, &["main"]).unwrap();
+        let a = t.find_path(&p, &["main", "a"]).unwrap();
+        assert_eq!((t.self_w[main.idx()], t.total[main.idx()]), (0, 11));
+        assert_eq!((t.self_w[a.idx()], t.total[a.idx()]), (2, 5));
+        let names: Vec<_> = t.children(main).iter().map(|&c| t.name(&p, c)).collect();
+        assert_eq!(names, ["a", "c"]);
+        let heavy = CallTree::from_profile(&p, Order::Weight);
+        let main = heavy.find_path(&p, &["main"]).unwrap();
+        let names: Vec<_> = heavy.children(main).iter().map(|&c| heavy.name(&p, c)).collect();
+        assert_eq!(names, ["c", "a"]);
+        assert_eq!(t.max_depth(), 3);
+    }
+}

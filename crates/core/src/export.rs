@@ -1,0 +1,60 @@
+//! Folded export: scorch's canonical folded form.
+//!
+//! One line per distinct stack that has samples, frames root first joined by `;`, the summed weight after a
+//! space, lines sorted bytewise. Kernel, JIT and inline frames carry inferno's `_[k]`, `_[j]`, `_[i]` so that
+//! the export re-imports to the same profile.
+
+use crate::calltree::stack_weights;
+use crate::model::{FrameKind, Profile};
+use crate::units::Weight;
+use std::fmt::Write as _;
+
+pub fn folded_name(out: &mut String, name: &str, kind: FrameKind) {
+    out.push_str(name);
+    match kind {
+        FrameKind::Kernel => out.push_str("_[k]"),
+        FrameKind::Jit => out.push_str("_[j]"),
+        FrameKind::Inline => out.push_str("_[i]"),
+        FrameKind::User | FrameKind::Process => {}
+    }
+}
+
+/// The canonical folded lines of a profile, sorted, each ending in `\n`.
+pub fn to_folded(p: &Profile) -> String {
+    let w = stack_weights(p);
+    let mut has = vec![false; p.stacks.len()];
+    for s in &p.samples.stack {
+        if let Some(h) = has.get_mut(s.idx()) {
+            *h = true;
+        }
+    }
+    // Build each stack's text once, parents before children.
+    let mut text: Vec<String> = Vec::with_capacity(p.stacks.len());
+    let mut lines = Vec::new();
+    for i in 0..p.stacks.len() {
+        let mut s = match p.stacks.parent(crate::StackId(i as u32)).and_then(|par| text.get(par.idx())) {
+            Some(prefix) => {
+                let mut s = String::with_capacity(prefix.len() + 16);
+                s.push_str(prefix);
+                s.push(';');
+                s
+            }
+            None => String::new(),
+        };
+        let f = p.stacks.frame[i];
+        folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
+        if has[i] {
+            let mut line = s.clone();
+            let _ = write!(line, " {}", Weight { raw: w[i], decimals: p.meta.decimals });
+            lines.push(line);
+        }
+        text.push(s);
+    }
+    lines.sort_unstable();
+    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    for l in lines {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out
+}

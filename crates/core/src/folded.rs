@@ -1,0 +1,370 @@
+//! Folded stacks (`frame;frame;frame COUNT`), as written by stackcollapse-*.pl, inferno, async-profiler, austin, …
+//!
+//! Rules (see docs/SEMANTICS.md in this repo's docs for the reasoning):
+//! - the count is the token after the last space; the stack is everything before it, split on `;`;
+//! - integer counts are exact u64; fractional counts (`31.23`) are kept exactly by scaling every weight by
+//!   `10^decimals` (at most 9 decimals; more are cut, with a warning);
+//! - a line whose last two tokens are both numbers (`stack 12 40`, difffolded output) is a differential line:
+//!   the second (target) count is used and the import says so in one warning;
+//! - inferno's kind annotations `_[k]`, `_[j]`, `_[i]` become the frame kind and leave the name;
+//! - blank lines and `#` comment lines are skipped silently; any other line that cannot be read is skipped
+//!   with a counted warning that names its line;
+//! - the same stack on several lines is one sample row with the weights summed.
+
+use crate::error::{ImportError, ImportErrorKind, Warnings};
+use crate::format::{trim_ascii, Format};
+use crate::lines::{LinePos, LineSplitter};
+use crate::model::{FrameKind, Profile, ProfileBuilder, StackId};
+use crate::units::Unit;
+
+/// Most decimals kept from a fractional count.
+const MAX_DECIMALS: u32 = 9;
+
+/// Options for the folded importer.
+#[derive(Debug, Clone)]
+pub struct FoldedOptions {
+    /// Longest accepted line in bytes. Default is 64 MiB.
+    pub max_line: usize,
+}
+
+impl Default for FoldedOptions {
+    fn default() -> Self {
+        FoldedOptions { max_line: 64 << 20 }
+    }
+}
+
+/// Does this (trimmed, non-comment) line look like `stack COUNT`?
+pub(crate) fn looks_like_folded_line(line: &[u8]) -> bool {
+    match split_count(line) {
+        Some((stack, _)) => !trim_ascii(stack).is_empty(),
+        None => false,
+    }
+}
+
+/// Splits `stack COUNT` at the last space or tab. The count must be a non-negative decimal number.
+fn split_count(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let i = memchr::memrchr2(b' ', b'\t', line)?;
+    let count = &line[i + 1..];
+    if count.is_empty() || !count.iter().all(|&b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    if count.iter().filter(|&&b| b == b'.').count() > 1 || count == b"." {
+        return None;
+    }
+    Some((&line[..i], count))
+}
+
+/// A parsed count: `mantissa / 10^decimals`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Count {
+    mantissa: u64,
+    decimals: u32,
+    truncated: bool,
+}
+
+fn parse_count(s: &[u8]) -> Option<Count> {
+    let mut mantissa: u64 = 0;
+    let mut decimals = 0u32;
+    let mut seen_dot = false;
+    let mut truncated = false;
+    for &b in s {
+        if b == b'.' {
+            seen_dot = true;
+            continue;
+        }
+        let d = u64::from(b.wrapping_sub(b'0'));
+        if d > 9 {
+            return None;
+        }
+        if seen_dot {
+            if decimals == MAX_DECIMALS {
+                truncated |= d != 0;
+                continue;
+            }
+            decimals += 1;
+        }
+        mantissa = mantissa.checked_mul(10)?.checked_add(d)?;
+    }
+    // Drop trailing zero decimals so `12.0` is the integer 12.
+    while decimals > 0 && mantissa % 10 == 0 {
+        mantissa /= 10;
+        decimals -= 1;
+    }
+    Some(Count { mantissa, decimals, truncated })
+}
+
+/// Chunk-driven folded importer.
+#[derive(Debug)]
+pub struct FoldedParser {
+    lines: LineSplitter,
+    b: ProfileBuilder,
+    warnings: Warnings,
+    decimals: u32,
+    /// Weight per stack id (raw, scaled by `decimals`), and whether a line named that stack.
+    weight: Vec<u64>,
+    named: Vec<bool>,
+    total: u64,
+    records: u64,
+    two_count_lines: u64,
+    // The previous line's frames, to reuse stack ids for a shared prefix (sorted input shares a lot).
+    prev: Vec<u8>,
+    prev_ends: Vec<usize>,
+    prev_stacks: Vec<StackId>,
+}
+
+impl FoldedParser {
+    pub fn new(opts: &FoldedOptions) -> Self {
+        FoldedParser {
+            lines: LineSplitter::new(Format::Folded, opts.max_line),
+            b: ProfileBuilder::new(Format::Folded),
+            warnings: Warnings::default(),
+            decimals: 0,
+            weight: Vec::new(),
+            named: Vec::new(),
+            total: 0,
+            records: 0,
+            two_count_lines: 0,
+            prev: Vec::new(),
+            prev_ends: Vec::new(),
+            prev_stacks: Vec::new(),
+        }
+    }
+
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
+        let mut lines = std::mem::replace(&mut self.lines, LineSplitter::new(Format::Folded, 0));
+        let r = lines.feed(chunk, |line, pos| self.line(line, pos));
+        self.lines = lines;
+        r
+    }
+
+    pub fn finish(mut self) -> Result<Profile, ImportError> {
+        let mut lines = std::mem::replace(&mut self.lines, LineSplitter::new(Format::Folded, 0));
+        lines.finish(|line, pos| self.line(line, pos))?;
+        let end = lines.position();
+        if self.two_count_lines > 0 {
+            self.warnings.push(
+                end.line.saturating_sub(1),
+                end.offset,
+                format!(
+                    "{} lines have two counts (a differential file): the second (target) count is shown",
+                    self.two_count_lines
+                ),
+            );
+        }
+        if self.records == 0 {
+            let (kind, msg) = if self.warnings.is_empty() {
+                (ImportErrorKind::Empty, "no stacks: the input is empty or holds only comments".to_string())
+            } else {
+                (
+                    ImportErrorKind::NoValidRecords,
+                    format!("none of the lines is `stack COUNT` ({} lines skipped)", self.warnings.count),
+                )
+            };
+            let line = self.warnings.first.first().map(|w| w.line);
+            let offset = self.warnings.first.first().map_or(0, |w| w.offset);
+            return Err(ImportError::new(Some(Format::Folded), kind, offset, line, msg));
+        }
+        for (i, (&w, &named)) in self.weight.iter().zip(&self.named).enumerate() {
+            if named {
+                self.b.push_sample(StackId(i as u32), w, end.offset)?;
+            }
+        }
+        Ok(self.b.build(Unit::Samples, self.decimals, self.records, self.warnings))
+    }
+
+    // Real lines this reads:
+    //   java;start_thread;JavaMain;Interpreter_[j];SharedRuntime::foo_[k] 12
+    //   main;compute 31.23
+    //   P1234;T5678;<module> (/usr/lib/python3.11/runpy.py);main (app.py:10) 4512
+    //   a;b;c 12 40            (difffolded: base 12, target 40)
+    fn line(&mut self, raw: &[u8], pos: LinePos) -> Result<(), ImportError> {
+        let line = trim_ascii(raw);
+        if line.is_empty() || line.starts_with(b"#") {
+            return Ok(());
+        }
+        let Some((mut stack, count)) = split_count(line) else {
+            self.warnings.push(pos.line, pos.offset, "no count at the end of the line; skipped");
+            return Ok(());
+        };
+        let Some(mut c) = parse_count(count) else {
+            self.warnings.push(pos.line, pos.offset, "count does not fit in 64 bits; skipped");
+            return Ok(());
+        };
+        // `stack BASE TARGET`: keep the target count.
+        if let Some((s2, _base)) = split_count(stack) {
+            if !trim_ascii(s2).is_empty() {
+                stack = s2;
+                self.two_count_lines += 1;
+            }
+        }
+        let stack = trim_ascii(stack);
+        if stack.is_empty() {
+            self.warnings.push(pos.line, pos.offset, "empty stack before the count; skipped");
+            return Ok(());
+        }
+        if c.truncated {
+            self.warnings.push(pos.line, pos.offset, "count has more than 9 decimals; the rest was cut");
+        }
+        if c.decimals > self.decimals {
+            self.rescale(c.decimals, pos)?;
+        }
+        c.mantissa = scale(c.mantissa, self.decimals - c.decimals).ok_or_else(|| overflow(pos))?;
+        if std::str::from_utf8(stack).is_err() {
+            self.warnings.push(pos.line, pos.offset, "invalid UTF-8 in frame names, shown as \u{FFFD}");
+        }
+        let leaf = self.intern_stack(stack);
+        let i = leaf.idx();
+        if self.weight.len() <= i {
+            self.weight.resize(i + 1, 0);
+            self.named.resize(i + 1, false);
+        }
+        self.weight[i] = self.weight[i].checked_add(c.mantissa).ok_or_else(|| overflow(pos))?;
+        self.named[i] = true;
+        self.total = self.total.checked_add(c.mantissa).ok_or_else(|| overflow(pos))?;
+        self.records += 1;
+        Ok(())
+    }
+
+    fn rescale(&mut self, decimals: u32, pos: LinePos) -> Result<(), ImportError> {
+        let k = decimals - self.decimals;
+        for w in &mut self.weight {
+            *w = scale(*w, k).ok_or_else(|| overflow(pos))?;
+        }
+        self.total = scale(self.total, k).ok_or_else(|| overflow(pos))?;
+        self.decimals = decimals;
+        Ok(())
+    }
+
+    fn intern_stack(&mut self, stack: &[u8]) -> StackId {
+        // Reuse the previous line's stack ids while frames are byte-identical.
+        let mut start = 0usize;
+        let mut depth = 0usize;
+        let mut parent: Option<StackId> = None;
+        let mut ends = Vec::with_capacity(self.prev_ends.len().max(8));
+        let mut stacks = Vec::with_capacity(self.prev_ends.len().max(8));
+        let mut diverged = false;
+        let mut frames = memchr::memchr_iter(b';', stack).chain(std::iter::once(stack.len()));
+        loop {
+            let Some(end) = frames.next() else { break };
+            let frame = &stack[start..end];
+            let reuse = !diverged
+                && depth < self.prev_ends.len()
+                && self.prev.get(prev_start(&self.prev_ends, depth)..self.prev_ends[depth]) == Some(frame);
+            let id = if reuse {
+                self.prev_stacks[depth]
+            } else {
+                diverged = true;
+                let (name, kind) = split_kind(frame);
+                let name = String::from_utf8_lossy(name);
+                let f = self.b.frame(&name, kind);
+                self.b.stack(parent, f)
+            };
+            ends.push(end);
+            stacks.push(id);
+            parent = Some(id);
+            depth += 1;
+            start = end + 1;
+        }
+        self.prev.clear();
+        self.prev.extend_from_slice(stack);
+        self.prev_ends = ends;
+        self.prev_stacks = stacks;
+        parent.unwrap_or(StackId(0))
+    }
+}
+
+fn prev_start(ends: &[usize], depth: usize) -> usize {
+    if depth == 0 {
+        0
+    } else {
+        ends.get(depth - 1).map_or(0, |e| e + 1)
+    }
+}
+
+/// inferno/stackcollapse annotate kernel, JIT and inline frames with `_[k]`, `_[j]`, `_[i]`.
+pub(crate) fn split_kind(frame: &[u8]) -> (&[u8], FrameKind) {
+    match frame {
+        [name @ .., b'_', b'[', b'k', b']'] if !name.is_empty() => (name, FrameKind::Kernel),
+        [name @ .., b'_', b'[', b'j', b']'] if !name.is_empty() => (name, FrameKind::Jit),
+        [name @ .., b'_', b'[', b'i', b']'] if !name.is_empty() => (name, FrameKind::Inline),
+        _ => (frame, FrameKind::User),
+    }
+}
+
+fn scale(v: u64, k: u32) -> Option<u64> {
+    10u64.checked_pow(k).and_then(|p| v.checked_mul(p))
+}
+
+fn overflow(pos: LinePos) -> ImportError {
+    ImportError::new(
+        Some(Format::Folded),
+        ImportErrorKind::Overflow,
+        pos.offset,
+        Some(pos.line),
+        "the weights add up to more than 2^64-1",
+    )
+}
+
+/// Parses a whole folded input at once (tests and the CLI use the streaming [`crate::Loader`]).
+pub fn parse(input: &[u8]) -> Result<Profile, ImportError> {
+    let mut p = FoldedParser::new(&FoldedOptions::default());
+    p.feed(input)?;
+    p.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count(b"12"), Some(Count { mantissa: 12, decimals: 0, truncated: false }));
+        assert_eq!(parse_count(b"31.23"), Some(Count { mantissa: 3123, decimals: 2, truncated: false }));
+        assert_eq!(parse_count(b"12.0"), Some(Count { mantissa: 12, decimals: 0, truncated: false }));
+        assert_eq!(parse_count(b"18446744073709551615").map(|c| c.mantissa), Some(u64::MAX));
+        assert_eq!(parse_count(b"18446744073709551616"), None);
+    }
+
+    #[test]
+    fn basic_and_warnings() {
+        let p = parse(b"a;b 3\r\n\n# comment\na;b 2\nBAD LINE\na;c 1.5\n").unwrap();
+        assert_eq!(p.meta.decimals, 1);
+        assert_eq!(p.total(), 65);
+        assert_eq!(p.meta.records, 3);
+        assert_eq!(p.meta.warnings.count, 1);
+        assert_eq!(p.meta.warnings.first[0].line, 5);
+        assert_eq!(p.samples.len(), 2);
+        p.validate().unwrap();
+    }
+
+    #[test]
+    fn kinds_are_attributes() {
+        let p = parse(b"java;foo_[j];bar_[k] 1\n").unwrap();
+        let names: Vec<_> = (0..p.frames.len()).map(|i| p.frame_name(crate::FrameId(i as u32))).collect();
+        assert_eq!(names, ["java", "foo", "bar"]);
+        assert_eq!(p.frames.kind, [FrameKind::User, FrameKind::Jit, FrameKind::Kernel]);
+    }
+
+    #[test]
+    fn two_counts_use_target() {
+        let p = parse(b"a;b 12 40\na;c 1 2\n").unwrap();
+        assert_eq!(p.total(), 42);
+        assert_eq!(p.meta.warnings.count, 1);
+    }
+
+    #[test]
+    fn empty_and_all_bad() {
+        assert_eq!(parse(b"").unwrap_err().kind, ImportErrorKind::Empty);
+        assert_eq!(parse(b"# only\n\n").unwrap_err().kind, ImportErrorKind::Empty);
+        let e = parse(b"x\ny\n").unwrap_err();
+        assert_eq!(e.kind, ImportErrorKind::NoValidRecords);
+        assert_eq!(e.line, Some(1));
+    }
+
+    #[test]
+    fn overflow_is_an_error() {
+        let e = parse(b"a 18446744073709551615\nb 1\n").unwrap_err();
+        assert_eq!(e.kind, ImportErrorKind::Overflow);
+        assert_eq!(e.line, Some(2));
+    }
+}

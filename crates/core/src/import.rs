@@ -1,0 +1,410 @@
+//! The streaming entry point: feed bytes in chunks of any size, get a [`Profile`] or an [`ImportError`].
+//!
+//! Pipeline: gzip is detected by its magic bytes (never the file name) and inflated on the fly; the
+//! decompressed stream is sniffed for its format; the chosen importer receives the rest chunk by chunk.
+//! Nothing here holds the whole input; memory follows the profile's distinct content.
+
+use crate::error::{ImportError, ImportErrorKind};
+use crate::folded::{FoldedOptions, FoldedParser};
+use crate::format::{sniff, Format, Sniff, SNIFF_WINDOW};
+use crate::model::Profile;
+use std::io::Write;
+
+/// Limits and options for one import.
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    /// Largest accepted decompressed input in bytes. Default is 16 GiB (the browser's own limits come first).
+    pub max_decompressed: u64,
+    /// Longest accepted line in line-oriented formats. Default is 64 MiB.
+    pub max_line: usize,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions { max_decompressed: 16 << 30, max_line: 64 << 20 }
+    }
+}
+
+/// A finished import.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    pub profile: Profile,
+    /// Whether the input was gzip-compressed.
+    pub gzip: bool,
+    /// Decompressed bytes read.
+    pub bytes: u64,
+}
+
+enum Parser {
+    Folded(FoldedParser),
+}
+
+impl Parser {
+    fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
+        match self {
+            Parser::Folded(p) => p.feed(chunk),
+        }
+    }
+    fn finish(self) -> Result<Profile, ImportError> {
+        match self {
+            Parser::Folded(p) => p.finish(),
+        }
+    }
+}
+
+/// Receives decompressed bytes: sniffs the format, then hands everything to the importer.
+struct Sink {
+    opts: ImportOptions,
+    utf16: Option<Utf16>,
+    head: Vec<u8>,
+    parser: Option<Parser>,
+    bytes: u64,
+    err: Option<ImportError>,
+}
+
+impl Sink {
+    fn accept(&mut self, data: &[u8]) -> Result<(), ImportError> {
+        self.bytes += data.len() as u64;
+        if self.bytes > self.opts.max_decompressed {
+            return Err(ImportError::new(
+                self.parser.as_ref().map(|_| Format::Folded),
+                ImportErrorKind::LimitExceeded,
+                self.opts.max_decompressed,
+                None,
+                format!("the input is larger than the limit of {} bytes", self.opts.max_decompressed),
+            ));
+        }
+        if let Some(u) = &mut self.utf16 {
+            let utf8 = u.decode(data);
+            return self.accept_utf8(&utf8);
+        }
+        if self.bytes == data.len() as u64 {
+            // First bytes: a UTF-16 byte order mark switches to transcoding.
+            let le = data.starts_with(b"\xFF\xFE");
+            if le || data.starts_with(b"\xFE\xFF") {
+                let mut u = Utf16 { le, odd: None, high: None };
+                let utf8 = u.decode(&data[2..]);
+                self.utf16 = Some(u);
+                return self.accept_utf8(&utf8);
+            }
+        }
+        self.accept_utf8(data)
+    }
+
+    fn accept_utf8(&mut self, data: &[u8]) -> Result<(), ImportError> {
+        if let Some(p) = &mut self.parser {
+            return p.feed(data);
+        }
+        self.head.extend_from_slice(data);
+        self.decide(false)
+    }
+
+    fn decide(&mut self, at_end: bool) -> Result<(), ImportError> {
+        let window = &self.head[..self.head.len().min(SNIFF_WINDOW)];
+        match sniff(window, at_end || self.head.len() >= SNIFF_WINDOW) {
+            Sniff::NeedMore => Ok(()),
+            Sniff::No => {
+                let what = describe_unknown(&self.head);
+                Err(ImportError::new(None, ImportErrorKind::UnknownFormat, 0, Some(1), what))
+            }
+            Sniff::Yes(format) => {
+                let mut parser = match format {
+                    Format::Folded => Parser::Folded(FoldedParser::new(&FoldedOptions { max_line: self.opts.max_line })),
+                };
+                let head = std::mem::take(&mut self.head);
+                parser.feed(&head)?;
+                self.parser = Some(parser);
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(mut self) -> Result<(Profile, u64), ImportError> {
+        if self.parser.is_none() {
+            if self.head.iter().all(|b| b.is_ascii_whitespace()) {
+                return Err(ImportError::new(None, ImportErrorKind::Empty, 0, None, "the input is empty"));
+            }
+            self.decide(true)?;
+        }
+        match self.parser {
+            Some(p) => Ok((p.finish()?, self.bytes)),
+            None => Err(ImportError::new(
+                None,
+                ImportErrorKind::UnknownFormat,
+                0,
+                Some(1),
+                describe_unknown(&self.head),
+            )),
+        }
+    }
+}
+
+/// Streaming UTF-16 to UTF-8 (speedscope reads UTF-16 files with a byte order mark; so does scorch).
+struct Utf16 {
+    le: bool,
+    odd: Option<u8>,
+    high: Option<u16>,
+}
+
+impl Utf16 {
+    fn decode(&mut self, data: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(data.len() / 2 + 4);
+        let mut bytes = data.iter().copied();
+        let mut buf = [0u8; 4];
+        loop {
+            let (a, b) = match self.odd.take() {
+                Some(a) => match bytes.next() {
+                    Some(b) => (a, b),
+                    None => {
+                        self.odd = Some(a);
+                        break;
+                    }
+                },
+                None => match (bytes.next(), bytes.next()) {
+                    (Some(a), Some(b)) => (a, b),
+                    (Some(a), None) => {
+                        self.odd = Some(a);
+                        break;
+                    }
+                    _ => break,
+                },
+            };
+            let unit = if self.le { u16::from_le_bytes([a, b]) } else { u16::from_be_bytes([a, b]) };
+            let units: Vec<u16> = match self.high.take() {
+                Some(h) => vec![h, unit],
+                None if (0xD800..0xDC00).contains(&unit) => {
+                    self.high = Some(unit);
+                    continue;
+                }
+                None => vec![unit],
+            };
+            for c in char::decode_utf16(units) {
+                let c = c.unwrap_or(char::REPLACEMENT_CHARACTER);
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+        out
+    }
+}
+
+fn describe_unknown(head: &[u8]) -> String {
+    let kind = if head.starts_with(b"\x89PNG") {
+        "a PNG image"
+    } else if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
+        "UTF-16 text"
+    } else if head.iter().take(512).any(|&b| b == 0) {
+        "binary data"
+    } else {
+        "text"
+    };
+    format!("not a profile scorch reads: the input looks like {kind}, not folded stacks (`frame;frame COUNT` lines)")
+}
+
+/// Adapter that lets flate2 push inflated bytes into the sink, keeping the sink's own error.
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.accept(buf) {
+            Ok(()) => Ok(buf.len()),
+            Err(e) => {
+                self.err = Some(e);
+                Err(std::io::Error::other("import failed"))
+            }
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+enum Stage {
+    /// Fewer than two bytes seen: cannot tell gzip from plain yet.
+    Start(Vec<u8>),
+    Plain(Sink),
+    Gzip(Box<flate2::write::MultiGzDecoder<Sink>>),
+    Failed,
+}
+
+/// Streaming importer. Feed chunks of any size, then [`Loader::finish`].
+pub struct Loader {
+    stage: Stage,
+    opts: ImportOptions,
+    fed: u64,
+}
+
+impl Loader {
+    pub fn new(opts: ImportOptions) -> Self {
+        Loader { stage: Stage::Start(Vec::new()), opts, fed: 0 }
+    }
+
+    /// Bytes fed so far (compressed, as read from the file).
+    pub fn bytes_fed(&self) -> u64 {
+        self.fed
+    }
+
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
+        self.fed += chunk.len() as u64;
+        let stage = std::mem::replace(&mut self.stage, Stage::Failed);
+        let r = self.feed_stage(stage, chunk);
+        if r.is_err() {
+            self.stage = Stage::Failed;
+        }
+        r
+    }
+
+    fn feed_stage(&mut self, stage: Stage, chunk: &[u8]) -> Result<(), ImportError> {
+        match stage {
+            Stage::Start(mut head) => {
+                head.extend_from_slice(chunk);
+                if head.len() < 2 {
+                    self.stage = Stage::Start(head);
+                    return Ok(());
+                }
+                self.stage = self.open(head.starts_with(&[0x1f, 0x8b]));
+                self.feed_stage_inner(&head)
+            }
+            other => {
+                self.stage = other;
+                self.feed_stage_inner(chunk)
+            }
+        }
+    }
+
+    fn open(&self, gzip: bool) -> Stage {
+        let sink = Sink { opts: self.opts.clone(), utf16: None, head: Vec::new(), parser: None, bytes: 0, err: None };
+        if gzip {
+            Stage::Gzip(Box::new(flate2::write::MultiGzDecoder::new(sink)))
+        } else {
+            Stage::Plain(sink)
+        }
+    }
+
+    fn feed_stage_inner(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
+        match &mut self.stage {
+            Stage::Plain(sink) => sink.accept(chunk),
+            Stage::Gzip(dec) => match dec.write_all(chunk) {
+                Ok(()) => Ok(()),
+                Err(e) => Err(dec.get_mut().err.take().unwrap_or_else(|| gzip_error(&e, self.fed))),
+            },
+            Stage::Start(_) => Ok(()),
+            Stage::Failed => Err(ImportError::new(
+                None,
+                ImportErrorKind::Malformed,
+                self.fed,
+                None,
+                "the import already failed",
+            )),
+        }
+    }
+
+    pub fn finish(self) -> Result<Imported, ImportError> {
+        let fed = self.fed;
+        match self.stage {
+            Stage::Start(head) => {
+                let stage = Loader { stage: Stage::Failed, opts: self.opts.clone(), fed }.open(false);
+                let mut l = Loader { stage, opts: self.opts, fed };
+                l.feed_stage_inner(&head)?;
+                l.finish()
+            }
+            Stage::Plain(sink) => {
+                let (profile, bytes) = sink.finish()?;
+                Ok(Imported { profile, gzip: false, bytes })
+            }
+            Stage::Gzip(mut dec) => {
+                if let Err(e) = dec.try_finish() {
+                    return Err(dec.get_mut().err.take().unwrap_or_else(|| gzip_error(&e, fed)));
+                }
+                let sink = match dec.finish() {
+                    Ok(s) => s,
+                    Err(e) => return Err(gzip_error(&e, fed)),
+                };
+                let (profile, bytes) = sink.finish()?;
+                Ok(Imported { profile, gzip: true, bytes })
+            }
+            Stage::Failed => {
+                Err(ImportError::new(None, ImportErrorKind::Malformed, fed, None, "the import already failed"))
+            }
+        }
+    }
+}
+
+fn gzip_error(e: &std::io::Error, fed: u64) -> ImportError {
+    ImportError::new(None, ImportErrorKind::Gzip, fed, None, format!("the gzip stream is corrupt or truncated ({e})"))
+}
+
+/// Imports a whole input held in memory.
+pub fn import_bytes(input: &[u8], opts: ImportOptions) -> Result<Imported, ImportError> {
+    let mut l = Loader::new(opts);
+    l.feed(input)?;
+    l.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write as _;
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn gzip_is_detected_by_magic_and_chunking_does_not_matter() {
+        let text = b"main;a;b 3\nmain;a;c 4\nmain;d 5\n";
+        let z = gz(text);
+        for chunk in [1, 2, 3, 7, 1 << 16] {
+            let mut l = Loader::new(ImportOptions::default());
+            for c in z.chunks(chunk) {
+                l.feed(c).unwrap();
+            }
+            let imp = l.finish().unwrap();
+            assert!(imp.gzip);
+            assert_eq!(imp.profile.total(), 12);
+            assert_eq!(imp.bytes, text.len() as u64);
+        }
+    }
+
+    #[test]
+    fn truncated_gzip_is_an_error() {
+        let z = gz(&b"main;a;b 3\n".repeat(1000));
+        let e = import_bytes(&z[..z.len() / 2], ImportOptions::default()).unwrap_err();
+        assert_eq!(e.kind, ImportErrorKind::Gzip, "{e}");
+    }
+
+    #[test]
+    fn decompressed_limit() {
+        let z = gz(&vec![b'a'; 1 << 20]);
+        let e = import_bytes(&z, ImportOptions { max_decompressed: 1000, ..Default::default() }).unwrap_err();
+        assert_eq!(e.kind, ImportErrorKind::LimitExceeded);
+    }
+
+    #[test]
+    fn utf16_with_bom_is_transcoded() {
+        let text = "main;函数 3\nmain;b 4\n";
+        for le in [true, false] {
+            let mut bytes = if le { vec![0xFF, 0xFE] } else { vec![0xFE, 0xFF] };
+            for u in text.encode_utf16() {
+                bytes.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
+            }
+            for chunk in [1, 3, 1000] {
+                let mut l = Loader::new(ImportOptions::default());
+                for c in bytes.chunks(chunk) {
+                    l.feed(c).unwrap();
+                }
+                let p = l.finish().unwrap().profile;
+                assert_eq!(crate::export::to_folded(&p), "main;b 4\nmain;函数 3\n");
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_and_empty() {
+        assert_eq!(import_bytes(b"", ImportOptions::default()).unwrap_err().kind, ImportErrorKind::Empty);
+        assert_eq!(import_bytes(b"x", ImportOptions::default()).unwrap_err().kind, ImportErrorKind::UnknownFormat);
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        let e = import_bytes(png, ImportOptions::default()).unwrap_err();
+        assert_eq!(e.kind, ImportErrorKind::UnknownFormat);
+        assert!(e.message.contains("PNG"), "{e}");
+    }
+}

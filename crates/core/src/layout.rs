@@ -1,0 +1,93 @@
+//! Flame layout in unit space: x in [0, 1] (share of the root's total), y = depth (root = 0).
+//!
+//! Pixels are the app's business; this module only answers "where is node n" and "which node is at (x, depth)".
+//!
+//! Invariants:
+//! - a node's interval lies inside its parent's: `x0[p] <= x0[n]` and `x1[n] <= x1[p]`;
+//! - siblings do not overlap and follow the tree's child order from left to right;
+//! - `rows[d]` lists the nodes of depth `d` with non-zero width, sorted by `x0`.
+
+use crate::calltree::{CallTree, NodeId};
+
+#[derive(Debug, Clone)]
+pub struct FlameLayout {
+    pub x0: Vec<f64>,
+    pub x1: Vec<f64>,
+    pub rows: Vec<Vec<NodeId>>,
+}
+
+impl FlameLayout {
+    pub fn new(t: &CallTree) -> FlameLayout {
+        let n = t.len();
+        let mut start = vec![0u64; n];
+        let mut x0 = vec![0f64; n];
+        let mut x1 = vec![0f64; n];
+        let root = t.total.first().copied().unwrap_or(0);
+        let inv = if root == 0 { 0.0 } else { 1.0 / root as f64 };
+        let mut rows: Vec<Vec<NodeId>> = vec![Vec::new(); t.max_depth() as usize + 1];
+        // Node ids are topological, so a parent's start is known before its children are placed.
+        for i in 0..n {
+            let node = NodeId(i as u32);
+            let s = start[i];
+            let tot = t.total[i];
+            x0[i] = s as f64 * inv;
+            x1[i] = s.saturating_add(tot) as f64 * inv;
+            if tot > 0 {
+                if let Some(r) = rows.get_mut(t.depth[i] as usize) {
+                    r.push(node);
+                }
+            }
+            let mut cursor = s;
+            for &c in t.children(node) {
+                start[c.idx()] = cursor;
+                cursor = cursor.saturating_add(t.total[c.idx()]);
+            }
+        }
+        for r in &mut rows {
+            r.sort_by(|a, b| x0[a.idx()].total_cmp(&x0[b.idx()]));
+        }
+        FlameLayout { x0, x1, rows }
+    }
+
+    /// The node at unit-space `x` in row `depth`, if any.
+    pub fn node_at(&self, x: f64, depth: usize) -> Option<NodeId> {
+        let row = self.rows.get(depth)?;
+        let i = row.partition_point(|n| self.x0[n.idx()] <= x);
+        let n = *row.get(i.checked_sub(1)?)?;
+        (x < self.x1[n.idx()]).then_some(n)
+    }
+
+    /// Index range of `rows[depth]` that overlaps `[a, b)`.
+    pub fn row_range(&self, depth: usize, a: f64, b: f64) -> std::ops::Range<usize> {
+        let Some(row) = self.rows.get(depth) else { return 0..0 };
+        let lo = row.partition_point(|n| self.x1[n.idx()] <= a);
+        let hi = row.partition_point(|n| self.x0[n.idx()] < b);
+        lo..hi.max(lo)
+    }
+
+    pub fn depth_count(&self) -> usize {
+        self.rows.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calltree::Order;
+    use crate::folded::parse;
+
+    #[test]
+    fn children_inside_parents() {
+        let p = parse(b"main;a;b 3\nmain;a 2\nmain;c 5\nother 10\n").unwrap();
+        let t = CallTree::from_profile(&p, Order::Alphabetical);
+        let l = FlameLayout::new(&t);
+        let main = t.find_path(&p, &["main"]).unwrap();
+        let c = t.find_path(&p, &["main", "c"]).unwrap();
+        assert_eq!((l.x0[main.idx()], l.x1[main.idx()]), (0.0, 0.5));
+        assert_eq!((l.x0[c.idx()], l.x1[c.idx()]), (0.25, 0.5));
+        assert_eq!(l.node_at(0.3, 2), Some(c));
+        assert_eq!(l.node_at(0.3, 1), Some(main));
+        assert_eq!(l.node_at(0.6, 2), None);
+        assert_eq!(l.row_range(2, 0.3, 0.4), 1..2);
+    }
+}
