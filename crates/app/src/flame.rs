@@ -1,0 +1,244 @@
+//! The canvas flame graph: maps the core's unit-space layout to pixels, draws, and hit-tests.
+//!
+//! Coordinate spaces: *unit* (x in [0,1] of the root total, y = depth), *CSS px* (what events report),
+//! *device px* (the canvas backing store, CSS px × devicePixelRatio). One transform, [`Geometry`], goes
+//! between unit and CSS px; the context is scaled once by the DPR so drawing uses CSS px.
+
+use scorch_core::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
+use scorch_core::units::{format_percent, format_value};
+use scorch_core::{FlameLayout, FrameKind, Imported, Profile};
+use web_sys::CanvasRenderingContext2d;
+
+/// Height of one frame row in CSS px.
+pub const ROW_H: f64 = 18.0;
+const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
+
+/// A loaded profile with everything the views need, built once per load.
+pub struct FlameData {
+    pub name: String,
+    pub imported: Imported,
+    pub tree: CallTree,
+    pub layout: FlameLayout,
+    /// Fill colour per frame id, as CSS text.
+    colors: Vec<String>,
+}
+
+impl FlameData {
+    pub fn new(name: String, imported: Imported) -> FlameData {
+        let p = &imported.profile;
+        let tree = CallTree::from_profile(p, Order::Alphabetical);
+        let layout = FlameLayout::new(&tree);
+        let colors = (0..p.frames.len())
+            .map(|i| {
+                let f = scorch_core::FrameId(i as u32);
+                frame_color(p.frame_name(f), p.frame_kind(f))
+            })
+            .collect();
+        FlameData { name, imported, tree, layout, colors }
+    }
+
+    pub fn profile(&self) -> &Profile {
+        &self.imported.profile
+    }
+
+    pub fn name_of(&self, n: NodeId) -> &str {
+        self.tree.name(self.profile(), n)
+    }
+
+    pub fn kind_of(&self, n: NodeId) -> Option<FrameKind> {
+        let f = *self.tree.frame.get(n.idx())?;
+        (f != ROOT_FRAME).then(|| self.profile().frame_kind(f))
+    }
+
+    fn color_of(&self, n: NodeId) -> &str {
+        match self.tree.frame.get(n.idx()) {
+            Some(&f) if f != ROOT_FRAME => self.colors.get(f.idx()).map_or("#ccc", |s| s.as_str()),
+            _ => "rgb(200,200,200)",
+        }
+    }
+
+    /// Value of a raw weight in the profile's unit, as a float for display.
+    pub fn value(&self, raw: u64) -> f64 {
+        raw as f64 / 10f64.powi(self.profile().meta.decimals as i32)
+    }
+
+    /// "1.24 s (31.2 %)"
+    pub fn describe(&self, raw: u64) -> String {
+        let unit = &self.profile().meta.unit;
+        let total = self.tree.total.first().copied().unwrap_or(0);
+        format!("{} ({})", format_value(self.value(raw), unit), format_percent(raw as f64, total as f64))
+    }
+
+    /// Names from the root to `n`, joined with `;` (the zoom's test hook and breadcrumb text).
+    pub fn path_string(&self, n: NodeId) -> String {
+        self.tree.path(n).iter().map(|&c| self.name_of(c)).collect::<Vec<_>>().join(";")
+    }
+}
+
+/// flamegraph.pl's palettes, with the hue picked by a stable hash of the name: the same function always has
+/// the same colour. Warm hues for user code; orange kernel, green JIT, aqua inline, as flamegraph.pl's java palette.
+pub fn frame_color(name: &str, kind: FrameKind) -> String {
+    let h = fnv1a(name.as_bytes());
+    let v1 = (h & 0xff) as f64 / 255.0;
+    let v2 = ((h >> 8) & 0xff) as f64 / 255.0;
+    let v3 = ((h >> 16) & 0xff) as f64 / 255.0;
+    let (r, g, b) = match kind {
+        FrameKind::User => (205.0 + 50.0 * v3, 230.0 * v1, 55.0 * v2),
+        FrameKind::Kernel => (200.0 + 55.0 * v1, 110.0 + 50.0 * v2, 30.0 * v3),
+        FrameKind::Jit => (50.0 + 60.0 * v1, 170.0 + 60.0 * v2, 50.0 + 60.0 * v3),
+        FrameKind::Inline => (50.0 + 60.0 * v1, 165.0 + 55.0 * v2, 165.0 + 55.0 * v2),
+        FrameKind::Process => (160.0 + 40.0 * v1, 160.0 + 40.0 * v1, 170.0 + 40.0 * v1),
+    };
+    format!("rgb({},{},{})", r as u8, g as u8, b as u8)
+}
+
+fn fnv1a(bytes: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in bytes {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Orientation {
+    /// Root at the bottom (flamegraph.pl).
+    #[default]
+    Flame,
+    /// Root at the top.
+    Icicle,
+}
+
+/// The transform between unit space and CSS px for one view.
+pub struct Geometry {
+    pub width: f64,
+    pub height: f64,
+    pub vx0: f64,
+    pub vx1: f64,
+    pub zoom_depth: usize,
+    pub orientation: Orientation,
+}
+
+impl Geometry {
+    pub fn new(d: &FlameData, zoom: NodeId, width: f64, orientation: Orientation) -> Geometry {
+        let z = zoom.idx();
+        let (vx0, vx1) = (d.layout.x0.get(z).copied().unwrap_or(0.0), d.layout.x1.get(z).copied().unwrap_or(1.0));
+        let (vx0, vx1) = if vx1 > vx0 { (vx0, vx1) } else { (0.0, 1.0) };
+        Geometry {
+            width,
+            height: d.layout.depth_count() as f64 * ROW_H,
+            vx0,
+            vx1,
+            zoom_depth: d.tree.depth.get(z).copied().unwrap_or(0) as usize,
+            orientation,
+        }
+    }
+
+    pub fn px(&self, x: f64) -> f64 {
+        (x - self.vx0) / (self.vx1 - self.vx0) * self.width
+    }
+
+    pub fn unit_x(&self, px: f64) -> f64 {
+        self.vx0 + px / self.width * (self.vx1 - self.vx0)
+    }
+
+    pub fn row_y(&self, depth: usize) -> f64 {
+        match self.orientation {
+            Orientation::Flame => self.height - (depth as f64 + 1.0) * ROW_H,
+            Orientation::Icicle => depth as f64 * ROW_H,
+        }
+    }
+
+    pub fn depth_at(&self, py: f64) -> Option<usize> {
+        let r = match self.orientation {
+            Orientation::Flame => (self.height - py) / ROW_H,
+            Orientation::Icicle => py / ROW_H,
+        };
+        (r >= 0.0).then_some(r.floor() as usize)
+    }
+}
+
+/// The node under a CSS-px point, taking the zoom into account (ancestors of the zoom span the full width).
+pub fn hit(d: &FlameData, zoom: NodeId, g: &Geometry, px: f64, py: f64) -> Option<NodeId> {
+    let depth = g.depth_at(py)?;
+    if px < 0.0 || px >= g.width {
+        return None;
+    }
+    if depth < g.zoom_depth {
+        return ancestor_at(d, zoom, depth);
+    }
+    d.layout.node_at(g.unit_x(px), depth)
+}
+
+fn ancestor_at(d: &FlameData, zoom: NodeId, depth: usize) -> Option<NodeId> {
+    if depth == 0 {
+        return Some(NodeId::ROOT);
+    }
+    d.tree.path(zoom).get(depth - 1).copied()
+}
+
+/// Draws the whole flame graph. The context is already scaled to CSS px.
+pub fn draw(ctx: &CanvasRenderingContext2d, d: &FlameData, zoom: NodeId, hover: Option<NodeId>, g: &Geometry) {
+    ctx.clear_rect(0.0, 0.0, g.width, g.height);
+    ctx.set_font(FONT);
+    ctx.set_text_baseline("middle");
+    let char_w = ctx.measure_text("MMMMMMMMMM").map(|m| m.width() / 10.0).unwrap_or(7.2).max(1.0);
+    // Ancestors of the zoom: full width, faded.
+    ctx.set_global_alpha(0.6);
+    for depth in 0..g.zoom_depth {
+        if let Some(n) = ancestor_at(d, zoom, depth) {
+            draw_box(ctx, d, n, 0.0, g.width, g.row_y(depth), char_w, hover == Some(n));
+        }
+    }
+    ctx.set_global_alpha(1.0);
+    for depth in g.zoom_depth..d.layout.depth_count() {
+        let Some(row) = d.layout.rows.get(depth) else { continue };
+        let range = d.layout.row_range(depth, g.vx0, g.vx1);
+        let y = g.row_y(depth);
+        let mut i = range.start;
+        while i < range.end {
+            let n = row[i];
+            let x0 = g.px(d.layout.x0[n.idx()]).max(0.0);
+            let x1 = g.px(d.layout.x1[n.idx()]).min(g.width);
+            if x1 - x0 < 1.0 {
+                // Cull sub-pixel frames: jump to the first frame that starts at the next pixel.
+                let next = g.unit_x(x0.floor() + 1.0);
+                let skip = row[i + 1..range.end].partition_point(|m| d.layout.x0[m.idx()] < next);
+                i += 1 + skip;
+                continue;
+            }
+            draw_box(ctx, d, n, x0, x1, y, char_w, hover == Some(n));
+            i += 1;
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_box(ctx: &CanvasRenderingContext2d, d: &FlameData, n: NodeId, x0: f64, x1: f64, y: f64, char_w: f64, hovered: bool) {
+    let w = x1 - x0;
+    ctx.set_fill_style_str(d.color_of(n));
+    // One CSS px gap on the right and bottom separates neighbours when there is room.
+    let gap = if w > 3.0 { 1.0 } else { 0.0 };
+    ctx.fill_rect(x0, y, w - gap, ROW_H - 1.0);
+    if hovered {
+        ctx.set_stroke_style_str("#000");
+        ctx.set_line_width(1.5);
+        ctx.stroke_rect(x0 + 0.75, y + 0.75, (w - gap - 1.5).max(0.0), ROW_H - 2.5);
+    }
+    let room = ((w - 6.0) / char_w).floor();
+    if room >= 3.0 {
+        let name = d.name_of(n);
+        let count = name.chars().count();
+        ctx.set_fill_style_str("#000");
+        let text: String = if count as f64 <= room {
+            name.to_string()
+        } else {
+            let keep = (room as usize).saturating_sub(2);
+            let mut s: String = name.chars().take(keep).collect();
+            s.push_str("..");
+            s
+        };
+        let _ = ctx.fill_text(&text, x0 + 3.0, y + ROW_H / 2.0);
+    }
+}

@@ -1,0 +1,475 @@
+//! scorch's viewer: Leptos components for the page shell, and a canvas flame graph drawn by `flame`.
+//!
+//! Architecture invariant: this crate only renders and handles events. Parsing, trees and layout are
+//! scorch-core's; no profile text is ever inserted as HTML (names reach the DOM as text nodes and the
+//! canvas through `fillText`).
+
+mod flame;
+mod load;
+
+use flame::{FlameData, Geometry, Orientation, ROW_H};
+use leptos::prelude::*;
+use scorch_core::calltree::NodeId;
+use scorch_core::units::group_thousands;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+/// The demo profile opened when the page has no `#url=`.
+const DEMO_URL: &str = "www/demo/demo.folded";
+
+#[derive(Clone, Copy, PartialEq)]
+struct Hover {
+    node: NodeId,
+    client_x: f64,
+    client_y: f64,
+}
+
+/// Shared state: a small `Copy` struct of signals.
+#[derive(Clone, Copy)]
+struct Ctx {
+    data: RwSignal<Option<Arc<FlameData>>>,
+    /// Zoom history; the last entry is the current zoom, empty means the whole profile.
+    zoom: RwSignal<Vec<NodeId>>,
+    hover: RwSignal<Option<Hover>>,
+    orientation: RwSignal<Orientation>,
+    error: RwSignal<Option<String>>,
+    busy: RwSignal<Option<String>>,
+    width: RwSignal<f64>,
+    /// Incremented per load; a finished load that is not the latest is dropped.
+    seq: RwSignal<u64>,
+}
+
+impl Ctx {
+    fn current_zoom(&self) -> NodeId {
+        self.zoom.with(|z| z.last().copied().unwrap_or(NodeId::ROOT))
+    }
+
+    fn start_load(&self, what: String) -> u64 {
+        self.busy.set(Some(format!("Loading {what}…")));
+        let seq = self.seq.get_untracked() + 1;
+        self.seq.set(seq);
+        seq
+    }
+
+    fn finish_load(&self, seq: u64, name: String, result: Result<scorch_core::Imported, String>) {
+        if self.seq.get_untracked() != seq {
+            return; // a newer load started; this one is stale
+        }
+        self.busy.set(None);
+        match result {
+            Ok(imported) => {
+                mark("bench:import-done");
+                let data = FlameData::new(name, imported);
+                RENDER_MARK_PENDING.with(|p| p.set(true));
+                self.zoom.set(Vec::new());
+                self.hover.set(None);
+                self.error.set(None);
+                self.data.set(Some(Arc::new(data)));
+            }
+            // The open profile stays on screen; only the error is shown.
+            Err(e) => self.error.set(Some(format!("Could not open {name}: {e}"))),
+        }
+    }
+
+    fn open_file(&self, file: web_sys::File) {
+        let name = file.name();
+        let seq = self.start_load(name.clone());
+        let ctx = *self;
+        leptos::task::spawn_local(async move {
+            let r = load::read_file(file).await;
+            ctx.finish_load(seq, name, r);
+        });
+    }
+
+    fn open_url(&self, url: String) {
+        let name = url.rsplit('/').next().unwrap_or(&url).to_string();
+        let seq = self.start_load(name.clone());
+        let ctx = *self;
+        leptos::task::spawn_local(async move {
+            let r = load::fetch_url(&url).await;
+            ctx.finish_load(seq, name, r);
+        });
+    }
+
+    fn open_text(&self, name: &str, text: &str) {
+        let seq = self.start_load(name.to_string());
+        let r = load::import(text.as_bytes());
+        self.finish_load(seq, name.to_string(), r);
+    }
+}
+
+thread_local! {
+    static RENDER_MARK_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
+/// `#url=…` from the fragment, if any.
+fn fragment_url() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    let hash = hash.strip_prefix('#').unwrap_or(&hash);
+    hash.split('&').find_map(|kv| {
+        let v = kv.strip_prefix("url=")?;
+        js_sys::decode_uri_component(v).ok().map(String::from)
+    })
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let ctx = Ctx {
+        data: RwSignal::new(None),
+        zoom: RwSignal::new(Vec::new()),
+        hover: RwSignal::new(None),
+        orientation: RwSignal::new(Orientation::Flame),
+        error: RwSignal::new(None),
+        busy: RwSignal::new(None),
+        width: RwSignal::new(800.0),
+        seq: RwSignal::new(0),
+    };
+    provide_context(ctx);
+
+    // Whole-page drag and drop, and paste anywhere outside a text field.
+    let _ = window_event_listener(leptos::ev::dragover, |e| e.prevent_default());
+    let _ = window_event_listener(leptos::ev::drop, move |e| {
+        e.prevent_default();
+        if let Some(file) = e.data_transfer().and_then(|dt| dt.files()).and_then(|f| f.get(0)) {
+            ctx.open_file(file);
+        }
+    });
+    let _ = window_event_listener(leptos::ev::paste, move |e| {
+        let in_field = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA"));
+        if in_field {
+            return;
+        }
+        if let Some(text) = e.clipboard_data().and_then(|d| d.get_data("text").ok()) {
+            if !text.trim().is_empty() {
+                e.prevent_default();
+                ctx.open_text("pasted text", &text);
+            }
+        }
+    });
+    let _ = window_event_listener(leptos::ev::keydown, move |e| {
+        let in_field = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA"));
+        if e.key() == "Escape" && !in_field {
+            ctx.zoom.update(|z| {
+                z.pop();
+            });
+        }
+    });
+
+    match fragment_url() {
+        Some(url) => ctx.open_url(url),
+        None => ctx.open_url(DEMO_URL.to_string()),
+    }
+
+    view! {
+        <header class="toolbar">
+            <span class="brand">"scorch"</span>
+            <OpenControls/>
+            <span class="spacer"></span>
+            <OrientationToggle/>
+        </header>
+        <ErrorBanner/>
+        <Breadcrumb/>
+        <FlameCanvas/>
+        <Tooltip/>
+        <StatusLine/>
+    }
+}
+
+#[component]
+fn OpenControls() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let paste_open = RwSignal::new(false);
+    let text_ref = NodeRef::<leptos::html::Textarea>::new();
+    view! {
+        <label class="button">
+            "Open file…"
+            <input type="file" data-testid="open-file" class="hidden-input"
+                on:change=move |ev| {
+                    let input: web_sys::HtmlInputElement = event_target(&ev);
+                    if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                        ctx.open_file(file);
+                    }
+                    input.set_value("");
+                }/>
+        </label>
+        <button data-testid="paste-toggle" on:click=move |_| paste_open.update(|o| *o = !*o)>"Paste text…"</button>
+        <span class="hint">"or drop a file anywhere"</span>
+        <Show when=move || paste_open.get()>
+            <div class="paste-panel">
+                <textarea node_ref=text_ref data-testid="paste-text" rows="8"
+                    placeholder="Paste folded stacks here (frame;frame;frame COUNT per line)"></textarea>
+                <button data-testid="paste-open" on:click=move |_| {
+                    if let Some(t) = text_ref.get() {
+                        ctx.open_text("pasted text", &t.value());
+                    }
+                    paste_open.set(false);
+                }>"Open"</button>
+            </div>
+        </Show>
+        {move || ctx.busy.get().map(|b| view! { <span class="busy" data-testid="busy">{b}</span> })}
+    }
+}
+
+#[component]
+fn OrientationToggle() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let set = move |o| ctx.orientation.set(o);
+    view! {
+        <div class="segmented" role="group" aria-label="orientation">
+            <button data-testid="view-flame" class:active=move || ctx.orientation.get() == Orientation::Flame
+                on:click=move |_| set(Orientation::Flame)>"Flame"</button>
+            <button data-testid="view-icicle" class:active=move || ctx.orientation.get() == Orientation::Icicle
+                on:click=move |_| set(Orientation::Icicle)>"Icicle"</button>
+        </div>
+    }
+}
+
+#[component]
+fn ErrorBanner() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    move || {
+        ctx.error.get().map(|e| {
+            view! {
+                <div class="error" role="alert" data-testid="error">
+                    <span>{e}</span>
+                    <button class="dismiss" on:click=move |_| ctx.error.set(None) aria-label="dismiss">"×"</button>
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+fn Breadcrumb() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let crumbs = move || {
+        let data = ctx.data.get()?;
+        let zoom = ctx.current_zoom();
+        let mut items = vec![(NodeId::ROOT, "all".to_string())];
+        items.extend(data.tree.path(zoom).into_iter().map(|n| (n, data.name_of(n).to_string())));
+        Some(items)
+    };
+    view! {
+        <nav class="breadcrumb" data-testid="breadcrumb" aria-label="zoom path">
+            {move || crumbs().unwrap_or_default().into_iter().enumerate().map(|(i, (n, name))| {
+                view! {
+                    {(i > 0).then(|| view! { <span class="sep">"›"</span> })}
+                    <button class="crumb" on:click=move |_| {
+                        if n == NodeId::ROOT { ctx.zoom.set(Vec::new()) } else { ctx.zoom.update(|z| z.push(n)) }
+                    }>{name}</button>
+                }
+            }).collect_view()}
+            <span class="hint">{move || (ctx.current_zoom() != NodeId::ROOT).then_some("Esc zooms back out")}</span>
+        </nav>
+    }
+}
+
+/// Latest draw request; one requestAnimationFrame drains it (the one redraw scheduler).
+struct Scheduler {
+    pending: RefCell<bool>,
+}
+
+#[component]
+fn FlameCanvas() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
+    let scroll_ref = NodeRef::<leptos::html::Div>::new();
+    let sched = Rc::new(Scheduler { pending: RefCell::new(false) });
+
+    let measure = move || {
+        if let Some(el) = scroll_ref.get_untracked() {
+            let w = f64::from(el.client_width()).max(100.0);
+            if (w - ctx.width.get_untracked()).abs() > 0.5 {
+                ctx.width.set(w);
+            }
+        }
+    };
+    let _ = window_event_listener(leptos::ev::resize, move |_| measure());
+
+    let redraw = {
+        let sched = sched.clone();
+        move || {
+            if std::mem::replace(&mut *sched.pending.borrow_mut(), true) {
+                return;
+            }
+            let sched = sched.clone();
+            request_animation_frame(move || {
+                *sched.pending.borrow_mut() = false;
+                paint(ctx, canvas_ref);
+            });
+        }
+    };
+
+    // Everything that changes the picture schedules one redraw.
+    Effect::new(move |_| {
+        ctx.data.track();
+        ctx.zoom.track();
+        ctx.hover.track();
+        ctx.orientation.track();
+        ctx.width.track();
+        measure();
+        redraw();
+    });
+
+    // On a new profile in flame orientation, show the root (bottom) first.
+    Effect::new(move |_| {
+        let tall = ctx.data.with(|d| d.as_ref().map(|d| d.layout.depth_count()));
+        let o = ctx.orientation.get();
+        if let (Some(_), Some(el)) = (tall, scroll_ref.get_untracked()) {
+            request_animation_frame(move || {
+                el.set_scroll_top(if o == Orientation::Flame { el.scroll_height() } else { 0 });
+            });
+        }
+    });
+
+    let geometry = move || {
+        let data = ctx.data.get_untracked()?;
+        let g = Geometry::new(&data, ctx.current_zoom(), ctx.width.get_untracked(), ctx.orientation.get_untracked());
+        Some((data, g))
+    };
+
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let Some((data, g)) = geometry() else { return };
+        let Some(canvas) = canvas_ref.get_untracked() else { return };
+        let rect = canvas.get_bounding_client_rect();
+        let (px, py) = (f64::from(ev.client_x()) - rect.left(), f64::from(ev.client_y()) - rect.top());
+        let node = flame::hit(&data, ctx.current_zoom(), &g, px, py);
+        let next = node.map(|node| Hover { node, client_x: ev.client_x().into(), client_y: ev.client_y().into() });
+        if ctx.hover.get_untracked() != next {
+            ctx.hover.set(next);
+        }
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((data, g)) = geometry() else { return };
+        let Some(canvas) = canvas_ref.get_untracked() else { return };
+        let rect = canvas.get_bounding_client_rect();
+        let (px, py) = (f64::from(ev.client_x()) - rect.left(), f64::from(ev.client_y()) - rect.top());
+        match flame::hit(&data, ctx.current_zoom(), &g, px, py) {
+            Some(NodeId::ROOT) => ctx.zoom.set(Vec::new()),
+            Some(n) if n != ctx.current_zoom() => ctx.zoom.update(|z| z.push(n)),
+            _ => {}
+        }
+    };
+
+    let zoom_attr = move || ctx.data.get().map(|d| d.path_string(ctx.current_zoom())).unwrap_or_default();
+    let depth_attr = move || ctx.data.get().map(|d| d.layout.depth_count()).unwrap_or(0).to_string();
+    let orientation_attr = move || match ctx.orientation.get() {
+        Orientation::Flame => "flame",
+        Orientation::Icicle => "icicle",
+    };
+
+    view! {
+        <div class="flame-scroll" node_ref=scroll_ref>
+            <canvas node_ref=canvas_ref data-testid="flame-canvas"
+                data-row-height=ROW_H.to_string() data-depth=depth_attr data-zoom=zoom_attr
+                data-orientation=orientation_attr
+                on:mousemove=on_move on:mouseleave=move |_| ctx.hover.set(None) on:click=on_click></canvas>
+        </div>
+    }
+}
+
+/// Sizes the canvas for the device-pixel ratio and draws the current view.
+fn paint(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
+    let Some(canvas) = canvas_ref.get_untracked() else { return };
+    let Some(data) = ctx.data.get_untracked() else { return };
+    let zoom = ctx.current_zoom();
+    let g = Geometry::new(&data, zoom, ctx.width.get_untracked(), ctx.orientation.get_untracked());
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+    let (dw, dh) = ((g.width * dpr).round() as u32, (g.height * dpr).round() as u32);
+    if canvas.width() != dw || canvas.height() != dh {
+        canvas.set_width(dw);
+        canvas.set_height(dh);
+    }
+    let style = web_sys::HtmlElement::style(&canvas);
+    let _ = style.set_property("width", &format!("{}px", g.width));
+    let _ = style.set_property("height", &format!("{}px", g.height));
+    let Some(c2d) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    let _ = c2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+    flame::draw(&c2d, &data, zoom, ctx.hover.get_untracked().map(|h| h.node), &g);
+    if RENDER_MARK_PENDING.with(|p| p.replace(false)) {
+        mark("bench:rendered");
+    }
+}
+
+#[component]
+fn Tooltip() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let content = move || {
+        let h = ctx.hover.get()?;
+        let data = ctx.data.get()?;
+        let n = h.node.idx();
+        let kind = data.kind_of(h.node).filter(|k| *k != scorch_core::FrameKind::User);
+        Some((h, data.name_of(h.node).to_string(), kind, data.describe(data.tree.total[n]), data.describe(data.tree.self_w[n])))
+    };
+    move || {
+        content().map(|(h, name, kind, total, self_)| {
+            let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1200.0);
+            // Keep the tooltip on screen: flip to the left of the cursor near the right edge.
+            let left = if h.client_x > w - 380.0 { h.client_x - 372.0 } else { h.client_x + 14.0 };
+            view! {
+                <div class="tooltip" data-testid="tooltip" style:left=format!("{left}px")
+                    style:top=format!("{}px", h.client_y + 14.0)>
+                    <div class="tt-name">{name}</div>
+                    {kind.map(|k| view! { <div class="tt-kind">{k.name()}</div> })}
+                    <div class="tt-row"><span>"total"</span><span data-testid="tooltip-total">{total}</span></div>
+                    <div class="tt-row"><span>"self"</span><span data-testid="tooltip-self">{self_}</span></div>
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+fn StatusLine() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let info = move || {
+        ctx.data.get().map(|d| {
+            let p = d.profile();
+            let total = p.total_weight();
+            let unit = p.meta.unit.clone();
+            let text = format!(
+                "{} · {}{} · {} samples · total {}{}",
+                d.name,
+                p.meta.format,
+                if d.imported.gzip { " (gzip)" } else { "" },
+                group_thousands(p.meta.records),
+                scorch_core::units::format_value(total.as_f64(), &unit),
+                match p.meta.warnings.count {
+                    0 => String::new(),
+                    1 => " · 1 line skipped".to_string(),
+                    n => format!(" · {} lines skipped", group_thousands(n)),
+                }
+            );
+            (p.meta.format.name(), p.meta.records.to_string(), total.to_string(), text)
+        })
+    };
+    view! {
+        <footer class="status" data-testid="status"
+            data-format=move || info().map(|i| i.0).unwrap_or("")
+            data-samples=move || info().map(|i| i.1).unwrap_or_default()
+            data-total=move || info().map(|i| i.2).unwrap_or_default()>
+            {move || info().map(|i| i.3).unwrap_or_else(|| "No profile open".to_string())}
+        </footer>
+    }
+}

@@ -1,0 +1,76 @@
+//! The `scorch` binary as users and CI pipelines call it.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn scorch(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scorch"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or_default()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn data(name: &str) -> String {
+    format!("{}/../core/tests/data/folded/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn fold_sums_and_sorts() {
+    let (code, out, err) = scorch(&["fold", "-"], Some(b"b;c 2\na 1\nb;c 3\r\n\nb 4\n"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "a 1\nb 4\nb;c 5\n");
+}
+
+#[test]
+fn fold_warns_with_line_numbers() {
+    let (code, out, err) = scorch(&["fold", &data("inf-bad-lines.txt")], None);
+    assert_eq!(code, 0);
+    assert!(err.contains("warning: line 3: no count"), "{err}");
+    assert!(err.contains("warning: line 6: no count"), "{err}");
+    assert_eq!(out.lines().count(), 6, "noploop;main appears twice and is summed");
+    assert!(out.contains("noploop;main 548\n"));
+}
+
+#[test]
+fn info_prints_the_facts() {
+    let (code, out, _) = scorch(&["info", &data("inf-base-flames.txt")], None);
+    assert_eq!(code, 0);
+    for want in [
+        "format:          folded\n",
+        "samples:         427\n",
+        "total:           598400 (598,400 samples)\n",
+        "distinct stacks: 205\n",
+        "max depth:       14\n",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+}
+
+#[test]
+fn errors_exit_non_zero_without_panicking() {
+    let (code, out, err) = scorch(&["fold", "-"], Some(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"));
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("not a profile") && err.contains("PNG"), "{err}");
+    let (code, _, err) = scorch(&["fold", "/nonexistent/file"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("/nonexistent/file"), "{err}");
+    let (code, _, err) = scorch(&["frobnicate"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown command"), "{err}");
+    let (code, _, err) = scorch(&["info", "-"], Some(b""));
+    assert_eq!(code, 1);
+    assert!(err.contains("empty"), "{err}");
+}

@@ -1,0 +1,71 @@
+//! Property tests: totals are conserved, trees add up, layout nests, and no input panics the importer.
+
+use proptest::prelude::*;
+use scorch_core::calltree::{CallTree, NodeId, Order};
+use scorch_core::{export::to_folded, import_bytes, FlameLayout, ImportOptions};
+
+fn folded_input() -> impl Strategy<Value = String> {
+    let frame = prop::sample::select(vec!["main", "a", "b", "c", "d", "run", "poll", "x_[k]", "y_[j]"]);
+    let stack = prop::collection::vec(frame, 1..8).prop_map(|f| f.join(";"));
+    prop::collection::vec((stack, 0u64..1000), 1..40)
+        .prop_map(|lines| lines.into_iter().map(|(s, w)| format!("{s} {w}\n")).collect())
+}
+
+proptest! {
+    #[test]
+    fn totals_are_conserved(input in folded_input()) {
+        let p = import_bytes(input.as_bytes(), ImportOptions::default()).unwrap().profile;
+        p.validate().unwrap();
+        let sum: u64 = input.lines().map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap()).sum();
+        prop_assert_eq!(p.total(), sum);
+        for order in [Order::Alphabetical, Order::Weight] {
+            let t = CallTree::from_profile(&p, order);
+            prop_assert_eq!(t.total[0], sum);
+            for n in 0..t.len() {
+                let kids: u64 = t.children(NodeId(n as u32)).iter().map(|c| t.total[c.idx()]).sum();
+                prop_assert_eq!(t.total[n], t.self_w[n] + kids, "node {}", n);
+            }
+            let l = FlameLayout::new(&t);
+            for n in 1..t.len() {
+                let par = t.parent[n] as usize;
+                prop_assert!(l.x0[par] <= l.x0[n] + 1e-12 && l.x1[n] <= l.x1[par] + 1e-12, "node {} inside its parent", n);
+                prop_assert!(l.x0[n] <= l.x1[n]);
+            }
+            for row in &l.rows {
+                for w in row.windows(2) {
+                    prop_assert!(l.x1[w[0].idx()] <= l.x0[w[1].idx()] + 1e-12, "siblings do not overlap");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn export_round_trips(input in folded_input()) {
+        let p = import_bytes(input.as_bytes(), ImportOptions::default()).unwrap().profile;
+        let once = to_folded(&p);
+        let again = import_bytes(once.as_bytes(), ImportOptions::default()).unwrap().profile;
+        prop_assert_eq!(to_folded(&again), once);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
+        if let Ok(imp) = import_bytes(&bytes, ImportOptions::default()) {
+            imp.profile.validate().unwrap();
+            let _ = to_folded(&imp.profile);
+            let t = CallTree::from_profile(&imp.profile, Order::Alphabetical);
+            let _ = FlameLayout::new(&t);
+        }
+    }
+
+    #[test]
+    fn mutated_folded_never_panics(input in folded_input(), flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..16)) {
+        let mut bytes = input.into_bytes();
+        for (i, b) in flips {
+            let i = i.index(bytes.len());
+            bytes[i] = b;
+        }
+        if let Ok(imp) = import_bytes(&bytes, ImportOptions::default()) {
+            imp.profile.validate().unwrap();
+        }
+    }
+}

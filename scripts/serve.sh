@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds scorch (release) and serves it on http://127.0.0.1:8080 with the demo profile open.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+. scripts/env.sh
+echo "scorch: building and serving on http://127.0.0.1:8080 (Ctrl-C stops)" >&2
+exec trunk serve --release

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs what scorch's build and tests need, idempotently, from the registries this machine reaches.
+# Usage: scripts/setup.sh [--browser]   (--browser also installs Debian's chromium for the browser tests)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1msetup:\033[0m %s\n' "$*" >&2; }
+
+# rustup target and components
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+fi
+for c in rustfmt clippy; do
+    if ! rustup component list --installed | grep -q "^$c"; then
+        say "adding rustup component $c"
+        rustup component add "$c"
+    fi
+done
+
+# trunk, pinned: 0.22 needs a newer rustc than this machine has.
+TRUNK_VERSION=0.21.14
+if ! trunk --version 2>/dev/null | grep -qF "$TRUNK_VERSION"; then
+    say "installing trunk $TRUNK_VERSION (about 8 minutes the first time)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked
+fi
+
+# wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock. Not --locked: its own lockfile
+# names a webpki-roots release the registry does not serve.
+WBG_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if ! wasm-bindgen --version 2>/dev/null | grep -qF "$WBG_VERSION"; then
+    say "installing wasm-bindgen-cli $WBG_VERSION (about 3 minutes the first time)"
+    cargo install wasm-bindgen-cli --version "$WBG_VERSION" --force
+fi
+
+# npm: binaryen (wasm-opt 132, never Debian's 108, which breaks the page) and playwright-core.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+    || [ package.json -nt node_modules/.package-lock.json ]; then
+    say "installing npm packages"
+    npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error
+fi
+
+# Debian chromium for the browser tests (Playwright's own browser download does not work here).
+if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then
+    say "installing Debian's chromium"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+# Dependencies, so that trunk's offline cargo build finds everything.
+cargo fetch --locked -q 2>/dev/null || cargo fetch

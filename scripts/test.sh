@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every test: format, lint, native tests, the wasm build, and the browser tests in headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --browser
+. scripts/env.sh
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "format"
+cargo fmt --all --check
+
+step "lint (native and wasm32)"
+cargo clippy --locked -p scorch-core -p scorch-cli --all-targets -- -D warnings
+cargo clippy --locked -p scorch-app --target wasm32-unknown-unknown -- -D warnings
+
+step "native tests"
+cargo test --locked -p scorch-core -p scorch-cli
+
+step "wasm build (release)"
+trunk build --release
+
+step "browser tests (headless Chromium)"
+node --test --test-concurrency=1 tests/e2e/

@@ -1,0 +1,95 @@
+// Shared browser-test plumbing: a static server for dist/ and a headless Debian Chromium via playwright-core.
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = path.join(ROOT, 'dist');
+export const FIXTURES = path.join(ROOT, 'tests', 'e2e', 'fixtures');
+export const OUT = path.join(ROOT, 'tests', 'out');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
+};
+
+/** Serves `root` under `prefix` on 127.0.0.1 with a random port. Records every request. */
+export async function serve(root = DIST, prefix = '/') {
+  const requests = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url);
+    const url = new URL(req.url, 'http://x');
+    if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end(); return; }
+    let rel = decodeURIComponent(url.pathname.slice(prefix.length));
+    if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+    const file = path.join(root, rel);
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404); res.end('not found'); return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}${prefix}`, requests, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** A fresh headless Chromium with an empty profile directory. */
+export async function browser() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-e2e-'));
+  const ctx = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const page = ctx.pages()[0] || (await ctx.newPage());
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return {
+    page, errors,
+    close: async () => { await ctx.close(); fs.rmSync(dir, { recursive: true, force: true }); },
+  };
+}
+
+/** Waits until the status line reports a profile with the given file name. */
+export async function waitForProfile(page, name) {
+  await page.waitForFunction((n) => {
+    const s = document.querySelector('[data-testid=status]');
+    return s && s.dataset.format && s.textContent.startsWith(n);
+  }, name, { timeout: 30000 });
+  return page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset,
+    text: document.querySelector('[data-testid=status]').textContent }));
+}
+
+/** CSS-px centre of the frame at unit-space x (0..1) and depth, relative to the page. */
+export async function framePoint(page, x, depth) {
+  return page.evaluate(([x, depth]) => {
+    const c = document.querySelector('[data-testid=flame-canvas]');
+    c.scrollIntoView({ block: 'nearest' });
+    const r = c.getBoundingClientRect();
+    const rowH = Number(c.dataset.rowHeight);
+    const y = c.dataset.orientation === 'flame' ? r.bottom - (depth + 0.5) * rowH : r.top + (depth + 0.5) * rowH;
+    return { x: r.left + x * r.width, y };
+  }, [x, depth]);
+}
+
+/** The canvas pixel (device px) under a CSS-px page point, as [r, g, b, a]. */
+export async function pixelAt(page, pt) {
+  return page.evaluate(({ x, y }) => {
+    const c = document.querySelector('[data-testid=flame-canvas]');
+    const r = c.getBoundingClientRect();
+    const sx = c.width / r.width, sy = c.height / r.height;
+    return Array.from(c.getContext('2d').getImageData(Math.floor((x - r.left) * sx), Math.floor((y - r.top) * sy), 1, 1).data);
+  }, pt);
+}
+
+export function outFile(name) {
+  fs.mkdirSync(OUT, { recursive: true });
+  return path.join(OUT, name);
+}
