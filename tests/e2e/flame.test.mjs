@@ -29,7 +29,7 @@ test('open a folded file: numbers, drawing, tooltip, zoom, Esc', async () => {
   await page.setInputFiles('[data-testid=open-file]', path.join(FIXTURES, 'simple.folded'));
   const s = await waitForProfile(page, 'simple.folded');
   assert.deepEqual([s.format, s.samples, s.total], ['folded', '3', '100']);
-  assert.match(s.text, /total 100 samples/);
+  assert.match(s.text, /3 stack lines · total 100 samples/);
 
   // Layout (alphabetical): depth 1 main [0,1); depth 2 alpha [0,.75), gamma [.75,1); depth 3 beta [0,.6).
   const gamma = await framePoint(page, 0.875, 2);
@@ -59,6 +59,8 @@ test('open a folded file: numbers, drawing, tooltip, zoom, Esc', async () => {
   const beta = await framePoint(page, 0.7, 3);
   await page.mouse.move(beta.x, beta.y);
   await page.waitForFunction(() => document.querySelector('.tt-name')?.textContent === 'beta');
+  assert.equal(await page.textContent('[data-testid=tooltip-total]'), '60 samples (60.0 %)');
+  assert.equal(await page.textContent('[data-testid=tooltip-zoom]'), '80.0 % of alpha');
   const outside = await framePoint(page, 0.9, 3);
   assert.equal((await pixelAt(page, outside))[3], 0, 'beta ends at 80 % of the zoomed width');
   await page.screenshot({ path: outFile('zoomed.png') });

@@ -34,7 +34,13 @@ impl FlameData {
                 frame_color(p.frame_name(f), p.frame_kind(f))
             })
             .collect();
-        FlameData { name, imported, tree, layout, colors }
+        FlameData {
+            name,
+            imported,
+            tree,
+            layout,
+            colors,
+        }
     }
 
     pub fn profile(&self) -> &Profile {
@@ -62,16 +68,33 @@ impl FlameData {
         raw as f64 / 10f64.powi(self.profile().meta.decimals as i32)
     }
 
-    /// "1.24 s (31.2 %)"
+    /// "1.24 s (31.2 %)", the share being of the whole profile.
     pub fn describe(&self, raw: u64) -> String {
         let unit = &self.profile().meta.unit;
         let total = self.tree.total.first().copied().unwrap_or(0);
-        format!("{} ({})", format_value(self.value(raw), unit), format_percent(raw as f64, total as f64))
+        format!(
+            "{} ({})",
+            format_value(self.value(raw), unit),
+            format_percent(raw as f64, total as f64)
+        )
+    }
+
+    /// Share of `raw` in the total of node `of` ("80.0 %").
+    pub fn share_of(&self, raw: u64, of: NodeId) -> String {
+        format_percent(
+            raw as f64,
+            self.tree.total.get(of.idx()).copied().unwrap_or(0) as f64,
+        )
     }
 
     /// Names from the root to `n`, joined with `;` (the zoom's test hook and breadcrumb text).
     pub fn path_string(&self, n: NodeId) -> String {
-        self.tree.path(n).iter().map(|&c| self.name_of(c)).collect::<Vec<_>>().join(";")
+        self.tree
+            .path(n)
+            .iter()
+            .map(|&c| self.name_of(c))
+            .collect::<Vec<_>>()
+            .join(";")
     }
 }
 
@@ -121,13 +144,23 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    pub fn new(d: &FlameData, zoom: NodeId, width: f64, orientation: Orientation) -> Geometry {
+    /// `min_height` is the visible area's height: a short graph fills it, root at the bottom in flame mode.
+    pub fn new(
+        d: &FlameData,
+        zoom: NodeId,
+        width: f64,
+        min_height: f64,
+        orientation: Orientation,
+    ) -> Geometry {
         let z = zoom.idx();
-        let (vx0, vx1) = (d.layout.x0.get(z).copied().unwrap_or(0.0), d.layout.x1.get(z).copied().unwrap_or(1.0));
+        let (vx0, vx1) = (
+            d.layout.x0.get(z).copied().unwrap_or(0.0),
+            d.layout.x1.get(z).copied().unwrap_or(1.0),
+        );
         let (vx0, vx1) = if vx1 > vx0 { (vx0, vx1) } else { (0.0, 1.0) };
         Geometry {
             width,
-            height: d.layout.depth_count() as f64 * ROW_H,
+            height: (d.layout.depth_count() as f64 * ROW_H).max(min_height.floor()),
             vx0,
             vx1,
             zoom_depth: d.tree.depth.get(z).copied().unwrap_or(0) as usize,
@@ -179,11 +212,21 @@ fn ancestor_at(d: &FlameData, zoom: NodeId, depth: usize) -> Option<NodeId> {
 }
 
 /// Draws the whole flame graph. The context is already scaled to CSS px.
-pub fn draw(ctx: &CanvasRenderingContext2d, d: &FlameData, zoom: NodeId, hover: Option<NodeId>, g: &Geometry) {
+pub fn draw(
+    ctx: &CanvasRenderingContext2d,
+    d: &FlameData,
+    zoom: NodeId,
+    hover: Option<NodeId>,
+    g: &Geometry,
+) {
     ctx.clear_rect(0.0, 0.0, g.width, g.height);
     ctx.set_font(FONT);
     ctx.set_text_baseline("middle");
-    let char_w = ctx.measure_text("MMMMMMMMMM").map(|m| m.width() / 10.0).unwrap_or(7.2).max(1.0);
+    let char_w = ctx
+        .measure_text("MMMMMMMMMM")
+        .map(|m| m.width() / 10.0)
+        .unwrap_or(7.2)
+        .max(1.0);
     // Ancestors of the zoom: full width, faded.
     ctx.set_global_alpha(0.6);
     for depth in 0..g.zoom_depth {
@@ -193,7 +236,9 @@ pub fn draw(ctx: &CanvasRenderingContext2d, d: &FlameData, zoom: NodeId, hover: 
     }
     ctx.set_global_alpha(1.0);
     for depth in g.zoom_depth..d.layout.depth_count() {
-        let Some(row) = d.layout.rows.get(depth) else { continue };
+        let Some(row) = d.layout.rows.get(depth) else {
+            continue;
+        };
         let range = d.layout.row_range(depth, g.vx0, g.vx1);
         let y = g.row_y(depth);
         let mut i = range.start;
@@ -215,7 +260,16 @@ pub fn draw(ctx: &CanvasRenderingContext2d, d: &FlameData, zoom: NodeId, hover: 
 }
 
 #[allow(clippy::too_many_arguments)]
-fn draw_box(ctx: &CanvasRenderingContext2d, d: &FlameData, n: NodeId, x0: f64, x1: f64, y: f64, char_w: f64, hovered: bool) {
+fn draw_box(
+    ctx: &CanvasRenderingContext2d,
+    d: &FlameData,
+    n: NodeId,
+    x0: f64,
+    x1: f64,
+    y: f64,
+    char_w: f64,
+    hovered: bool,
+) {
     let w = x1 - x0;
     ctx.set_fill_style_str(d.color_of(n));
     // One CSS px gap on the right and bottom separates neighbours when there is room.

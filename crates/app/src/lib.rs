@@ -37,6 +37,8 @@ struct Ctx {
     error: RwSignal<Option<String>>,
     busy: RwSignal<Option<String>>,
     width: RwSignal<f64>,
+    /// Height of the visible flame area in CSS px.
+    height: RwSignal<f64>,
     /// Incremented per load; a finished load that is not the latest is dropped.
     seq: RwSignal<u64>,
 }
@@ -130,6 +132,7 @@ pub fn App() -> impl IntoView {
         error: RwSignal::new(None),
         busy: RwSignal::new(None),
         width: RwSignal::new(800.0),
+        height: RwSignal::new(400.0),
         seq: RwSignal::new(0),
     };
     provide_context(ctx);
@@ -260,7 +263,12 @@ fn Breadcrumb() -> impl IntoView {
         let data = ctx.data.get()?;
         let zoom = ctx.current_zoom();
         let mut items = vec![(NodeId::ROOT, "all".to_string())];
-        items.extend(data.tree.path(zoom).into_iter().map(|n| (n, data.name_of(n).to_string())));
+        items.extend(
+            data.tree
+                .path(zoom)
+                .into_iter()
+                .map(|n| (n, data.name_of(n).to_string())),
+        );
         Some(items)
     };
     view! {
@@ -288,13 +296,19 @@ fn FlameCanvas() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     let scroll_ref = NodeRef::<leptos::html::Div>::new();
-    let sched = Rc::new(Scheduler { pending: RefCell::new(false) });
+    let sched = Rc::new(Scheduler {
+        pending: RefCell::new(false),
+    });
 
     let measure = move || {
         if let Some(el) = scroll_ref.get_untracked() {
             let w = f64::from(el.client_width()).max(100.0);
             if (w - ctx.width.get_untracked()).abs() > 0.5 {
                 ctx.width.set(w);
+            }
+            let h = f64::from(el.client_height()).max(0.0);
+            if (h - ctx.height.get_untracked()).abs() > 0.5 {
+                ctx.height.set(h);
             }
         }
     };
@@ -321,6 +335,7 @@ fn FlameCanvas() -> impl IntoView {
         ctx.hover.track();
         ctx.orientation.track();
         ctx.width.track();
+        ctx.height.track();
         measure();
         redraw();
     });
@@ -331,33 +346,51 @@ fn FlameCanvas() -> impl IntoView {
         let o = ctx.orientation.get();
         if let (Some(_), Some(el)) = (tall, scroll_ref.get_untracked()) {
             request_animation_frame(move || {
-                el.set_scroll_top(if o == Orientation::Flame { el.scroll_height() } else { 0 });
+                el.set_scroll_top(if o == Orientation::Flame {
+                    el.scroll_height()
+                } else {
+                    0
+                });
             });
         }
     });
 
     let geometry = move || {
         let data = ctx.data.get_untracked()?;
-        let g = Geometry::new(&data, ctx.current_zoom(), ctx.width.get_untracked(), ctx.orientation.get_untracked());
+        let g = geometry_of(ctx, &data);
         Some((data, g))
     };
 
     let on_move = move |ev: leptos::ev::MouseEvent| {
         let Some((data, g)) = geometry() else { return };
-        let Some(canvas) = canvas_ref.get_untracked() else { return };
+        let Some(canvas) = canvas_ref.get_untracked() else {
+            return;
+        };
         let rect = canvas.get_bounding_client_rect();
-        let (px, py) = (f64::from(ev.client_x()) - rect.left(), f64::from(ev.client_y()) - rect.top());
+        let (px, py) = (
+            f64::from(ev.client_x()) - rect.left(),
+            f64::from(ev.client_y()) - rect.top(),
+        );
         let node = flame::hit(&data, ctx.current_zoom(), &g, px, py);
-        let next = node.map(|node| Hover { node, client_x: ev.client_x().into(), client_y: ev.client_y().into() });
+        let next = node.map(|node| Hover {
+            node,
+            client_x: ev.client_x().into(),
+            client_y: ev.client_y().into(),
+        });
         if ctx.hover.get_untracked() != next {
             ctx.hover.set(next);
         }
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((data, g)) = geometry() else { return };
-        let Some(canvas) = canvas_ref.get_untracked() else { return };
+        let Some(canvas) = canvas_ref.get_untracked() else {
+            return;
+        };
         let rect = canvas.get_bounding_client_rect();
-        let (px, py) = (f64::from(ev.client_x()) - rect.left(), f64::from(ev.client_y()) - rect.top());
+        let (px, py) = (
+            f64::from(ev.client_x()) - rect.left(),
+            f64::from(ev.client_y()) - rect.top(),
+        );
         match flame::hit(&data, ctx.current_zoom(), &g, px, py) {
             Some(NodeId::ROOT) => ctx.zoom.set(Vec::new()),
             Some(n) if n != ctx.current_zoom() => ctx.zoom.update(|z| z.push(n)),
@@ -365,8 +398,19 @@ fn FlameCanvas() -> impl IntoView {
         }
     };
 
-    let zoom_attr = move || ctx.data.get().map(|d| d.path_string(ctx.current_zoom())).unwrap_or_default();
-    let depth_attr = move || ctx.data.get().map(|d| d.layout.depth_count()).unwrap_or(0).to_string();
+    let zoom_attr = move || {
+        ctx.data
+            .get()
+            .map(|d| d.path_string(ctx.current_zoom()))
+            .unwrap_or_default()
+    };
+    let depth_attr = move || {
+        ctx.data
+            .get()
+            .map(|d| d.layout.depth_count())
+            .unwrap_or(0)
+            .to_string()
+    };
     let orientation_attr = move || match ctx.orientation.get() {
         Orientation::Flame => "flame",
         Orientation::Icicle => "icicle",
@@ -382,12 +426,26 @@ fn FlameCanvas() -> impl IntoView {
     }
 }
 
+fn geometry_of(ctx: Ctx, data: &FlameData) -> Geometry {
+    Geometry::new(
+        data,
+        ctx.current_zoom(),
+        ctx.width.get_untracked(),
+        ctx.height.get_untracked(),
+        ctx.orientation.get_untracked(),
+    )
+}
+
 /// Sizes the canvas for the device-pixel ratio and draws the current view.
 fn paint(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
-    let Some(canvas) = canvas_ref.get_untracked() else { return };
-    let Some(data) = ctx.data.get_untracked() else { return };
+    let Some(canvas) = canvas_ref.get_untracked() else {
+        return;
+    };
+    let Some(data) = ctx.data.get_untracked() else {
+        return;
+    };
     let zoom = ctx.current_zoom();
-    let g = Geometry::new(&data, zoom, ctx.width.get_untracked(), ctx.orientation.get_untracked());
+    let g = geometry_of(ctx, &data);
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     let (dw, dh) = ((g.width * dpr).round() as u32, (g.height * dpr).round() as u32);
     if canvas.width() != dw || canvas.height() != dh {
@@ -419,21 +477,46 @@ fn Tooltip() -> impl IntoView {
         let h = ctx.hover.get()?;
         let data = ctx.data.get()?;
         let n = h.node.idx();
-        let kind = data.kind_of(h.node).filter(|k| *k != scorch_core::FrameKind::User);
-        Some((h, data.name_of(h.node).to_string(), kind, data.describe(data.tree.total[n]), data.describe(data.tree.self_w[n])))
+        let kind = data
+            .kind_of(h.node)
+            .filter(|k| *k != scorch_core::FrameKind::User);
+        let zoom = ctx.current_zoom();
+        // Inside a zoom, also the share of the zoomed frame (the visible width).
+        let in_zoom = (zoom != NodeId::ROOT && data.tree.path(h.node).contains(&zoom)).then(|| {
+            format!(
+                "{} of {}",
+                data.share_of(data.tree.total[n], zoom),
+                data.name_of(zoom)
+            )
+        });
+        Some((
+            h,
+            data.name_of(h.node).to_string(),
+            kind,
+            data.describe(data.tree.total[n]),
+            data.describe(data.tree.self_w[n]),
+            in_zoom,
+        ))
     };
     move || {
-        content().map(|(h, name, kind, total, self_)| {
-            let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1200.0);
-            // Keep the tooltip on screen: flip to the left of the cursor near the right edge.
+        content().map(|(h, name, kind, total, self_, in_zoom)| {
+            let win = web_sys::window();
+            let size = |v: Option<Result<wasm_bindgen::JsValue, _>>, d| v.and_then(|v| v.ok()).and_then(|v| v.as_f64()).unwrap_or(d);
+            let w = size(win.as_ref().map(|w| w.inner_width()), 1200.0);
+            let wh = size(win.as_ref().map(|w| w.inner_height()), 800.0);
+            // Keep the tooltip on screen: flip left of the cursor near the right edge, above it near the bottom.
             let left = if h.client_x > w - 380.0 { h.client_x - 372.0 } else { h.client_x + 14.0 };
+            let top = if h.client_y > wh - 130.0 { h.client_y - 110.0 } else { h.client_y + 14.0 };
             view! {
                 <div class="tooltip" data-testid="tooltip" style:left=format!("{left}px")
-                    style:top=format!("{}px", h.client_y + 14.0)>
+                    style:top=format!("{top}px")>
                     <div class="tt-name">{name}</div>
                     {kind.map(|k| view! { <div class="tt-kind">{k.name()}</div> })}
                     <div class="tt-row"><span>"total"</span><span data-testid="tooltip-total">{total}</span></div>
                     <div class="tt-row"><span>"self"</span><span data-testid="tooltip-self">{self_}</span></div>
+                    {in_zoom.map(|z| view! {
+                        <div class="tt-row"><span>"zoom"</span><span data-testid="tooltip-zoom">{z}</span></div>
+                    })}
                 </div>
             }
         })
@@ -449,11 +532,12 @@ fn StatusLine() -> impl IntoView {
             let total = p.total_weight();
             let unit = p.meta.unit.clone();
             let text = format!(
-                "{} · {}{} · {} samples · total {}{}",
+                "{} · {}{} · {} {} · total {}{}",
                 d.name,
                 p.meta.format,
                 if d.imported.gzip { " (gzip)" } else { "" },
                 group_thousands(p.meta.records),
+                p.meta.format.record_noun(),
                 scorch_core::units::format_value(total.as_f64(), &unit),
                 match p.meta.warnings.count {
                     0 => String::new(),
@@ -461,7 +545,12 @@ fn StatusLine() -> impl IntoView {
                     n => format!(" · {} lines skipped", group_thousands(n)),
                 }
             );
-            (p.meta.format.name(), p.meta.records.to_string(), total.to_string(), text)
+            (
+                p.meta.format.name(),
+                p.meta.records.to_string(),
+                total.to_string(),
+                text,
+            )
         })
     };
     view! {

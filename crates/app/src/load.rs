@@ -28,11 +28,19 @@ pub async fn fetch_url(url: &str) -> Result<Imported, String> {
     let resp = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(|e| format!("could not fetch {url}: {} (network error or CORS)", js_err(e)))?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| "fetch did not return a response".to_string())?;
+    let resp: web_sys::Response = resp
+        .dyn_into()
+        .map_err(|_| "fetch did not return a response".to_string())?;
     if !resp.ok() {
-        return Err(format!("could not fetch {url}: HTTP {} {}", resp.status(), resp.status_text()));
+        return Err(format!(
+            "could not fetch {url}: HTTP {} {}",
+            resp.status(),
+            resp.status_text()
+        ));
     }
-    let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?).await.map_err(js_err)?;
+    let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?)
+        .await
+        .map_err(js_err)?;
     let bytes = Uint8Array::new(&buf).to_vec();
     import(&bytes)
 }

@@ -97,7 +97,11 @@ impl CallTree {
                 continue;
             }
             let par = p.stacks.parent[i];
-            let pnode = if par == NO_PARENT { 0 } else { node_of.get(par as usize).copied().unwrap_or(0) };
+            let pnode = if par == NO_PARENT {
+                0
+            } else {
+                node_of.get(par as usize).copied().unwrap_or(0)
+            };
             let id = t.frame.len() as u32;
             node_of[i] = id;
             t.frame.push(p.stacks.frame[i]);
@@ -137,9 +141,13 @@ impl CallTree {
             match order {
                 Order::Alphabetical => kids.sort_by(|x, y| {
                     let (fx, fy) = (self.frame[x.idx()], self.frame[y.idx()]);
-                    p.frame_name(fx).cmp(p.frame_name(fy)).then(p.frame_kind(fx).cmp(&p.frame_kind(fy)))
+                    p.frame_name(fx)
+                        .cmp(p.frame_name(fy))
+                        .then(p.frame_kind(fx).cmp(&p.frame_kind(fy)))
                 }),
-                Order::Weight => kids.sort_by(|x, y| self.total[y.idx()].cmp(&self.total[x.idx()]).then(x.cmp(y))),
+                Order::Weight => {
+                    kids.sort_by(|x, y| self.total[y.idx()].cmp(&self.total[x.idx()]).then(x.cmp(y)))
+                }
             }
         }
         self.child_start = count;
@@ -190,7 +198,10 @@ impl CallTree {
     pub fn find_path(&self, p: &Profile, names: &[&str]) -> Option<NodeId> {
         let mut cur = NodeId::ROOT;
         for name in names {
-            cur = *self.children(cur).iter().find(|&&c| p.frame_name(self.frame[c.idx()]) == *name)?;
+            cur = *self
+                .children(cur)
+                .iter()
+                .find(|&&c| p.frame_name(self.frame[c.idx()]) == *name)?;
         }
         Some(cur)
     }

@@ -38,8 +38,20 @@ pub struct ImportError {
 }
 
 impl ImportError {
-    pub fn new(format: Option<Format>, kind: ImportErrorKind, offset: u64, line: Option<u64>, msg: impl Into<String>) -> Self {
-        ImportError { format, kind, offset, line, message: msg.into() }
+    pub fn new(
+        format: Option<Format>,
+        kind: ImportErrorKind,
+        offset: u64,
+        line: Option<u64>,
+        msg: impl Into<String>,
+    ) -> Self {
+        ImportError {
+            format,
+            kind,
+            offset,
+            line,
+            message: msg.into(),
+        }
     }
 }
 
@@ -85,7 +97,11 @@ impl Warnings {
     pub fn push(&mut self, line: u64, offset: u64, message: impl Into<String>) {
         self.count += 1;
         if self.first.len() < Self::KEEP {
-            self.first.push(Warning { line, offset, message: message.into() });
+            self.first.push(Warning {
+                line,
+                offset,
+                message: message.into(),
+            });
         }
     }
 

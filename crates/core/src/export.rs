@@ -32,7 +32,11 @@ pub fn to_folded(p: &Profile) -> String {
     let mut text: Vec<String> = Vec::with_capacity(p.stacks.len());
     let mut lines = Vec::new();
     for i in 0..p.stacks.len() {
-        let mut s = match p.stacks.parent(crate::StackId(i as u32)).and_then(|par| text.get(par.idx())) {
+        let mut s = match p
+            .stacks
+            .parent(crate::StackId(i as u32))
+            .and_then(|par| text.get(par.idx()))
+        {
             Some(prefix) => {
                 let mut s = String::with_capacity(prefix.len() + 16);
                 s.push_str(prefix);
@@ -45,7 +49,14 @@ pub fn to_folded(p: &Profile) -> String {
         folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
         if has[i] {
             let mut line = s.clone();
-            let _ = write!(line, " {}", Weight { raw: w[i], decimals: p.meta.decimals });
+            let _ = write!(
+                line,
+                " {}",
+                Weight {
+                    raw: w[i],
+                    decimals: p.meta.decimals
+                }
+            );
             lines.push(line);
         }
         text.push(s);

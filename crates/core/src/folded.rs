@@ -86,11 +86,15 @@ fn parse_count(s: &[u8]) -> Option<Count> {
         mantissa = mantissa.checked_mul(10)?.checked_add(d)?;
     }
     // Drop trailing zero decimals so `12.0` is the integer 12.
-    while decimals > 0 && mantissa % 10 == 0 {
+    while decimals > 0 && mantissa.is_multiple_of(10) {
         mantissa /= 10;
         decimals -= 1;
     }
-    Some(Count { mantissa, decimals, truncated })
+    Some(Count {
+        mantissa,
+        decimals,
+        truncated,
+    })
 }
 
 /// Chunk-driven folded importer.
@@ -153,11 +157,17 @@ impl FoldedParser {
         }
         if self.records == 0 {
             let (kind, msg) = if self.warnings.is_empty() {
-                (ImportErrorKind::Empty, "no stacks: the input is empty or holds only comments".to_string())
+                (
+                    ImportErrorKind::Empty,
+                    "no stacks: the input is empty or holds only comments".to_string(),
+                )
             } else {
                 (
                     ImportErrorKind::NoValidRecords,
-                    format!("none of the lines is `stack COUNT` ({} lines skipped)", self.warnings.count),
+                    format!(
+                        "none of the lines is `stack COUNT` ({} lines skipped)",
+                        self.warnings.count
+                    ),
                 )
             };
             let line = self.warnings.first.first().map(|w| w.line);
@@ -169,7 +179,9 @@ impl FoldedParser {
                 self.b.push_sample(StackId(i as u32), w, end.offset)?;
             }
         }
-        Ok(self.b.build(Unit::Samples, self.decimals, self.records, self.warnings))
+        Ok(self
+            .b
+            .build(Unit::Samples, self.decimals, self.records, self.warnings))
     }
 
     // Real lines this reads:
@@ -183,11 +195,13 @@ impl FoldedParser {
             return Ok(());
         }
         let Some((mut stack, count)) = split_count(line) else {
-            self.warnings.push(pos.line, pos.offset, "no count at the end of the line; skipped");
+            self.warnings
+                .push(pos.line, pos.offset, "no count at the end of the line; skipped");
             return Ok(());
         };
         let Some(mut c) = parse_count(count) else {
-            self.warnings.push(pos.line, pos.offset, "count does not fit in 64 bits; skipped");
+            self.warnings
+                .push(pos.line, pos.offset, "count does not fit in 64 bits; skipped");
             return Ok(());
         };
         // `stack BASE TARGET`: keep the target count.
@@ -199,18 +213,27 @@ impl FoldedParser {
         }
         let stack = trim_ascii(stack);
         if stack.is_empty() {
-            self.warnings.push(pos.line, pos.offset, "empty stack before the count; skipped");
+            self.warnings
+                .push(pos.line, pos.offset, "empty stack before the count; skipped");
             return Ok(());
         }
         if c.truncated {
-            self.warnings.push(pos.line, pos.offset, "count has more than 9 decimals; the rest was cut");
+            self.warnings.push(
+                pos.line,
+                pos.offset,
+                "count has more than 9 decimals; the rest was cut",
+            );
         }
         if c.decimals > self.decimals {
             self.rescale(c.decimals, pos)?;
         }
         c.mantissa = scale(c.mantissa, self.decimals - c.decimals).ok_or_else(|| overflow(pos))?;
         if std::str::from_utf8(stack).is_err() {
-            self.warnings.push(pos.line, pos.offset, "invalid UTF-8 in frame names, shown as \u{FFFD}");
+            self.warnings.push(
+                pos.line,
+                pos.offset,
+                "invalid UTF-8 in frame names, shown as \u{FFFD}",
+            );
         }
         let leaf = self.intern_stack(stack);
         let i = leaf.idx();
@@ -218,7 +241,9 @@ impl FoldedParser {
             self.weight.resize(i + 1, 0);
             self.named.resize(i + 1, false);
         }
-        self.weight[i] = self.weight[i].checked_add(c.mantissa).ok_or_else(|| overflow(pos))?;
+        self.weight[i] = self.weight[i]
+            .checked_add(c.mantissa)
+            .ok_or_else(|| overflow(pos))?;
         self.named[i] = true;
         self.total = self.total.checked_add(c.mantissa).ok_or_else(|| overflow(pos))?;
         self.records += 1;
@@ -238,18 +263,19 @@ impl FoldedParser {
     fn intern_stack(&mut self, stack: &[u8]) -> StackId {
         // Reuse the previous line's stack ids while frames are byte-identical.
         let mut start = 0usize;
-        let mut depth = 0usize;
         let mut parent: Option<StackId> = None;
         let mut ends = Vec::with_capacity(self.prev_ends.len().max(8));
         let mut stacks = Vec::with_capacity(self.prev_ends.len().max(8));
         let mut diverged = false;
-        let mut frames = memchr::memchr_iter(b';', stack).chain(std::iter::once(stack.len()));
-        loop {
-            let Some(end) = frames.next() else { break };
+        let frames = memchr::memchr_iter(b';', stack).chain(std::iter::once(stack.len()));
+        for (depth, end) in frames.enumerate() {
             let frame = &stack[start..end];
             let reuse = !diverged
                 && depth < self.prev_ends.len()
-                && self.prev.get(prev_start(&self.prev_ends, depth)..self.prev_ends[depth]) == Some(frame);
+                && self
+                    .prev
+                    .get(prev_start(&self.prev_ends, depth)..self.prev_ends[depth])
+                    == Some(frame);
             let id = if reuse {
                 self.prev_stacks[depth]
             } else {
@@ -262,7 +288,6 @@ impl FoldedParser {
             ends.push(end);
             stacks.push(id);
             parent = Some(id);
-            depth += 1;
             start = end + 1;
         }
         self.prev.clear();
@@ -318,10 +343,34 @@ mod tests {
 
     #[test]
     fn counts() {
-        assert_eq!(parse_count(b"12"), Some(Count { mantissa: 12, decimals: 0, truncated: false }));
-        assert_eq!(parse_count(b"31.23"), Some(Count { mantissa: 3123, decimals: 2, truncated: false }));
-        assert_eq!(parse_count(b"12.0"), Some(Count { mantissa: 12, decimals: 0, truncated: false }));
-        assert_eq!(parse_count(b"18446744073709551615").map(|c| c.mantissa), Some(u64::MAX));
+        assert_eq!(
+            parse_count(b"12"),
+            Some(Count {
+                mantissa: 12,
+                decimals: 0,
+                truncated: false
+            })
+        );
+        assert_eq!(
+            parse_count(b"31.23"),
+            Some(Count {
+                mantissa: 3123,
+                decimals: 2,
+                truncated: false
+            })
+        );
+        assert_eq!(
+            parse_count(b"12.0"),
+            Some(Count {
+                mantissa: 12,
+                decimals: 0,
+                truncated: false
+            })
+        );
+        assert_eq!(
+            parse_count(b"18446744073709551615").map(|c| c.mantissa),
+            Some(u64::MAX)
+        );
         assert_eq!(parse_count(b"18446744073709551616"), None);
     }
 
@@ -340,9 +389,14 @@ mod tests {
     #[test]
     fn kinds_are_attributes() {
         let p = parse(b"java;foo_[j];bar_[k] 1\n").unwrap();
-        let names: Vec<_> = (0..p.frames.len()).map(|i| p.frame_name(crate::FrameId(i as u32))).collect();
+        let names: Vec<_> = (0..p.frames.len())
+            .map(|i| p.frame_name(crate::FrameId(i as u32)))
+            .collect();
         assert_eq!(names, ["java", "foo", "bar"]);
-        assert_eq!(p.frames.kind, [FrameKind::User, FrameKind::Jit, FrameKind::Kernel]);
+        assert_eq!(
+            p.frames.kind,
+            [FrameKind::User, FrameKind::Jit, FrameKind::Kernel]
+        );
     }
 
     #[test]

@@ -16,6 +16,15 @@ impl Format {
     }
 }
 
+impl Format {
+    /// What one input record is called: folded files hold stack lines, profilers write samples.
+    pub fn record_noun(self) -> &'static str {
+        match self {
+            Format::Folded => "stack lines",
+        }
+    }
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

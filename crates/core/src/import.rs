@@ -21,7 +21,10 @@ pub struct ImportOptions {
 
 impl Default for ImportOptions {
     fn default() -> Self {
-        ImportOptions { max_decompressed: 16 << 30, max_line: 64 << 20 }
+        ImportOptions {
+            max_decompressed: 16 << 30,
+            max_line: 64 << 20,
+        }
     }
 }
 
@@ -71,7 +74,10 @@ impl Sink {
                 ImportErrorKind::LimitExceeded,
                 self.opts.max_decompressed,
                 None,
-                format!("the input is larger than the limit of {} bytes", self.opts.max_decompressed),
+                format!(
+                    "the input is larger than the limit of {} bytes",
+                    self.opts.max_decompressed
+                ),
             ));
         }
         if let Some(u) = &mut self.utf16 {
@@ -82,7 +88,11 @@ impl Sink {
             // First bytes: a UTF-16 byte order mark switches to transcoding.
             let le = data.starts_with(b"\xFF\xFE");
             if le || data.starts_with(b"\xFE\xFF") {
-                let mut u = Utf16 { le, odd: None, high: None };
+                let mut u = Utf16 {
+                    le,
+                    odd: None,
+                    high: None,
+                };
                 let utf8 = u.decode(&data[2..]);
                 self.utf16 = Some(u);
                 return self.accept_utf8(&utf8);
@@ -105,11 +115,19 @@ impl Sink {
             Sniff::NeedMore => Ok(()),
             Sniff::No => {
                 let what = describe_unknown(&self.head);
-                Err(ImportError::new(None, ImportErrorKind::UnknownFormat, 0, Some(1), what))
+                Err(ImportError::new(
+                    None,
+                    ImportErrorKind::UnknownFormat,
+                    0,
+                    Some(1),
+                    what,
+                ))
             }
             Sniff::Yes(format) => {
                 let mut parser = match format {
-                    Format::Folded => Parser::Folded(FoldedParser::new(&FoldedOptions { max_line: self.opts.max_line })),
+                    Format::Folded => Parser::Folded(FoldedParser::new(&FoldedOptions {
+                        max_line: self.opts.max_line,
+                    })),
                 };
                 let head = std::mem::take(&mut self.head);
                 parser.feed(&head)?;
@@ -122,7 +140,13 @@ impl Sink {
     fn finish(mut self) -> Result<(Profile, u64), ImportError> {
         if self.parser.is_none() {
             if self.head.iter().all(|b| b.is_ascii_whitespace()) {
-                return Err(ImportError::new(None, ImportErrorKind::Empty, 0, None, "the input is empty"));
+                return Err(ImportError::new(
+                    None,
+                    ImportErrorKind::Empty,
+                    0,
+                    None,
+                    "the input is empty",
+                ));
             }
             self.decide(true)?;
         }
@@ -169,7 +193,11 @@ impl Utf16 {
                     _ => break,
                 },
             };
-            let unit = if self.le { u16::from_le_bytes([a, b]) } else { u16::from_be_bytes([a, b]) };
+            let unit = if self.le {
+                u16::from_le_bytes([a, b])
+            } else {
+                u16::from_be_bytes([a, b])
+            };
             let units: Vec<u16> = match self.high.take() {
                 Some(h) => vec![h, unit],
                 None if (0xD800..0xDC00).contains(&unit) => {
@@ -219,7 +247,7 @@ impl Write for Sink {
 enum Stage {
     /// Fewer than two bytes seen: cannot tell gzip from plain yet.
     Start(Vec<u8>),
-    Plain(Sink),
+    Plain(Box<Sink>),
     Gzip(Box<flate2::write::MultiGzDecoder<Sink>>),
     Failed,
 }
@@ -233,7 +261,11 @@ pub struct Loader {
 
 impl Loader {
     pub fn new(opts: ImportOptions) -> Self {
-        Loader { stage: Stage::Start(Vec::new()), opts, fed: 0 }
+        Loader {
+            stage: Stage::Start(Vec::new()),
+            opts,
+            fed: 0,
+        }
     }
 
     /// Bytes fed so far (compressed, as read from the file).
@@ -270,11 +302,18 @@ impl Loader {
     }
 
     fn open(&self, gzip: bool) -> Stage {
-        let sink = Sink { opts: self.opts.clone(), utf16: None, head: Vec::new(), parser: None, bytes: 0, err: None };
+        let sink = Sink {
+            opts: self.opts.clone(),
+            utf16: None,
+            head: Vec::new(),
+            parser: None,
+            bytes: 0,
+            err: None,
+        };
         if gzip {
             Stage::Gzip(Box::new(flate2::write::MultiGzDecoder::new(sink)))
         } else {
-            Stage::Plain(sink)
+            Stage::Plain(Box::new(sink))
         }
     }
 
@@ -283,7 +322,11 @@ impl Loader {
             Stage::Plain(sink) => sink.accept(chunk),
             Stage::Gzip(dec) => match dec.write_all(chunk) {
                 Ok(()) => Ok(()),
-                Err(e) => Err(dec.get_mut().err.take().unwrap_or_else(|| gzip_error(&e, self.fed))),
+                Err(e) => Err(dec
+                    .get_mut()
+                    .err
+                    .take()
+                    .unwrap_or_else(|| gzip_error(&e, self.fed))),
             },
             Stage::Start(_) => Ok(()),
             Stage::Failed => Err(ImportError::new(
@@ -300,14 +343,27 @@ impl Loader {
         let fed = self.fed;
         match self.stage {
             Stage::Start(head) => {
-                let stage = Loader { stage: Stage::Failed, opts: self.opts.clone(), fed }.open(false);
-                let mut l = Loader { stage, opts: self.opts, fed };
+                let stage = Loader {
+                    stage: Stage::Failed,
+                    opts: self.opts.clone(),
+                    fed,
+                }
+                .open(false);
+                let mut l = Loader {
+                    stage,
+                    opts: self.opts,
+                    fed,
+                };
                 l.feed_stage_inner(&head)?;
                 l.finish()
             }
             Stage::Plain(sink) => {
                 let (profile, bytes) = sink.finish()?;
-                Ok(Imported { profile, gzip: false, bytes })
+                Ok(Imported {
+                    profile,
+                    gzip: false,
+                    bytes,
+                })
             }
             Stage::Gzip(mut dec) => {
                 if let Err(e) = dec.try_finish() {
@@ -318,17 +374,31 @@ impl Loader {
                     Err(e) => return Err(gzip_error(&e, fed)),
                 };
                 let (profile, bytes) = sink.finish()?;
-                Ok(Imported { profile, gzip: true, bytes })
+                Ok(Imported {
+                    profile,
+                    gzip: true,
+                    bytes,
+                })
             }
-            Stage::Failed => {
-                Err(ImportError::new(None, ImportErrorKind::Malformed, fed, None, "the import already failed"))
-            }
+            Stage::Failed => Err(ImportError::new(
+                None,
+                ImportErrorKind::Malformed,
+                fed,
+                None,
+                "the import already failed",
+            )),
         }
     }
 }
 
 fn gzip_error(e: &std::io::Error, fed: u64) -> ImportError {
-    ImportError::new(None, ImportErrorKind::Gzip, fed, None, format!("the gzip stream is corrupt or truncated ({e})"))
+    ImportError::new(
+        None,
+        ImportErrorKind::Gzip,
+        fed,
+        None,
+        format!("the gzip stream is corrupt or truncated ({e})"),
+    )
 }
 
 /// Imports a whole input held in memory.
@@ -341,7 +411,6 @@ pub fn import_bytes(input: &[u8], opts: ImportOptions) -> Result<Imported, Impor
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write as _;
 
     fn gz(data: &[u8]) -> Vec<u8> {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -375,7 +444,14 @@ mod tests {
     #[test]
     fn decompressed_limit() {
         let z = gz(&vec![b'a'; 1 << 20]);
-        let e = import_bytes(&z, ImportOptions { max_decompressed: 1000, ..Default::default() }).unwrap_err();
+        let e = import_bytes(
+            &z,
+            ImportOptions {
+                max_decompressed: 1000,
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.kind, ImportErrorKind::LimitExceeded);
     }
 
@@ -400,8 +476,14 @@ mod tests {
 
     #[test]
     fn unknown_and_empty() {
-        assert_eq!(import_bytes(b"", ImportOptions::default()).unwrap_err().kind, ImportErrorKind::Empty);
-        assert_eq!(import_bytes(b"x", ImportOptions::default()).unwrap_err().kind, ImportErrorKind::UnknownFormat);
+        assert_eq!(
+            import_bytes(b"", ImportOptions::default()).unwrap_err().kind,
+            ImportErrorKind::Empty
+        );
+        assert_eq!(
+            import_bytes(b"x", ImportOptions::default()).unwrap_err().kind,
+            ImportErrorKind::UnknownFormat
+        );
         let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
         let e = import_bytes(png, ImportOptions::default()).unwrap_err();
         assert_eq!(e.kind, ImportErrorKind::UnknownFormat);

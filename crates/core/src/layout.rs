@@ -59,7 +59,9 @@ impl FlameLayout {
 
     /// Index range of `rows[depth]` that overlaps `[a, b)`.
     pub fn row_range(&self, depth: usize, a: f64, b: f64) -> std::ops::Range<usize> {
-        let Some(row) = self.rows.get(depth) else { return 0..0 };
+        let Some(row) = self.rows.get(depth) else {
+            return 0..0;
+        };
         let lo = row.partition_point(|n| self.x1[n.idx()] <= a);
         let hi = row.partition_point(|n| self.x0[n.idx()] < b);
         lo..hi.max(lo)

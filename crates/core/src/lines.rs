@@ -20,7 +20,12 @@ pub(crate) struct LineSplitter {
 
 impl LineSplitter {
     pub fn new(format: Format, max_line: usize) -> Self {
-        LineSplitter { format, carry: Vec::new(), next: LinePos { line: 1, offset: 0 }, max_line }
+        LineSplitter {
+            format,
+            carry: Vec::new(),
+            next: LinePos { line: 1, offset: 0 },
+            max_line,
+        }
     }
 
     /// Calls `f` for every complete line in `chunk` (plus what was carried from the previous chunk).
@@ -79,7 +84,10 @@ impl LineSplitter {
         F: FnMut(&[u8], LinePos) -> Result<(), ImportError>,
     {
         let pos = self.next;
-        self.next = LinePos { line: pos.line + 1, offset: pos.offset + raw.len() as u64 + 1 };
+        self.next = LinePos {
+            line: pos.line + 1,
+            offset: pos.offset + raw.len() as u64 + 1,
+        };
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
         f(line, pos)
     }

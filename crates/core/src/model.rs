@@ -75,7 +75,11 @@ pub struct Strings {
 impl Strings {
     pub fn get(&self, id: StrId) -> &str {
         let end = self.ends.get(id.idx()).copied().unwrap_or(0) as usize;
-        let start = if id.0 == 0 { 0 } else { self.ends.get(id.idx() - 1).copied().unwrap_or(0) as usize };
+        let start = if id.0 == 0 {
+            0
+        } else {
+            self.ends.get(id.idx() - 1).copied().unwrap_or(0) as usize
+        };
         self.buf.get(start..end).unwrap_or("")
     }
 
@@ -185,7 +189,10 @@ impl Profile {
     }
 
     pub fn total_weight(&self) -> Weight {
-        Weight { raw: self.total, decimals: self.meta.decimals }
+        Weight {
+            raw: self.total,
+            decimals: self.meta.decimals,
+        }
     }
 
     /// Frames of a stack from the root to the leaf.
@@ -208,9 +215,18 @@ impl Profile {
         let mut depth = vec![0u32; self.stacks.len()];
         for i in 0..self.stacks.len() {
             let p = self.stacks.parent[i];
-            depth[i] = if p == NO_PARENT { 1 } else { depth.get(p as usize).copied().unwrap_or(0) + 1 };
+            depth[i] = if p == NO_PARENT {
+                1
+            } else {
+                depth.get(p as usize).copied().unwrap_or(0) + 1
+            };
         }
-        self.samples.stack.iter().map(|s| depth.get(s.idx()).copied().unwrap_or(0) as usize).max().unwrap_or(0)
+        self.samples
+            .stack
+            .iter()
+            .map(|s| depth.get(s.idx()).copied().unwrap_or(0) as usize)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Checks the model's invariants; used by tests.
@@ -242,7 +258,11 @@ impl Profile {
         if self.samples.weight.len() != self.samples.stack.len() {
             return Err("sample columns differ in length".into());
         }
-        let sum = self.samples.weight.iter().try_fold(0u64, |a, &w| a.checked_add(w));
+        let sum = self
+            .samples
+            .weight
+            .iter()
+            .try_fold(0u64, |a, &w| a.checked_add(w));
         if sum != Some(self.total) {
             return Err("total differs from the sum of weights".into());
         }
@@ -345,7 +365,13 @@ impl ProfileBuilder {
             frames: self.frames,
             stacks: self.stacks,
             samples: self.samples,
-            meta: Meta { format: self.format, unit, decimals, records, warnings },
+            meta: Meta {
+                format: self.format,
+                unit,
+                decimals,
+                records,
+                warnings,
+            },
             total: self.total,
         }
     }

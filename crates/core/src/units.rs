@@ -64,7 +64,7 @@ pub fn group_thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -144,9 +144,30 @@ mod tests {
 
     #[test]
     fn weight_display_is_exact() {
-        assert_eq!(Weight { raw: 3123, decimals: 2 }.to_string(), "31.23");
-        assert_eq!(Weight { raw: 3120, decimals: 2 }.to_string(), "31.2");
-        assert_eq!(Weight { raw: 3100, decimals: 2 }.to_string(), "31");
+        assert_eq!(
+            Weight {
+                raw: 3123,
+                decimals: 2
+            }
+            .to_string(),
+            "31.23"
+        );
+        assert_eq!(
+            Weight {
+                raw: 3120,
+                decimals: 2
+            }
+            .to_string(),
+            "31.2"
+        );
+        assert_eq!(
+            Weight {
+                raw: 3100,
+                decimals: 2
+            }
+            .to_string(),
+            "31"
+        );
         assert_eq!(Weight { raw: 5, decimals: 3 }.to_string(), "0.005");
         assert_eq!(Weight { raw: 7, decimals: 0 }.to_string(), "7");
     }

@@ -14,7 +14,12 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.file_name().unwrap() != "NOTICE.md")
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
         .collect();
     files.sort();
     assert!(files.len() >= 26, "the corpus copy is incomplete");
@@ -29,7 +34,10 @@ struct Oracle {
 }
 
 fn is_number(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.') && s.matches('.').count() <= 1 && s != "."
+    !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && s.matches('.').count() <= 1
+        && s != "."
 }
 
 fn oracle(bytes: &[u8]) -> Oracle {
@@ -37,24 +45,39 @@ fn oracle(bytes: &[u8]) -> Oracle {
         let le = bytes[0] == 0xFF;
         let units: Vec<u16> = bytes[2..]
             .chunks_exact(2)
-            .map(|c| if le { u16::from_le_bytes([c[0], c[1]]) } else { u16::from_be_bytes([c[0], c[1]]) })
+            .map(|c| {
+                if le {
+                    u16::from_le_bytes([c[0], c[1]])
+                } else {
+                    u16::from_be_bytes([c[0], c[1]])
+                }
+            })
             .collect();
         String::from_utf16_lossy(&units)
     } else {
         String::from_utf8_lossy(bytes).into_owned()
     };
-    let mut o = Oracle { stacks: BTreeMap::new(), bad_lines: Vec::new(), integer: true };
+    let mut o = Oracle {
+        stacks: BTreeMap::new(),
+        bad_lines: Vec::new(),
+        integer: true,
+    };
     for (i, line) in text.split('\n').enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let Some((mut stack, count)) = line.rsplit_once([' ', '\t']).filter(|(s, c)| is_number(c) && !s.trim().is_empty())
+        let Some((mut stack, count)) = line
+            .rsplit_once([' ', '\t'])
+            .filter(|(s, c)| is_number(c) && !s.trim().is_empty())
         else {
             o.bad_lines.push(i as u64 + 1);
             continue;
         };
-        if let Some((s2, _)) = stack.rsplit_once([' ', '\t']).filter(|(s, c)| is_number(c) && !s.trim().is_empty()) {
+        if let Some((s2, _)) = stack
+            .rsplit_once([' ', '\t'])
+            .filter(|(s, c)| is_number(c) && !s.trim().is_empty())
+        {
             stack = s2;
         }
         o.integer &= !count.contains('.');
@@ -76,18 +99,27 @@ fn exported(p: &Profile) -> BTreeMap<String, f64> {
 #[test]
 fn export_is_the_input_multiset() {
     for (name, bytes) in corpus() {
-        let p = import_bytes(&bytes, ImportOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}")).profile;
+        let p = import_bytes(&bytes, ImportOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .profile;
         p.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
         let want = oracle(&bytes);
         let got = exported(&p);
-        assert_eq!(got.keys().collect::<Vec<_>>(), want.stacks.keys().collect::<Vec<_>>(), "{name}: stacks");
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            want.stacks.keys().collect::<Vec<_>>(),
+            "{name}: stacks"
+        );
         for (k, w) in &want.stacks {
             let g = got[k];
             if want.integer {
                 assert_eq!(g, *w, "{name}: weight of {k}");
             } else {
                 // Counts with more than 9 decimals are cut (documented); everything else is exact.
-                assert!((g - w).abs() <= 1e-8 * w.max(1.0), "{name}: weight of {k}: {g} vs {w}");
+                assert!(
+                    (g - w).abs() <= 1e-8 * w.max(1.0),
+                    "{name}: weight of {k}: {g} vs {w}"
+                );
             }
         }
         let warned: Vec<u64> = p
@@ -104,18 +136,30 @@ fn export_is_the_input_multiset() {
 
 #[test]
 fn known_files_have_known_numbers() {
-    let p = import_bytes(&std::fs::read(data_dir().join("inf-bad-lines.txt")).unwrap(), ImportOptions::default())
-        .unwrap()
-        .profile;
+    let p = import_bytes(
+        &std::fs::read(data_dir().join("inf-bad-lines.txt")).unwrap(),
+        ImportOptions::default(),
+    )
+    .unwrap()
+    .profile;
     assert_eq!(p.meta.warnings.count, 2);
-    assert_eq!(p.meta.warnings.first.iter().map(|w| w.line).collect::<Vec<_>>(), [3, 6]);
-    let p = import_bytes(&std::fs::read(data_dir().join("inf-fractional.txt")).unwrap(), ImportOptions::default())
-        .unwrap()
-        .profile;
+    assert_eq!(
+        p.meta.warnings.first.iter().map(|w| w.line).collect::<Vec<_>>(),
+        [3, 6]
+    );
+    let p = import_bytes(
+        &std::fs::read(data_dir().join("inf-fractional.txt")).unwrap(),
+        ImportOptions::default(),
+    )
+    .unwrap()
+    .profile;
     assert_eq!(p.total_weight().to_string(), "334.618");
-    let p = import_bytes(&std::fs::read(data_dir().join("inf-base-flames.txt")).unwrap(), ImportOptions::default())
-        .unwrap()
-        .profile;
+    let p = import_bytes(
+        &std::fs::read(data_dir().join("inf-base-flames.txt")).unwrap(),
+        ImportOptions::default(),
+    )
+    .unwrap()
+    .profile;
     assert_eq!((p.meta.records, p.total()), (427, 598_400));
 }
 
@@ -141,8 +185,14 @@ fn export_reimports_to_the_same_profile() {
     for (name, bytes) in corpus() {
         let p = import_bytes(&bytes, ImportOptions::default()).unwrap().profile;
         let once = to_folded(&p);
-        let again = import_bytes(once.as_bytes(), ImportOptions::default()).unwrap().profile;
+        let again = import_bytes(once.as_bytes(), ImportOptions::default())
+            .unwrap()
+            .profile;
         assert_eq!(to_folded(&again), once, "{name}");
-        assert_eq!(again.frames.kind.len(), p.frames.kind.len(), "{name}: frame kinds survive");
+        assert_eq!(
+            again.frames.kind.len(),
+            p.frames.kind.len(),
+            "{name}: frame kinds survive"
+        );
     }
 }
