@@ -3,19 +3,28 @@
 //! Thin by design: argument parsing, reading files in chunks, printing. All logic lives in scorch-core.
 
 use scorch_core::calltree::{CallTree, Order};
-use scorch_core::units::{format_value, group_thousands};
-use scorch_core::{export, ImportOptions, Imported, Loader};
+use scorch_core::perf::{InfernoFlags, Naming};
+use scorch_core::units::{format_value, group_thousands, Weight};
+use scorch_core::view::{RootMode, ViewOptions, WeightMode};
+use scorch_core::{export, ImportOptions, Imported, Loader, Profile};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-scorch — read profiles (folded stacks; more formats to come) on the command line
+scorch — read profiles (perf script, folded stacks; plain or gzip'd) on the command line
 
 USAGE:
-    scorch fold FILE      write the canonical folded form: one line per distinct stack, sorted, weights summed
-    scorch info FILE      print format, samples, total, distinct stacks and maximum depth
+    scorch fold [OPTIONS] FILE   canonical folded stacks: one line per distinct stack, sorted, weights summed
+    scorch info FILE             format, samples, total, events, distinct stacks, maximum depth
 
-FILE may be `-` for standard input. gzip'd input is detected by its magic bytes.
+FOLD OPTIONS:
+    --event NAME          perf: fold this event (default: the first one in the file)
+    --root MODE           perf: process root frame: comm (default), pid (comm-pid), tid (comm-pid/tid), none
+    --count               weigh each sample 1 instead of its period
+    --compat inferno      write exactly what inferno-collapse-perf writes; then also:
+        --pid --tid --kernel --jit --addrs --all --event-filter EVENT   (inferno's own flags)
+
+FILE may be `-` for standard input. The format is recognised from the content; gzip by its magic bytes.
 ";
 
 fn main() -> ExitCode {
@@ -25,6 +34,72 @@ fn main() -> ExitCode {
         Err(msg) => {
             eprintln!("scorch: {msg}");
             ExitCode::from(1)
+        }
+    }
+}
+
+/// Flags and positional arguments, parsed by hand (the CLI has few options).
+struct Args {
+    flags: Vec<(String, Option<String>)>,
+    positional: Vec<String>,
+}
+
+const VALUED: [&str; 4] = ["--event", "--root", "--compat", "--event-filter"];
+
+impl Args {
+    fn parse(rest: &[String]) -> Result<Args, String> {
+        let mut flags = Vec::new();
+        let mut positional = Vec::new();
+        let mut it = rest.iter();
+        while let Some(a) = it.next() {
+            if a.starts_with("--") {
+                let (name, inline) = match a.split_once('=') {
+                    Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                    None => (a.clone(), None),
+                };
+                if VALUED.contains(&name.as_str()) {
+                    let v = match inline {
+                        Some(v) => v,
+                        None => it
+                            .next()
+                            .cloned()
+                            .ok_or_else(|| format!("{name} needs a value"))?,
+                    };
+                    flags.push((name, Some(v)));
+                } else {
+                    flags.push((name, None));
+                }
+            } else {
+                positional.push(a.clone());
+            }
+        }
+        Ok(Args { flags, positional })
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.flags.iter().any(|(n, _)| n == name)
+    }
+
+    fn value(&self, name: &str) -> Option<&str> {
+        self.flags
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_deref())
+    }
+
+    fn only(&self, allowed: &[&str]) -> Result<(), String> {
+        match self.flags.iter().find(|(n, _)| !allowed.contains(&n.as_str())) {
+            Some((n, _)) => Err(format!("unknown option {n}")),
+            None => Ok(()),
+        }
+    }
+
+    fn file(&self) -> Result<&str, String> {
+        match self.positional.as_slice() {
+            [f] => Ok(f.as_str()),
+            [] => Err("missing FILE".into()),
+            more => Err(format!("unexpected arguments: {}", more[1..].join(" "))),
         }
     }
 }
@@ -42,41 +117,11 @@ fn run(args: &[String]) -> Result<(), String> {
             print!("{USAGE}");
             Ok(())
         }
-        "fold" => {
-            let file = one_file(rest)?;
-            let imp = load(file)?;
-            warn(&imp);
-            write_out(export::to_folded(&imp.profile).as_bytes())
-        }
+        "fold" => fold(&Args::parse(rest)?),
         "info" => {
-            let file = one_file(rest)?;
-            let imp = load(file)?;
-            warn(&imp);
-            let p = &imp.profile;
-            let tree = CallTree::from_profile(p, Order::Alphabetical);
-            let used_stacks = {
-                let mut seen = vec![false; p.stacks.len()];
-                for s in &p.samples.stack {
-                    seen[s.idx()] = true;
-                }
-                seen.iter().filter(|&&b| b).count()
-            };
-            let total = p.total_weight();
-            let text = format!(
-                "format:          {}{}\nsamples:         {}\ntotal:           {} ({})\nunit:            {}\ndistinct stacks: {}\nframes:          {}\ncall-tree nodes: {}\nmax depth:       {}\nwarnings:        {}\n",
-                p.meta.format,
-                if imp.gzip { " (gzip)" } else { "" },
-                p.meta.records,
-                total,
-                format_value(total.as_f64(), &p.meta.unit),
-                p.meta.unit.name(),
-                group_thousands(used_stacks as u64),
-                group_thousands(p.frames.len() as u64),
-                group_thousands(tree.len() as u64 - 1),
-                p.max_depth(),
-                p.meta.warnings.count,
-            );
-            write_out(text.as_bytes())
+            let a = Args::parse(rest)?;
+            a.only(&[])?;
+            info(a.file()?)
         }
         other => {
             eprint!("{USAGE}");
@@ -85,22 +130,167 @@ fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
-fn one_file(rest: &[String]) -> Result<&str, String> {
-    match rest {
-        [f] => Ok(f.as_str()),
-        [] => Err("missing FILE".into()),
-        _ => Err(format!("unexpected arguments: {}", rest[1..].join(" "))),
+fn fold(a: &Args) -> Result<(), String> {
+    let file = a.file()?;
+    match a.value("--compat") {
+        None => {
+            a.only(&["--event", "--root", "--count"])?;
+            let imp = load(file, ImportOptions::default())?;
+            warn(&imp);
+            let p = &imp.profile;
+            let mut v = ViewOptions::default_for(p);
+            if let Some(name) = a.value("--event") {
+                v.event = Some(event_index(p, name)?);
+            }
+            if let Some(mode) = a.value("--root") {
+                v.root = RootMode::parse(mode)
+                    .ok_or_else(|| format!("--root takes comm, pid, tid or none, not {mode}"))?;
+            }
+            if a.has("--count") {
+                v.weight = WeightMode::Count;
+            }
+            let text = if p.events.is_empty() && p.samples.thread.is_none() && v.weight == WeightMode::Weight
+            {
+                export::to_folded(p) // keeps zero-count stacks of folded input
+            } else {
+                export::to_folded_view(p, &v)
+            };
+            write_out(text.as_bytes())
+        }
+        Some("inferno") => {
+            a.only(&[
+                "--compat",
+                "--pid",
+                "--tid",
+                "--kernel",
+                "--jit",
+                "--addrs",
+                "--all",
+                "--event-filter",
+            ])?;
+            let all = a.has("--all");
+            let flags = InfernoFlags {
+                pid: a.has("--pid"),
+                tid: a.has("--tid"),
+                kernel: a.has("--kernel") || all,
+                jit: a.has("--jit") || all,
+                addrs: a.has("--addrs"),
+            };
+            let opts = ImportOptions {
+                perf_naming: Naming::Inferno(flags),
+                ..ImportOptions::default()
+            };
+            let imp = match load(file, opts) {
+                Ok(imp) => imp,
+                // inferno writes nothing for an input without samples; so does its compat mode.
+                Err(e) if e.contains("no samples") || e.contains("input is empty") => return Ok(()),
+                Err(e) => return Err(e),
+            };
+            warn(&imp);
+            let p = &imp.profile;
+            let mut v = ViewOptions {
+                root: RootMode::None,
+                ..ViewOptions::default_for(p)
+            };
+            if let Some(name) = a.value("--event-filter") {
+                match p.events.iter().position(|e| e.name == name) {
+                    Some(i) => v.event = Some(i as u16),
+                    None => return Ok(()), // inferno: no sample matches, empty output
+                }
+            }
+            write_out(export::to_folded_view(p, &v).as_bytes())
+        }
+        Some(other) => Err(format!("--compat takes `inferno`, not `{other}`")),
     }
 }
 
+fn event_index(p: &Profile, name: &str) -> Result<u16, String> {
+    p.events
+        .iter()
+        .position(|e| e.name == name)
+        .map(|i| i as u16)
+        .ok_or_else(|| {
+            let names: Vec<_> = p.events.iter().map(|e| e.name.as_str()).collect();
+            if names.is_empty() {
+                "this profile has no events to choose from".to_string()
+            } else {
+                format!("no event `{name}`; the profile has: {}", names.join(", "))
+            }
+        })
+}
+
+fn info(file: &str) -> Result<(), String> {
+    let imp = load(file, ImportOptions::default())?;
+    warn(&imp);
+    let p = &imp.profile;
+    let v = ViewOptions::default_for(p);
+    let tree = CallTree::build(p, &v, Order::Alphabetical);
+    let used_stacks = {
+        let mut seen = vec![false; p.stacks.len()];
+        for s in &p.samples.stack {
+            if let Some(x) = seen.get_mut(s.idx()) {
+                *x = true;
+            }
+        }
+        seen.iter().filter(|&&b| b).count()
+    };
+    let unit = v.unit(p);
+    let shown = Weight {
+        raw: tree.total.first().copied().unwrap_or(0),
+        decimals: p.meta.decimals,
+    };
+    let mut text = format!(
+        "format:          {}{}\nsamples:         {}\ntotal:           {} ({})\nunit:            {}\n",
+        p.meta.format,
+        if imp.gzip { " (gzip)" } else { "" },
+        p.meta.records,
+        shown,
+        format_value(shown.as_f64(), &unit),
+        unit.name(),
+    );
+    if !p.events.is_empty() {
+        text.push_str("events:\n");
+        for (i, e) in p.events.iter().enumerate() {
+            text.push_str(&format!(
+                "  {}{}: {} samples, total {} {}\n",
+                e.name,
+                if Some(i as u16) == v.event { " (shown)" } else { "" },
+                group_thousands(e.samples),
+                group_thousands(e.total),
+                e.unit.name()
+            ));
+        }
+    }
+    if let Some(times) = &p.samples.time_ns {
+        if let (Some(a), Some(b)) = (times.iter().min(), times.iter().max()) {
+            text.push_str(&format!("time span:       {:.6} s\n", (b - a) as f64 / 1e9));
+        }
+    }
+    if !p.threads.is_empty() {
+        text.push_str(&format!(
+            "threads:         {}\n",
+            group_thousands(p.threads.len() as u64)
+        ));
+    }
+    text.push_str(&format!(
+        "distinct stacks: {}\nframes:          {}\ncall-tree nodes: {}\nmax depth:       {}\nwarnings:        {}\n",
+        group_thousands(used_stacks as u64),
+        group_thousands(p.frames.len() as u64),
+        group_thousands(tree.len() as u64 - 1),
+        p.max_depth(),
+        p.meta.warnings.count,
+    ));
+    write_out(text.as_bytes())
+}
+
 /// Reads the file in 1 MiB chunks into the streaming loader.
-fn load(path: &str) -> Result<Imported, String> {
+fn load(path: &str, opts: ImportOptions) -> Result<Imported, String> {
     let mut input: Box<dyn Read> = if path == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         Box::new(std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?)
     };
-    let mut loader = Loader::new(ImportOptions::default());
+    let mut loader = Loader::new(opts);
     let mut buf = vec![0u8; 1 << 20];
     loop {
         let n = match input.read(&mut buf) {

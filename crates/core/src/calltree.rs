@@ -7,7 +7,9 @@
 //!
 //! Building is iterative (no recursion whose depth follows the input).
 
-use crate::model::{FrameId, Profile, StackId, NO_PARENT};
+use crate::model::{FrameId, Profile, EMPTY_STACK, NO_PARENT};
+use crate::view::{keyed_weights, RootMode, ViewOptions, NO_ROOT};
+use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);
@@ -45,8 +47,104 @@ pub struct CallTree {
 }
 
 impl CallTree {
-    /// The call tree of all samples of a profile.
+    /// The call tree of the samples a view selects, with its process roots.
+    pub fn build(p: &Profile, v: &ViewOptions, order: Order) -> CallTree {
+        let plain = v.event.is_none()
+            && v.time_range.is_none()
+            && (v.root == RootMode::None || p.samples.thread.is_none());
+        if plain && !p.samples.stack.contains(&EMPTY_STACK) {
+            let mut w = vec![0u64; p.stacks.len()];
+            for i in 0..p.samples.len() {
+                if let (Some(x), Some(slot)) = (
+                    v.weigh(p, i),
+                    p.samples.stack.get(i).and_then(|s| w.get_mut(s.idx())),
+                ) {
+                    *slot = slot.saturating_add(x);
+                }
+            }
+            return Self::from_stack_weights(p, &w, order);
+        }
+        let keyed = keyed_weights(p, v);
+        let mut keys: Vec<_> = keyed.into_iter().filter(|&(_, w)| w > 0).collect();
+        keys.sort_unstable_by_key(|&((r, s), _)| (r, s));
+        let mut t = CallTree::empty();
+        let mut groups: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut memo: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+        let mut path = Vec::new();
+        for ((root, stack), w) in keys {
+            let base = if root == NO_ROOT {
+                0
+            } else {
+                *groups
+                    .entry(root)
+                    .or_insert_with(|| t.push_node(FrameId(root), 0))
+            };
+            let mut node = base;
+            if stack != EMPTY_STACK {
+                // Walk up to the nearest stack that already has a node under this root, then create downwards.
+                path.clear();
+                let mut cur = Some(stack);
+                let mut anchor = base;
+                while let Some(c) = cur {
+                    if let Some(&n) = memo.get(&(root, c.0)) {
+                        anchor = n;
+                        break;
+                    }
+                    path.push(c);
+                    cur = p.stacks.parent(c);
+                }
+                node = anchor;
+                for &st in path.iter().rev() {
+                    let f = p.stacks.frame.get(st.idx()).copied().unwrap_or(FrameId(0));
+                    node = t.push_node(f, node);
+                    memo.insert((root, st.0), node);
+                }
+            }
+            if let Some(slot) = t.self_w.get_mut(node as usize) {
+                *slot = slot.saturating_add(w);
+            }
+        }
+        // Totals, leaf to root (ids are topological).
+        t.total = t.self_w.clone();
+        for i in (1..t.len()).rev() {
+            let par = t.parent[i] as usize;
+            let add = t.total[i];
+            if let Some(x) = t.total.get_mut(par) {
+                *x = x.saturating_add(add);
+            }
+        }
+        t.link_children(p, order);
+        t
+    }
+
+    fn empty() -> CallTree {
+        CallTree {
+            frame: vec![ROOT_FRAME],
+            parent: vec![NO_PARENT],
+            depth: vec![0],
+            self_w: vec![0],
+            total: vec![0],
+            child_start: Vec::new(),
+            child_list: Vec::new(),
+        }
+    }
+
+    fn push_node(&mut self, frame: FrameId, parent: u32) -> u32 {
+        let id = self.frame.len() as u32;
+        self.frame.push(frame);
+        self.parent.push(parent);
+        let d = self.depth.get(parent as usize).copied().unwrap_or(0) + 1;
+        self.depth.push(d);
+        self.self_w.push(0);
+        self.total.push(0);
+        id
+    }
+
+    /// The call tree of all samples of a profile, in its default view.
     pub fn from_profile(p: &Profile, order: Order) -> CallTree {
+        if !p.events.is_empty() || p.samples.thread.is_some() {
+            return Self::build(p, &ViewOptions::default_for(p), order);
+        }
         let mut w = vec![0u64; p.stacks.len()];
         for (s, &x) in p.samples.stack.iter().zip(&p.samples.weight) {
             if let Some(slot) = w.get_mut(s.idx()) {
@@ -225,9 +323,6 @@ pub fn stack_weights(p: &Profile) -> Vec<u64> {
     }
     w
 }
-
-#[allow(dead_code)]
-fn _assert_stack_id_is_used(_: StackId) {}
 
 #[cfg(test)]
 mod tests {

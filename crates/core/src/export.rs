@@ -5,8 +5,9 @@
 //! the export re-imports to the same profile.
 
 use crate::calltree::stack_weights;
-use crate::model::{FrameKind, Profile};
+use crate::model::{FrameId, FrameKind, Profile, StackId, EMPTY_STACK};
 use crate::units::Weight;
+use crate::view::{keyed_weights, ViewOptions, NO_ROOT};
 use std::fmt::Write as _;
 
 pub fn folded_name(out: &mut String, name: &str, kind: FrameKind) {
@@ -60,6 +61,47 @@ pub fn to_folded(p: &Profile) -> String {
             lines.push(line);
         }
         text.push(s);
+    }
+    lines.sort_unstable();
+    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    for l in lines {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out
+}
+
+/// The folded lines of what a view selects: the process root (if any) then the stack, sorted, weights summed.
+/// Samples with neither a root nor frames cannot be written and are left out.
+pub fn to_folded_view(p: &Profile, v: &ViewOptions) -> String {
+    let keyed = keyed_weights(p, v);
+    let mut lines: Vec<String> = Vec::with_capacity(keyed.len());
+    for ((root, stack), w) in keyed {
+        let mut s = String::new();
+        if root != NO_ROOT {
+            let f = FrameId(root);
+            folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
+        }
+        if stack != EMPTY_STACK {
+            for f in p.stack_frames(StackId(stack.0)) {
+                if !s.is_empty() {
+                    s.push(';');
+                }
+                folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
+            }
+        }
+        if s.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            s,
+            " {}",
+            Weight {
+                raw: w,
+                decimals: p.meta.decimals
+            }
+        );
+        lines.push(s);
     }
     lines.sort_unstable();
     let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());

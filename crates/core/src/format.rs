@@ -6,12 +6,15 @@ use std::fmt;
 pub enum Format {
     /// `frame;frame;frame COUNT` lines (Brendan Gregg's collapsed stacks).
     Folded,
+    /// `perf script` text.
+    PerfScript,
 }
 
 impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::Folded => "folded",
+            Format::PerfScript => "perf-script",
         }
     }
 }
@@ -21,6 +24,7 @@ impl Format {
     pub fn record_noun(self) -> &'static str {
         match self {
             Format::Folded => "stack lines",
+            Format::PerfScript => "samples",
         }
     }
 }
@@ -47,6 +51,12 @@ pub const SNIFF_WINDOW: usize = 64 * 1024;
 ///
 /// Looks at the first lines that are not blank or `#` comments. `at_end` says that `prefix` is the whole input.
 pub fn sniff(prefix: &[u8], at_end: bool) -> Sniff {
+    let window_full = prefix.len() >= SNIFF_WINDOW;
+    match crate::perf::looks_like_perf(prefix, at_end || window_full) {
+        Some(true) => return Sniff::Yes(Format::PerfScript),
+        None => return Sniff::NeedMore,
+        Some(false) => {}
+    }
     let mut rest = prefix;
     // Skip a UTF-8 byte order mark.
     if let Some(r) = rest.strip_prefix(b"\xEF\xBB\xBF") {

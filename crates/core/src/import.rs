@@ -8,6 +8,7 @@ use crate::error::{ImportError, ImportErrorKind};
 use crate::folded::{FoldedOptions, FoldedParser};
 use crate::format::{sniff, Format, Sniff, SNIFF_WINDOW};
 use crate::model::Profile;
+use crate::perf::{Naming, PerfOptions, PerfParser};
 use std::io::Write;
 
 /// Limits and options for one import.
@@ -17,6 +18,8 @@ pub struct ImportOptions {
     pub max_decompressed: u64,
     /// Longest accepted line in line-oriented formats. Default is 64 MiB.
     pub max_line: usize,
+    /// How perf frames are named. Default is scorch's own naming.
+    pub perf_naming: Naming,
 }
 
 impl Default for ImportOptions {
@@ -24,6 +27,7 @@ impl Default for ImportOptions {
         ImportOptions {
             max_decompressed: 16 << 30,
             max_line: 64 << 20,
+            perf_naming: Naming::Scorch,
         }
     }
 }
@@ -39,18 +43,27 @@ pub struct Imported {
 }
 
 enum Parser {
-    Folded(FoldedParser),
+    Folded(Box<FoldedParser>),
+    Perf(Box<PerfParser>),
 }
 
 impl Parser {
     fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
         match self {
             Parser::Folded(p) => p.feed(chunk),
+            Parser::Perf(p) => p.feed(chunk),
         }
     }
     fn finish(self) -> Result<Profile, ImportError> {
         match self {
             Parser::Folded(p) => p.finish(),
+            Parser::Perf(p) => p.finish(),
+        }
+    }
+    fn format(&self) -> Format {
+        match self {
+            Parser::Folded(_) => Format::Folded,
+            Parser::Perf(_) => Format::PerfScript,
         }
     }
 }
@@ -70,7 +83,7 @@ impl Sink {
         self.bytes += data.len() as u64;
         if self.bytes > self.opts.max_decompressed {
             return Err(ImportError::new(
-                self.parser.as_ref().map(|_| Format::Folded),
+                self.parser.as_ref().map(Parser::format),
                 ImportErrorKind::LimitExceeded,
                 self.opts.max_decompressed,
                 None,
@@ -125,9 +138,13 @@ impl Sink {
             }
             Sniff::Yes(format) => {
                 let mut parser = match format {
-                    Format::Folded => Parser::Folded(FoldedParser::new(&FoldedOptions {
+                    Format::Folded => Parser::Folded(Box::new(FoldedParser::new(&FoldedOptions {
                         max_line: self.opts.max_line,
-                    })),
+                    }))),
+                    Format::PerfScript => Parser::Perf(Box::new(PerfParser::new(&PerfOptions {
+                        max_line: self.opts.max_line,
+                        naming: self.opts.perf_naming.clone(),
+                    }))),
                 };
                 let head = std::mem::take(&mut self.head);
                 parser.feed(&head)?;
@@ -225,7 +242,9 @@ fn describe_unknown(head: &[u8]) -> String {
     } else {
         "text"
     };
-    format!("not a profile scorch reads: the input looks like {kind}, not folded stacks (`frame;frame COUNT` lines)")
+    format!(
+        "not a profile scorch reads: the input looks like {kind}, not `perf script` output or folded stacks (`frame;frame COUNT` lines)"
+    )
 }
 
 /// Adapter that lets flate2 push inflated bytes into the sink, keeping the sink's own error.

@@ -17,7 +17,9 @@ pub mod import;
 pub mod layout;
 mod lines;
 pub mod model;
+pub mod perf;
 pub mod units;
+pub mod view;
 
 pub use calltree::{CallTree, NodeId};
 pub use error::{ImportError, ImportErrorKind, Warning, Warnings};
@@ -26,3 +28,4 @@ pub use import::{import_bytes, ImportOptions, Imported, Loader};
 pub use layout::FlameLayout;
 pub use model::{FrameId, FrameKind, Profile, StackId, StrId};
 pub use units::{Unit, Weight};
+pub use view::{RootMode, ViewOptions, WeightMode};

@@ -131,13 +131,22 @@ impl StackTable {
     }
 }
 
-/// Samples as columns. `time_ns` and `thread` are present only when the input had them.
+/// A sample with no frames at all (perf prints such events); it belongs to its process root only.
+pub const EMPTY_STACK: StackId = StackId(u32::MAX);
+
+/// Samples as columns. The optional columns are present only when the input had them.
 #[derive(Debug, Clone, Default)]
 pub struct SampleTable {
+    /// The leaf stack, or [`EMPTY_STACK`].
     pub stack: Vec<StackId>,
     pub weight: Vec<u64>,
     /// Exact timestamps in integer nanoseconds.
     pub time_ns: Option<Vec<u64>>,
+    /// Index into [`Profile::threads`].
+    pub thread: Option<Vec<u32>>,
+    /// Index into [`Profile::events`].
+    pub event: Option<Vec<u16>>,
+    pub cpu: Option<Vec<u32>>,
 }
 
 impl SampleTable {
@@ -147,6 +156,37 @@ impl SampleTable {
     pub fn is_empty(&self) -> bool {
         self.stack.is_empty()
     }
+}
+
+/// Threads seen in the input, with the pseudo frames that can stand at the root of their stacks.
+#[derive(Debug, Clone, Default)]
+pub struct ThreadTable {
+    pub comm: Vec<StrId>,
+    /// `None` when the input printed only one number (perf's tid).
+    pub pid: Vec<Option<u32>>,
+    pub tid: Vec<u32>,
+    /// Root frames for grouping by comm, comm-pid and comm-pid/tid.
+    pub roots: Vec<[FrameId; 3]>,
+}
+
+impl ThreadTable {
+    pub fn len(&self) -> usize {
+        self.comm.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.comm.is_empty()
+    }
+}
+
+/// One event type of the input (perf can record several at once).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventInfo {
+    /// The event name without modifiers (`cycles` for `cycles:uppp`).
+    pub name: String,
+    pub unit: Unit,
+    pub samples: u64,
+    /// Sum of this event's weights (raw).
+    pub total: u64,
 }
 
 /// Facts about where the profile came from.
@@ -167,6 +207,9 @@ pub struct Profile {
     pub frames: FrameTable,
     pub stacks: StackTable,
     pub samples: SampleTable,
+    pub threads: ThreadTable,
+    /// Event types, in order of first appearance; empty for inputs with one unnamed event (folded).
+    pub events: Vec<EventInfo>,
     pub meta: Meta,
     total: u64,
 }
@@ -252,7 +295,12 @@ impl Profile {
             }
         }
         let nstacks = self.stacks.len() as u32;
-        if self.samples.stack.iter().any(|s| s.0 >= nstacks) {
+        if self
+            .samples
+            .stack
+            .iter()
+            .any(|s| s.0 >= nstacks && *s != EMPTY_STACK)
+        {
             return Err("sample stack out of range".into());
         }
         if self.samples.weight.len() != self.samples.stack.len() {
@@ -266,8 +314,52 @@ impl Profile {
         if sum != Some(self.total) {
             return Err("total differs from the sum of weights".into());
         }
+        let n = self.samples.len();
+        let cols = [
+            self.samples.time_ns.as_ref().map(Vec::len),
+            self.samples.thread.as_ref().map(Vec::len),
+            self.samples.event.as_ref().map(Vec::len),
+            self.samples.cpu.as_ref().map(Vec::len),
+        ];
+        if cols.iter().flatten().any(|&l| l != n) {
+            return Err("optional sample columns differ in length".into());
+        }
+        if let Some(t) = &self.samples.thread {
+            if t.iter().any(|&t| t as usize >= self.threads.len()) {
+                return Err("sample thread out of range".into());
+            }
+        }
+        if let Some(e) = &self.samples.event {
+            if e.iter().any(|&e| e as usize >= self.events.len()) {
+                return Err("sample event out of range".into());
+            }
+        }
+        for (i, e) in self.events.iter().enumerate() {
+            let (count, sum) = match &self.samples.event {
+                Some(ev) => ev
+                    .iter()
+                    .zip(&self.samples.weight)
+                    .filter(|(&x, _)| x as usize == i)
+                    .fold((0, 0u64), |(c, s), (_, &w)| (c + 1, s + w)),
+                None => (0, 0),
+            };
+            if (count, sum) != (e.samples, e.total) {
+                return Err(format!("event {i}: counts differ"));
+            }
+        }
         Ok(())
     }
+}
+
+/// One sample with its optional columns, for [`ProfileBuilder::push_full_sample`].
+#[derive(Debug, Clone, Copy)]
+pub struct FullSample {
+    pub stack: StackId,
+    pub weight: u64,
+    pub time_ns: Option<u64>,
+    pub thread: Option<u32>,
+    pub event: Option<u16>,
+    pub cpu: Option<u32>,
 }
 
 /// Builds a [`Profile`]; interns strings, frames and stacks, and checks weight arithmetic.
@@ -281,6 +373,8 @@ pub struct ProfileBuilder {
     stacks: StackTable,
     stack_ids: HashMap<(u32, FrameId), StackId>,
     samples: SampleTable,
+    threads: ThreadTable,
+    events: Vec<EventInfo>,
     total: u64,
 }
 
@@ -295,8 +389,90 @@ impl ProfileBuilder {
             stacks: StackTable::default(),
             stack_ids: HashMap::new(),
             samples: SampleTable::default(),
+            threads: ThreadTable::default(),
+            events: Vec::new(),
             total: 0,
         }
+    }
+
+    /// Adds a thread; returns its index. The caller dedupes.
+    pub fn thread(&mut self, comm: &str, pid: Option<u32>, tid: u32) -> u32 {
+        let c = self.intern(comm);
+        let shown_pid = pid.unwrap_or(tid);
+        let roots = [
+            self.frame(comm, FrameKind::Process),
+            self.frame(&format!("{comm}-{shown_pid}"), FrameKind::Process),
+            self.frame(&format!("{comm}-{shown_pid}/{tid}"), FrameKind::Process),
+        ];
+        self.threads.comm.push(c);
+        self.threads.pid.push(pid);
+        self.threads.tid.push(tid);
+        self.threads.roots.push(roots);
+        (self.threads.len() - 1) as u32
+    }
+
+    /// Adds an event type; returns its index.
+    pub fn event(&mut self, name: &str, unit: Unit) -> u16 {
+        self.events.push(EventInfo {
+            name: name.to_string(),
+            unit,
+            samples: 0,
+            total: 0,
+        });
+        (self.events.len() - 1) as u16
+    }
+
+    pub fn event_unit(&self, event: u16) -> Option<Unit> {
+        self.events.get(event as usize).map(|e| e.unit.clone())
+    }
+
+    pub fn event_count(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Gives an event a unit once it is known (perf prints the period per sample).
+    pub fn set_event_unit(&mut self, event: u16, unit: Unit) {
+        if let Some(e) = self.events.get_mut(event as usize) {
+            e.unit = unit;
+        }
+    }
+
+    /// Adds one sample with all its columns. Columns must be used for all samples or none:
+    /// the first sample decides which optional columns exist.
+    pub fn push_full_sample(&mut self, s: FullSample, offset: u64) -> Result<(), ImportError> {
+        self.add_total(s.weight, offset)?;
+        let first = self.samples.stack.is_empty();
+        if first {
+            self.samples.time_ns = s.time_ns.map(|_| Vec::new());
+            self.samples.thread = s.thread.map(|_| Vec::new());
+            self.samples.event = s.event.map(|_| Vec::new());
+            self.samples.cpu = s.cpu.map(|_| Vec::new());
+        }
+        self.samples.stack.push(s.stack);
+        self.samples.weight.push(s.weight);
+        if let Some(col) = &mut self.samples.time_ns {
+            col.push(s.time_ns.unwrap_or(0));
+        }
+        if let Some(col) = &mut self.samples.thread {
+            col.push(s.thread.unwrap_or(0));
+        }
+        if let Some(col) = &mut self.samples.event {
+            let e = s.event.unwrap_or(0);
+            col.push(e);
+            if let Some(info) = self.events.get_mut(e as usize) {
+                info.samples += 1;
+                info.total = info.total.saturating_add(s.weight);
+            }
+        }
+        if let Some(col) = &mut self.samples.cpu {
+            col.push(s.cpu.unwrap_or(u32::MAX));
+        }
+        Ok(())
+    }
+
+    /// Drops the time column (when some samples had no timestamp).
+    pub fn drop_times(&mut self) {
+        self.samples.time_ns = None;
     }
 
     pub fn intern(&mut self, s: &str) -> StrId {
@@ -365,6 +541,8 @@ impl ProfileBuilder {
             frames: self.frames,
             stacks: self.stacks,
             samples: self.samples,
+            threads: self.threads,
+            events: self.events,
             meta: Meta {
                 format: self.format,
                 unit,

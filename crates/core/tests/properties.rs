@@ -69,3 +69,44 @@ proptest! {
         }
     }
 }
+
+fn perf_seed() -> Vec<u8> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/perf");
+    let mut out = Vec::new();
+    for f in [
+        "inf-java-inline.txt",
+        "fg-perf-dd-stacks-01.txt",
+        "inf-single-line-stacks.txt",
+        "inf-cpp-stacks-std-function.txt",
+    ] {
+        out.extend(std::fs::read(dir.join(f)).unwrap());
+        out.push(b'\n');
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn mutated_perf_never_panics(flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..64),
+                                 cut in any::<prop::sample::Index>()) {
+        let mut bytes = perf_seed();
+        for (i, b) in flips {
+            let i = i.index(bytes.len());
+            bytes[i] = b;
+        }
+        let end = cut.index(bytes.len() + 1);
+        for opts in [ImportOptions::default(), ImportOptions {
+            perf_naming: scorch_core::perf::Naming::Inferno(scorch_core::perf::InfernoFlags { pid: true, addrs: true, ..Default::default() }),
+            ..Default::default()
+        }] {
+            if let Ok(imp) = import_bytes(&bytes[..end], opts) {
+                imp.profile.validate().unwrap();
+                let v = scorch_core::ViewOptions::default_for(&imp.profile);
+                let t = CallTree::build(&imp.profile, &v, Order::Weight);
+                let _ = FlameLayout::new(&t);
+                let _ = scorch_core::export::to_folded_view(&imp.profile, &v);
+            }
+        }
+    }
+}
