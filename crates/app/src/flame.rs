@@ -6,45 +6,69 @@
 
 use scorch_core::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
 use scorch_core::units::{format_percent, format_value};
-use scorch_core::{FlameLayout, FrameKind, Imported, Profile};
+use scorch_core::{FlameLayout, FrameKind, Imported, Profile, Unit, ViewOptions};
+use std::sync::Arc;
 use web_sys::CanvasRenderingContext2d;
 
 /// Height of one frame row in CSS px.
 pub const ROW_H: f64 = 18.0;
 const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
 
-/// A loaded profile with everything the views need, built once per load.
-pub struct FlameData {
+/// A parsed profile, kept while views over it change.
+pub struct Loaded {
     pub name: String,
     pub imported: Imported,
-    pub tree: CallTree,
-    pub layout: FlameLayout,
     /// Fill colour per frame id, as CSS text.
     colors: Vec<String>,
 }
 
-impl FlameData {
-    pub fn new(name: String, imported: Imported) -> FlameData {
+impl Loaded {
+    pub fn new(name: String, imported: Imported) -> Loaded {
         let p = &imported.profile;
-        let tree = CallTree::from_profile(p, Order::Alphabetical);
-        let layout = FlameLayout::new(&tree);
         let colors = (0..p.frames.len())
             .map(|i| {
                 let f = scorch_core::FrameId(i as u32);
                 frame_color(p.frame_name(f), p.frame_kind(f))
             })
             .collect();
-        FlameData {
+        Loaded {
             name,
             imported,
-            tree,
-            layout,
             colors,
         }
     }
+}
+
+/// One view of a loaded profile: its call tree and layout, rebuilt when the view changes.
+pub struct FlameData {
+    pub loaded: Arc<Loaded>,
+    pub view: ViewOptions,
+    pub unit: Unit,
+    pub tree: CallTree,
+    pub layout: FlameLayout,
+}
+
+impl FlameData {
+    pub fn new(loaded: Arc<Loaded>, view: ViewOptions) -> FlameData {
+        let p = &loaded.imported.profile;
+        let tree = CallTree::build(p, &view, Order::Alphabetical);
+        let layout = FlameLayout::new(&tree);
+        let unit = view.unit(p);
+        FlameData {
+            loaded,
+            view,
+            unit,
+            tree,
+            layout,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.loaded.name
+    }
 
     pub fn profile(&self) -> &Profile {
-        &self.imported.profile
+        &self.loaded.imported.profile
     }
 
     pub fn name_of(&self, n: NodeId) -> &str {
@@ -58,7 +82,7 @@ impl FlameData {
 
     fn color_of(&self, n: NodeId) -> &str {
         match self.tree.frame.get(n.idx()) {
-            Some(&f) if f != ROOT_FRAME => self.colors.get(f.idx()).map_or("#ccc", |s| s.as_str()),
+            Some(&f) if f != ROOT_FRAME => self.loaded.colors.get(f.idx()).map_or("#ccc", |s| s.as_str()),
             _ => "rgb(200,200,200)",
         }
     }

@@ -7,10 +7,11 @@
 mod flame;
 mod load;
 
-use flame::{FlameData, Geometry, Orientation, ROW_H};
+use flame::{FlameData, Geometry, Loaded, Orientation, ROW_H};
 use leptos::prelude::*;
 use scorch_core::calltree::NodeId;
 use scorch_core::units::group_thousands;
+use scorch_core::{RootMode, ViewOptions, WeightMode};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -29,6 +30,11 @@ struct Hover {
 /// Shared state: a small `Copy` struct of signals.
 #[derive(Clone, Copy)]
 struct Ctx {
+    /// The parsed profile; kept while the view changes.
+    loaded: RwSignal<Option<Arc<Loaded>>>,
+    /// Which samples are shown and how they weigh.
+    view: RwSignal<ViewOptions>,
+    /// The call tree and layout of `loaded` under `view`.
     data: RwSignal<Option<Arc<FlameData>>>,
     /// Zoom history; the last entry is the current zoom, empty means the whole profile.
     zoom: RwSignal<Vec<NodeId>>,
@@ -62,17 +68,36 @@ impl Ctx {
         self.busy.set(None);
         match result {
             Ok(imported) => {
+                let loaded = Arc::new(Loaded::new(name, imported));
+                let view = ViewOptions::default_for(&loaded.imported.profile);
+                let data = FlameData::new(loaded.clone(), view);
                 mark("bench:import-done");
-                let data = FlameData::new(name, imported);
                 RENDER_MARK_PENDING.with(|p| p.set(true));
                 self.zoom.set(Vec::new());
                 self.hover.set(None);
                 self.error.set(None);
+                self.view.set(view);
+                self.loaded.set(Some(loaded));
                 self.data.set(Some(Arc::new(data)));
             }
             // The open profile stays on screen; only the error is shown.
             Err(e) => self.error.set(Some(format!("Could not open {name}: {e}"))),
         }
+    }
+
+    /// Shows the open profile under another view (event, weight, root): only the tree is rebuilt.
+    fn set_view(&self, view: ViewOptions) {
+        let Some(loaded) = self.loaded.get_untracked() else {
+            return;
+        };
+        if view == self.view.get_untracked() {
+            return;
+        }
+        let data = FlameData::new(loaded, view);
+        self.zoom.set(Vec::new());
+        self.hover.set(None);
+        self.view.set(view);
+        self.data.set(Some(Arc::new(data)));
     }
 
     fn open_file(&self, file: web_sys::File) {
@@ -125,6 +150,8 @@ fn fragment_url() -> Option<String> {
 #[component]
 pub fn App() -> impl IntoView {
     let ctx = Ctx {
+        loaded: RwSignal::new(None),
+        view: RwSignal::new(ViewOptions::default()),
         data: RwSignal::new(None),
         zoom: RwSignal::new(Vec::new()),
         hover: RwSignal::new(None),
@@ -182,6 +209,7 @@ pub fn App() -> impl IntoView {
             <span class="brand">"scorch"</span>
             <OpenControls/>
             <span class="spacer"></span>
+            <ViewControls/>
             <OrientationToggle/>
         </header>
         <ErrorBanner/>
@@ -224,6 +252,83 @@ fn OpenControls() -> impl IntoView {
             </div>
         </Show>
         {move || ctx.busy.get().map(|b| view! { <span class="busy" data-testid="busy">{b}</span> })}
+    }
+}
+
+/// Event, weight and process-root selectors; shown only for profiles that have events and threads (perf).
+#[component]
+fn ViewControls() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let events = move || {
+        ctx.loaded.with(|l| {
+            l.as_ref()
+                .map(|l| {
+                    l.imported
+                        .profile
+                        .events
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| (i, format!("{} ({} samples)", e.name, group_thousands(e.samples))))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let has_threads = move || {
+        ctx.loaded
+            .with(|l| l.as_ref().is_some_and(|l| !l.imported.profile.threads.is_empty()))
+    };
+    let on_event = move |ev: leptos::ev::Event| {
+        let i: u16 = event_target_value(&ev).parse().unwrap_or(0);
+        ctx.set_view(ViewOptions {
+            event: Some(i),
+            ..ctx.view.get_untracked()
+        });
+    };
+    let on_weight = move |ev: leptos::ev::Event| {
+        let weight = if event_target_value(&ev) == "count" {
+            WeightMode::Count
+        } else {
+            WeightMode::Weight
+        };
+        ctx.set_view(ViewOptions {
+            weight,
+            ..ctx.view.get_untracked()
+        });
+    };
+    let on_root = move |ev: leptos::ev::Event| {
+        let root = RootMode::parse(&event_target_value(&ev)).unwrap_or_default();
+        ctx.set_view(ViewOptions {
+            root,
+            ..ctx.view.get_untracked()
+        });
+    };
+    view! {
+        <Show when=move || !events().is_empty()>
+            <label class="control">"Event "
+                <select data-testid="event-select" on:change=on_event
+                    prop:value=move || ctx.view.get().event.unwrap_or(0).to_string()>
+                    {move || events().into_iter().map(|(i, label)| view! { <option value=i.to_string()>{label}</option> }).collect_view()}
+                </select>
+            </label>
+            <label class="control">"Weight "
+                <select data-testid="weight-select" on:change=on_weight
+                    prop:value=move || if ctx.view.get().weight == WeightMode::Count { "count" } else { "weight" }>
+                    <option value="weight">"period"</option>
+                    <option value="count">"sample count"</option>
+                </select>
+            </label>
+        </Show>
+        <Show when=has_threads>
+            <label class="control">"Root "
+                <select data-testid="root-select" on:change=on_root prop:value=move || ctx.view.get().root.name()>
+                    <option value="comm">"process"</option>
+                    <option value="pid">"process-pid"</option>
+                    <option value="tid">"process-pid/tid"</option>
+                    <option value="none">"none"</option>
+                </select>
+            </label>
+        </Show>
     }
 }
 
@@ -529,16 +634,29 @@ fn StatusLine() -> impl IntoView {
     let info = move || {
         ctx.data.get().map(|d| {
             let p = d.profile();
-            let total = p.total_weight();
-            let unit = p.meta.unit.clone();
+            let shown = scorch_core::Weight {
+                raw: d.tree.total.first().copied().unwrap_or(0),
+                decimals: p.meta.decimals,
+            };
+            let event = d
+                .view
+                .event
+                .and_then(|e| p.events.get(e as usize))
+                .map(|e| e.name.clone())
+                .unwrap_or_default();
             let text = format!(
-                "{} · {}{} · {} {} · total {}{}",
-                d.name,
+                "{} · {}{} · {} {}{} · total {}{}",
+                d.name(),
                 p.meta.format,
-                if d.imported.gzip { " (gzip)" } else { "" },
+                if d.loaded.imported.gzip { " (gzip)" } else { "" },
                 group_thousands(p.meta.records),
                 p.meta.format.record_noun(),
-                scorch_core::units::format_value(total.as_f64(), &unit),
+                if event.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · event {event}")
+                },
+                scorch_core::units::format_value(shown.as_f64(), &d.unit),
                 match p.meta.warnings.count {
                     0 => String::new(),
                     1 => " · 1 line skipped".to_string(),
@@ -548,8 +666,10 @@ fn StatusLine() -> impl IntoView {
             (
                 p.meta.format.name(),
                 p.meta.records.to_string(),
-                total.to_string(),
+                shown.to_string(),
                 text,
+                event,
+                d.unit.name().to_string(),
             )
         })
     };
@@ -557,7 +677,9 @@ fn StatusLine() -> impl IntoView {
         <footer class="status" data-testid="status"
             data-format=move || info().map(|i| i.0).unwrap_or("")
             data-samples=move || info().map(|i| i.1).unwrap_or_default()
-            data-total=move || info().map(|i| i.2).unwrap_or_default()>
+            data-total=move || info().map(|i| i.2).unwrap_or_default()
+            data-event=move || info().map(|i| i.4).unwrap_or_default()
+            data-unit=move || info().map(|i| i.5).unwrap_or_default()>
             {move || info().map(|i| i.3).unwrap_or_else(|| "No profile open".to_string())}
         </footer>
     }
