@@ -326,3 +326,45 @@ fn malformed_lines_are_counted_warnings_with_line_numbers() {
         [122]
     );
 }
+
+fn made(name: &str) -> Vec<u8> {
+    std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/perf-made")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn tracepoints_ns_and_task_events_from_a_real_recording() {
+    let p = load(&made("offcpu.txt"));
+    assert_eq!(p.meta.warnings.count, 0, "{:?}", p.meta.warnings.first);
+    let events: Vec<_> = p.events.iter().map(|e| (e.name.as_str(), e.samples)).collect();
+    assert_eq!(events, [("cpu-clock", 76), ("sched:sched_switch", 81)]);
+    assert_eq!(p.events[0].unit, scorch_core::Unit::Nanoseconds);
+    assert_eq!(p.events[1].unit, scorch_core::Unit::Samples);
+    // The tracepoint payload is not a frame: every sched_switch stack ends in the scheduler.
+    let v = ViewOptions {
+        event: Some(1),
+        ..ViewOptions::default_for(&p)
+    };
+    let folded = to_folded_view(&p, &v);
+    assert!(!folded.contains("prev_comm"), "payload read as a frame");
+    for line in folded.lines() {
+        let stack = line.rsplit_once(' ').unwrap().0;
+        assert!(stack.ends_with("__schedule_[k]"), "{line}");
+    }
+    // --ns prints the same samples with 9 digits (the default truncates to µs); --show-task-events adds
+    // PERF_RECORD_* lines that are no samples.
+    let ns = load(&made("offcpu-ns.txt"));
+    let ns_times = ns.samples.time_ns.as_ref().unwrap();
+    assert!(ns_times.iter().any(|t| t % 1000 != 0), "--ns keeps sub-microsecond digits");
+    let truncated: Vec<u64> = ns_times.iter().map(|t| t / 1000 * 1000).collect();
+    assert_eq!(Some(&truncated), p.samples.time_ns.as_ref());
+    assert_eq!(to_folded_view(&ns, &v), folded);
+    let te = load(&made("offcpu-task-events.txt"));
+    assert_eq!(te.meta.warnings.count, 0);
+    assert_eq!(te.meta.records, p.meta.records);
+    assert_eq!(to_folded_view(&te, &v), folded);
+}
