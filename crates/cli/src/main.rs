@@ -283,7 +283,7 @@ fn info(file: &str) -> Result<(), String> {
     write_out(text.as_bytes())
 }
 
-/// Reads the file in 1 MiB chunks into the streaming loader.
+/// Reads the file in 128 KiB chunks into the streaming loader (small enough to stay in cache).
 fn load(path: &str, opts: ImportOptions) -> Result<Imported, String> {
     let mut input: Box<dyn Read> = if path == "-" {
         Box::new(std::io::stdin().lock())
@@ -291,7 +291,7 @@ fn load(path: &str, opts: ImportOptions) -> Result<Imported, String> {
         Box::new(std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?)
     };
     let mut loader = Loader::new(opts);
-    let mut buf = vec![0u8; 1 << 20];
+    let mut buf = vec![0u8; 128 << 10];
     loop {
         let n = match input.read(&mut buf) {
             Ok(0) => break,

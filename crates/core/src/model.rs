@@ -11,7 +11,7 @@
 use crate::error::{ImportError, ImportErrorKind, Warnings};
 use crate::format::Format;
 use crate::units::{Unit, Weight};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 macro_rules! id_type {
     ($(#[$m:meta])* $name:ident) => {
@@ -383,11 +383,11 @@ impl ProfileBuilder {
         ProfileBuilder {
             format,
             strings: Strings::default(),
-            string_ids: HashMap::new(),
+            string_ids: HashMap::default(),
             frames: FrameTable::default(),
-            frame_ids: HashMap::new(),
+            frame_ids: HashMap::default(),
             stacks: StackTable::default(),
-            stack_ids: HashMap::new(),
+            stack_ids: HashMap::default(),
             samples: SampleTable::default(),
             threads: ThreadTable::default(),
             events: Vec::new(),

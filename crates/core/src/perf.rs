@@ -552,7 +552,11 @@ pub struct PerfParser {
     cur: Option<Current>,
     /// The current sample's frames, leaf first.
     frames: Vec<FrameId>,
-    frame_cache: FxHashMap<(bool, Box<[u8]>), Vec<FrameId>>,
+    /// Frames per frame-line text after the address (`sym+off (dso)`), for Java and other processes.
+    frame_cache: [FxHashMap<Box<[u8]>, Vec<FrameId>>; 2],
+    /// Leaf stack per whole call chain (frame ids leaf first, then the inferno root if any): identical
+    /// chains repeat, and one lookup replaces one per frame.
+    stack_cache: FxHashMap<Box<[FrameId]>, StackId>,
     threads: FxHashMap<ThreadKey, u32>,
     /// Inferno naming: the process frame per thread.
     inferno_roots: Vec<FrameId>,
@@ -574,7 +578,8 @@ impl PerfParser {
             state: State::Between,
             cur: None,
             frames: Vec::with_capacity(128),
-            frame_cache: FxHashMap::default(),
+            frame_cache: [FxHashMap::default(), FxHashMap::default()],
+            stack_cache: FxHashMap::default(),
             threads: FxHashMap::default(),
             inferno_roots: Vec::new(),
             events: FxHashMap::default(),
@@ -650,6 +655,9 @@ impl PerfParser {
         match self.state {
             State::Skipping => Ok(()),
             State::InSample => {
+                if self.cached_frame(line) {
+                    return Ok(());
+                }
                 if let Some(f) = parse_frame(line) {
                     self.frame(raw, &f, pos);
                     return Ok(());
@@ -778,18 +786,33 @@ impl PerfParser {
         t
     }
 
+    /// The fast path: a frame line seen before (same text after the address) needs no parsing.
+    fn cached_frame(&mut self, line: &[u8]) -> bool {
+        let Some(cur) = self.cur else { return false };
+        if matches!(&self.naming, Naming::Inferno(fl) if fl.addrs) {
+            return false; // the address is part of the name
+        }
+        let Some(i) = line.iter().position(|&b| is_space(b)) else {
+            return false;
+        };
+        match self.frame_cache[usize::from(cur.java)].get(&line[i..]) {
+            Some(ids) => {
+                self.frames.extend(ids.iter().rev());
+                true
+            }
+            None => false,
+        }
+    }
+
     fn frame(&mut self, raw: &[u8], f: &FrameLine<'_>, pos: LinePos) {
         let Some(cur) = self.cur else { return };
         let key_bytes = trim_ascii(raw);
-        let key = (cur.java, Box::<[u8]>::from(&key_bytes[f.addr.len()..]));
         // The address matters only for inferno's --addrs names.
         let cacheable = !matches!(&self.naming, Naming::Inferno(fl) if fl.addrs);
-        if cacheable {
-            if let Some(ids) = self.frame_cache.get(&key) {
-                self.frames.extend(ids.iter().rev());
-                return;
-            }
-        }
+        let key = key_bytes
+            .iter()
+            .position(|&b| is_space(b))
+            .map_or(&key_bytes[0..0], |i| &key_bytes[i..]);
         let ids: Vec<FrameId> = match &self.naming {
             Naming::Scorch => scorch_names(f, cur.java)
                 .into_iter()
@@ -811,8 +834,8 @@ impl PerfParser {
             }
         };
         self.frames.extend(ids.iter().rev());
-        if cacheable {
-            self.frame_cache.insert(key, ids);
+        if cacheable && !key.is_empty() {
+            self.frame_cache[usize::from(cur.java)].insert(key.into(), ids);
         }
     }
 
@@ -824,15 +847,24 @@ impl PerfParser {
             self.records += 1;
             return Ok(());
         }
-        let mut parent: Option<StackId> = None;
         if inferno {
             if let Some(&root) = self.inferno_roots.get(cur.thread as usize) {
-                parent = Some(self.b.stack(None, root));
+                self.frames.push(root);
             }
         }
-        for &f in self.frames.iter().rev() {
-            parent = Some(self.b.stack(parent, f));
-        }
+        let leaf = match self.stack_cache.get(self.frames.as_slice()) {
+            Some(&s) => Some(s),
+            None => {
+                let mut parent: Option<StackId> = None;
+                for &f in self.frames.iter().rev() {
+                    parent = Some(self.b.stack(parent, f));
+                }
+                if let Some(s) = parent {
+                    self.stack_cache.insert(self.frames.as_slice().into(), s);
+                }
+                parent
+            }
+        };
         self.frames.clear();
         if cur.time_ns.is_none() {
             self.untimed += 1;
@@ -840,7 +872,7 @@ impl PerfParser {
         self.records += 1;
         self.b.push_full_sample(
             FullSample {
-                stack: parent.unwrap_or(EMPTY_STACK),
+                stack: leaf.unwrap_or(EMPTY_STACK),
                 weight: cur.period.unwrap_or(1),
                 time_ns: Some(cur.time_ns.unwrap_or(0)),
                 thread: Some(cur.thread),

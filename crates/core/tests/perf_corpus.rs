@@ -359,12 +359,20 @@ fn tracepoints_ns_and_task_events_from_a_real_recording() {
     // PERF_RECORD_* lines that are no samples.
     let ns = load(&made("offcpu-ns.txt"));
     let ns_times = ns.samples.time_ns.as_ref().unwrap();
-    assert!(ns_times.iter().any(|t| t % 1000 != 0), "--ns keeps sub-microsecond digits");
+    assert!(
+        ns_times.iter().any(|t| t % 1000 != 0),
+        "--ns keeps sub-microsecond digits"
+    );
     let truncated: Vec<u64> = ns_times.iter().map(|t| t / 1000 * 1000).collect();
     assert_eq!(Some(&truncated), p.samples.time_ns.as_ref());
     assert_eq!(to_folded_view(&ns, &v), folded);
     // The same in --compat inferno mode, where inferno itself writes nothing for this event.
-    assert_eq!(compat(&made("offcpu.txt"), "default", Some("sched:sched_switch")).lines().count(), 25);
+    assert_eq!(
+        compat(&made("offcpu.txt"), "default", Some("sched:sched_switch"))
+            .lines()
+            .count(),
+        25
+    );
     let te = load(&made("offcpu-task-events.txt"));
     assert_eq!(te.meta.warnings.count, 0);
     assert_eq!(te.meta.records, p.meta.records);
