@@ -15,14 +15,23 @@ scorch — read profiles (perf script, folded stacks; plain or gzip'd) on the co
 
 USAGE:
     scorch fold [OPTIONS] FILE   canonical folded stacks: one line per distinct stack, sorted, weights summed
+    scorch top [OPTIONS] FILE    functions by flat and cumulative weight, like `go tool pprof -top`
     scorch info FILE             format, samples, total, events, distinct stacks, maximum depth
 
 FOLD OPTIONS:
     --event NAME          perf: fold this event (default: the first one in the file)
+    --sample-type NAME    pprof: fold this sample type (default: default_sample_type, else the last)
     --root MODE           perf: process root frame: comm (default), pid (comm-pid), tid (comm-pid/tid), none
     --count               weigh each sample 1 instead of its period
+    --tagfilter KEY=VALUE pprof: only samples with this label (numbers: KEY=LO:HI, units like 4kb, 10ms)
+    --tagroot KEY         pprof: group samples by this label's value (a KEY=VALUE root frame)
     --compat inferno      write exactly what inferno-collapse-perf writes; then also:
         --pid --tid --kernel --jit --addrs --all --event-filter EVENT   (inferno's own flags)
+
+TOP OPTIONS:
+    --sample-type NAME / --event NAME   as for fold
+    -n N                  show N functions (default 20; 0 = all)
+    --tsv                 exact integers: flat<TAB>cum<TAB>name, all functions
 
 FILE may be `-` for standard input. The format is recognised from the content; gzip by its magic bytes.
 ";
@@ -44,7 +53,16 @@ struct Args {
     positional: Vec<String>,
 }
 
-const VALUED: [&str; 4] = ["--event", "--root", "--compat", "--event-filter"];
+const VALUED: [&str; 8] = [
+    "--event",
+    "--root",
+    "--compat",
+    "--event-filter",
+    "--sample-type",
+    "-n",
+    "--tagfilter",
+    "--tagroot",
+];
 
 impl Args {
     fn parse(rest: &[String]) -> Result<Args, String> {
@@ -52,7 +70,7 @@ impl Args {
         let mut positional = Vec::new();
         let mut it = rest.iter();
         while let Some(a) = it.next() {
-            if a.starts_with("--") {
+            if a.starts_with("--") || a == "-n" {
                 let (name, inline) = match a.split_once('=') {
                     Some((n, v)) => (n.to_string(), Some(v.to_string())),
                     None => (a.clone(), None),
@@ -118,6 +136,7 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         "fold" => fold(&Args::parse(rest)?),
+        "top" => top(&Args::parse(rest)?),
         "info" => {
             let a = Args::parse(rest)?;
             a.only(&[])?;
@@ -134,12 +153,19 @@ fn fold(a: &Args) -> Result<(), String> {
     let file = a.file()?;
     match a.value("--compat") {
         None => {
-            a.only(&["--event", "--root", "--count"])?;
+            a.only(&[
+                "--event",
+                "--sample-type",
+                "--root",
+                "--count",
+                "--tagfilter",
+                "--tagroot",
+            ])?;
             let imp = load(file, ImportOptions::default())?;
             warn(&imp);
             let p = &imp.profile;
             let mut v = ViewOptions::default_for(p);
-            if let Some(name) = a.value("--event") {
+            if let Some(name) = a.value("--event").or(a.value("--sample-type")) {
                 v.event = Some(event_index(p, name)?);
             }
             if let Some(mode) = a.value("--root") {
@@ -149,11 +175,12 @@ fn fold(a: &Args) -> Result<(), String> {
             if a.has("--count") {
                 v.weight = WeightMode::Count;
             }
+            apply_labels(a, p, &mut v)?;
             let text = if p.events.is_empty() && p.samples.thread.is_none() && v.weight == WeightMode::Weight
             {
                 export::to_folded(p) // keeps zero-count stacks of folded input
             } else {
-                export::to_folded_view(p, &v)
+                export::to_folded_signed(p, &v)
             };
             write_out(text.as_bytes())
         }
@@ -202,6 +229,88 @@ fn fold(a: &Args) -> Result<(), String> {
         }
         Some(other) => Err(format!("--compat takes `inferno`, not `{other}`")),
     }
+}
+
+fn top(a: &Args) -> Result<(), String> {
+    a.only(&["--event", "--sample-type", "-n", "--tsv", "--tagfilter"])?;
+    let file = a.file()?;
+    let imp = load(file, ImportOptions::default())?;
+    warn(&imp);
+    let p = &imp.profile;
+    let mut v = ViewOptions::default_for(p);
+    if let Some(name) = a.value("--event").or(a.value("--sample-type")) {
+        v.event = Some(event_index(p, name)?);
+    }
+    apply_labels(a, p, &mut v)?;
+    let (rows, total) = scorch_core::top::top(p, &v);
+    if a.has("--tsv") {
+        let text: String = rows
+            .iter()
+            .map(|r| format!("{}\t{}\t{}\n", r.flat, r.cum, r.name))
+            .collect();
+        return write_out(text.as_bytes());
+    }
+    let n: usize = match a.value("-n") {
+        Some(s) => s.parse().map_err(|_| format!("-n takes a number, not {s}"))?,
+        None => 20,
+    };
+    let shown = if n == 0 { rows.len() } else { n.min(rows.len()) };
+    let unit = v.unit(p);
+    let fmt = |x: i128| format_value(x as f64 / 10f64.powi(p.meta.decimals as i32), &unit);
+    let pct = |x: i128| {
+        if total == 0 {
+            0.0
+        } else {
+            x as f64 * 100.0 / total as f64
+        }
+    };
+    let kind = v
+        .event
+        .and_then(|e| p.events.get(e as usize))
+        .map(|e| e.name.clone())
+        .unwrap_or_default();
+    let mut text = format!(
+        "Showing {shown} of {} functions, {} total{}\n{:>16} {:>7} {:>7} {:>16} {:>7}  function\n",
+        rows.len(),
+        fmt(total),
+        if kind.is_empty() {
+            String::new()
+        } else {
+            format!(" ({kind})")
+        },
+        "flat",
+        "flat%",
+        "sum%",
+        "cum",
+        "cum%"
+    );
+    let mut sum = 0i128;
+    for r in rows.iter().take(shown) {
+        sum += r.flat;
+        text.push_str(&format!(
+            "{:>16} {:>6.2}% {:>6.2}% {:>16} {:>6.2}%  {}\n",
+            fmt(r.flat),
+            pct(r.flat),
+            pct(sum),
+            fmt(r.cum),
+            pct(r.cum),
+            r.name
+        ));
+    }
+    write_out(text.as_bytes())
+}
+
+/// `--tagfilter key=value|key=LO:HI` and `--tagroot key` (pprof's names).
+fn apply_labels(a: &Args, p: &Profile, v: &mut ViewOptions) -> Result<(), String> {
+    if let Some(f) = a.value("--tagfilter") {
+        v.label = Some(scorch_core::view::LabelFilter::parse(p, f)?);
+    }
+    if let Some(key) = a.value("--tagroot") {
+        let k = scorch_core::view::label_key(p, key)
+            .ok_or_else(|| format!("no label {key:?} in this profile"))?;
+        v.root = RootMode::Label(k);
+    }
+    Ok(())
 }
 
 fn event_index(p: &Profile, name: &str) -> Result<u16, String> {

@@ -111,3 +111,50 @@ pub fn to_folded_view(p: &Profile, v: &ViewOptions) -> String {
     }
     out
 }
+
+/// Like [`to_folded_view`], but for an event that has a negative twin (pprof delta profiles): each stack's
+/// signed value, the event's weight minus its twin's; stacks that net to zero are left out (as pprof does).
+pub fn to_folded_signed(p: &Profile, v: &ViewOptions) -> String {
+    let twin = v
+        .event
+        .and_then(|e| p.events.iter().position(|x| x.negative_of == Some(e)));
+    let Some(twin) = twin else {
+        return to_folded_view(p, v);
+    };
+    let mut net: std::collections::HashMap<(u32, StackId), i128> = std::collections::HashMap::new();
+    for ((r, s), w) in keyed_weights(p, v) {
+        *net.entry((r, s)).or_default() += i128::from(w);
+    }
+    let neg = ViewOptions {
+        event: Some(twin as u16),
+        ..*v
+    };
+    for ((r, s), w) in keyed_weights(p, &neg) {
+        *net.entry((r, s)).or_default() -= i128::from(w);
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for ((root, stack), w) in net {
+        if w == 0 {
+            continue;
+        }
+        let mut s = String::new();
+        if root != NO_ROOT {
+            let f = FrameId(root);
+            folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
+        }
+        if stack != EMPTY_STACK {
+            for f in p.stack_frames(stack) {
+                if !s.is_empty() {
+                    s.push(';');
+                }
+                folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
+            }
+        }
+        if !s.is_empty() {
+            let _ = write!(s, " {w}");
+            lines.push(s);
+        }
+    }
+    lines.sort_unstable();
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}

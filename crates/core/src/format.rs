@@ -8,6 +8,8 @@ pub enum Format {
     Folded,
     /// `perf script` text.
     PerfScript,
+    /// pprof `profile.proto` (raw; gzip is undone by the loader).
+    Pprof,
 }
 
 impl Format {
@@ -15,6 +17,7 @@ impl Format {
         match self {
             Format::Folded => "folded",
             Format::PerfScript => "perf-script",
+            Format::Pprof => "pprof",
         }
     }
 }
@@ -25,6 +28,7 @@ impl Format {
         match self {
             Format::Folded => "stack lines",
             Format::PerfScript => "samples",
+            Format::Pprof => "samples",
         }
     }
 }
@@ -52,6 +56,12 @@ pub const SNIFF_WINDOW: usize = 64 * 1024;
 /// Looks at the first lines that are not blank or `#` comments. `at_end` says that `prefix` is the whole input.
 pub fn sniff(prefix: &[u8], at_end: bool) -> Sniff {
     let window_full = prefix.len() >= SNIFF_WINDOW;
+    // Binary first: text never starts with a valid run of profile.proto fields.
+    match crate::pprof::looks_like_pprof(prefix, at_end || window_full) {
+        Some(true) => return Sniff::Yes(Format::Pprof),
+        None => return Sniff::NeedMore,
+        Some(false) => {}
+    }
     match crate::perf::looks_like_perf(prefix, at_end || window_full) {
         Some(true) => return Sniff::Yes(Format::PerfScript),
         None => return Sniff::NeedMore,

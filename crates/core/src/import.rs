@@ -9,6 +9,7 @@ use crate::folded::{FoldedOptions, FoldedParser};
 use crate::format::{sniff, Format, Sniff, SNIFF_WINDOW};
 use crate::model::Profile;
 use crate::perf::{Naming, PerfOptions, PerfParser};
+use crate::pprof::{PprofOptions, PprofParser};
 use std::io::Write;
 
 /// Limits and options for one import.
@@ -20,6 +21,8 @@ pub struct ImportOptions {
     pub max_line: usize,
     /// How perf frames are named. Default is scorch's own naming.
     pub perf_naming: Naming,
+    /// Largest pprof message, held whole to decode. Default is 1 GiB.
+    pub max_pprof_bytes: usize,
 }
 
 impl Default for ImportOptions {
@@ -28,6 +31,7 @@ impl Default for ImportOptions {
             max_decompressed: 16 << 30,
             max_line: 64 << 20,
             perf_naming: Naming::Scorch,
+            max_pprof_bytes: 1 << 30,
         }
     }
 }
@@ -45,6 +49,7 @@ pub struct Imported {
 enum Parser {
     Folded(Box<FoldedParser>),
     Perf(Box<PerfParser>),
+    Pprof(PprofParser),
 }
 
 impl Parser {
@@ -52,18 +57,21 @@ impl Parser {
         match self {
             Parser::Folded(p) => p.feed(chunk),
             Parser::Perf(p) => p.feed(chunk),
+            Parser::Pprof(p) => p.feed(chunk),
         }
     }
     fn finish(self) -> Result<Profile, ImportError> {
         match self {
             Parser::Folded(p) => p.finish(),
             Parser::Perf(p) => p.finish(),
+            Parser::Pprof(p) => p.finish(),
         }
     }
     fn format(&self) -> Format {
         match self {
             Parser::Folded(_) => Format::Folded,
             Parser::Perf(_) => Format::PerfScript,
+            Parser::Pprof(_) => Format::Pprof,
         }
     }
 }
@@ -145,6 +153,9 @@ impl Sink {
                         max_line: self.opts.max_line,
                         naming: self.opts.perf_naming.clone(),
                     }))),
+                    Format::Pprof => Parser::Pprof(PprofParser::new(&PprofOptions {
+                        max_bytes: self.opts.max_pprof_bytes,
+                    })),
                 };
                 let head = std::mem::take(&mut self.head);
                 parser.feed(&head)?;
@@ -237,13 +248,15 @@ fn describe_unknown(head: &[u8]) -> String {
         "a PNG image"
     } else if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
         "UTF-16 text"
+    } else if matches!(head.first(), Some(0x0a | 0x12)) && head.get(1).is_some_and(|&b| b >= 0x80) {
+        "a broken or truncated pprof (profile.proto) message: its first field claims more bytes than the input has"
     } else if head.iter().take(512).any(|&b| b == 0) {
         "binary data"
     } else {
         "text"
     };
     format!(
-        "not a profile scorch reads: the input looks like {kind}, not `perf script` output or folded stacks (`frame;frame COUNT` lines)"
+        "not a profile scorch reads: the input looks like {kind}, not pprof, `perf script` output or folded stacks (`frame;frame COUNT` lines)"
     )
 }
 

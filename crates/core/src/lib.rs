@@ -18,6 +18,8 @@ pub mod layout;
 mod lines;
 pub mod model;
 pub mod perf;
+pub mod pprof;
+pub mod top;
 pub mod units;
 pub mod view;
 

@@ -147,6 +147,24 @@ pub struct SampleTable {
     /// Index into [`Profile::events`].
     pub event: Option<Vec<u16>>,
     pub cpu: Option<Vec<u32>>,
+    /// Index into [`Profile::label_sets`].
+    pub labels: Option<Vec<u32>>,
+}
+
+/// A label value (pprof `Label`): a string, or a number with an optional unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LabelValue {
+    Str(StrId),
+    Num(i64, Option<StrId>),
+}
+
+/// One label of a sample, with the pseudo frame used when grouping by its key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Label {
+    pub key: StrId,
+    pub value: LabelValue,
+    /// A `key=value` frame for grouping samples by this key.
+    pub root: FrameId,
 }
 
 impl SampleTable {
@@ -187,6 +205,9 @@ pub struct EventInfo {
     pub samples: u64,
     /// Sum of this event's weights (raw).
     pub total: u64,
+    /// Set when this event holds the magnitudes of another event's negative values (pprof delta profiles):
+    /// the signed value of a stack is that event's weight minus this one's.
+    pub negative_of: Option<u16>,
 }
 
 /// Facts about where the profile came from.
@@ -199,6 +220,10 @@ pub struct Meta {
     /// How many sample records the input held (perf events, pprof samples, folded lines).
     pub records: u64,
     pub warnings: Warnings,
+    /// The event shown first (pprof's `default_sample_type`, else the last; perf's first event).
+    pub default_event: u16,
+    /// Facts to show the user (pprof: period, duration, comments, drop_frames, …), in order.
+    pub info: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -209,7 +234,10 @@ pub struct Profile {
     pub samples: SampleTable,
     pub threads: ThreadTable,
     /// Event types, in order of first appearance; empty for inputs with one unnamed event (folded).
+    /// For pprof, one per sample type.
     pub events: Vec<EventInfo>,
+    /// Distinct label sets; samples point into this.
+    pub label_sets: Vec<Vec<Label>>,
     pub meta: Meta,
     total: u64,
 }
@@ -334,6 +362,11 @@ impl Profile {
                 return Err("sample event out of range".into());
             }
         }
+        if let Some(l) = &self.samples.labels {
+            if l.len() != n || l.iter().any(|&l| l as usize >= self.label_sets.len()) {
+                return Err("sample labels out of range".into());
+            }
+        }
         for (i, e) in self.events.iter().enumerate() {
             let (count, sum) = match &self.samples.event {
                 Some(ev) => ev
@@ -360,6 +393,7 @@ pub struct FullSample {
     pub thread: Option<u32>,
     pub event: Option<u16>,
     pub cpu: Option<u32>,
+    pub labels: Option<u32>,
 }
 
 /// Builds a [`Profile`]; interns strings, frames and stacks, and checks weight arithmetic.
@@ -375,6 +409,10 @@ pub struct ProfileBuilder {
     samples: SampleTable,
     threads: ThreadTable,
     events: Vec<EventInfo>,
+    label_sets: Vec<Vec<Label>>,
+    label_set_ids: HashMap<Vec<(StrId, LabelValue)>, u32>,
+    default_event: u16,
+    info: Vec<(String, String)>,
     total: u64,
 }
 
@@ -391,8 +429,47 @@ impl ProfileBuilder {
             samples: SampleTable::default(),
             threads: ThreadTable::default(),
             events: Vec::new(),
+            label_sets: Vec::new(),
+            label_set_ids: HashMap::default(),
+            default_event: 0,
+            info: Vec::new(),
             total: 0,
         }
+    }
+
+    /// Interns a label set (given as key/value pairs, in order) and returns its index.
+    pub fn label_set(&mut self, labels: Vec<(StrId, LabelValue)>) -> u32 {
+        if let Some(&id) = self.label_set_ids.get(&labels) {
+            return id;
+        }
+        let mut set = Vec::with_capacity(labels.len());
+        for &(key, value) in &labels {
+            let text = match value {
+                LabelValue::Str(s) => format!("{}={}", self.strings.get(key), self.strings.get(s)),
+                LabelValue::Num(n, Some(u)) => {
+                    format!("{}={} {}", self.strings.get(key), n, self.strings.get(u))
+                }
+                LabelValue::Num(n, None) => format!("{}={}", self.strings.get(key), n),
+            };
+            let root = self.frame(&text, FrameKind::Process);
+            set.push(Label { key, value, root });
+        }
+        let id = self.label_sets.len() as u32;
+        self.label_sets.push(set);
+        self.label_set_ids.insert(labels, id);
+        id
+    }
+
+    pub fn string(&self, id: StrId) -> &str {
+        self.strings.get(id)
+    }
+
+    pub fn set_default_event(&mut self, e: u16) {
+        self.default_event = e;
+    }
+
+    pub fn add_info(&mut self, key: &str, value: String) {
+        self.info.push((key.to_string(), value));
     }
 
     /// Adds a thread; returns its index. The caller dedupes.
@@ -418,8 +495,16 @@ impl ProfileBuilder {
             unit,
             samples: 0,
             total: 0,
+            negative_of: None,
         });
         (self.events.len() - 1) as u16
+    }
+
+    /// Marks `event` as holding the negative values of `of`.
+    pub fn set_negative_of(&mut self, event: u16, of: u16) {
+        if let Some(e) = self.events.get_mut(event as usize) {
+            e.negative_of = Some(of);
+        }
     }
 
     pub fn event_unit(&self, event: u16) -> Option<Unit> {
@@ -447,6 +532,7 @@ impl ProfileBuilder {
             self.samples.thread = s.thread.map(|_| Vec::new());
             self.samples.event = s.event.map(|_| Vec::new());
             self.samples.cpu = s.cpu.map(|_| Vec::new());
+            self.samples.labels = s.labels.map(|_| Vec::new());
         }
         self.samples.stack.push(s.stack);
         self.samples.weight.push(s.weight);
@@ -466,6 +552,9 @@ impl ProfileBuilder {
         }
         if let Some(col) = &mut self.samples.cpu {
             col.push(s.cpu.unwrap_or(u32::MAX));
+        }
+        if let Some(col) = &mut self.samples.labels {
+            col.push(s.labels.unwrap_or(0));
         }
         Ok(())
     }
@@ -543,12 +632,15 @@ impl ProfileBuilder {
             samples: self.samples,
             threads: self.threads,
             events: self.events,
+            label_sets: self.label_sets,
             meta: Meta {
                 format: self.format,
                 unit,
                 decimals,
                 records,
                 warnings,
+                default_event: self.default_event,
+                info: self.info,
             },
             total: self.total,
         }

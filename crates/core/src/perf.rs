@@ -878,6 +878,7 @@ impl PerfParser {
                 thread: Some(cur.thread),
                 event: Some(cur.event),
                 cpu: Some(cur.cpu.unwrap_or(u32::MAX)),
+                labels: None,
             },
             cur.offset,
         )

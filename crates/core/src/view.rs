@@ -1,7 +1,7 @@
 //! Which samples a view shows and how they weigh: the event, weights or plain sample counts, the process root,
 //! and a time range. The call tree, the folded export and the heatmap all select samples through this.
 
-use crate::model::{FrameId, Profile, StackId, EMPTY_STACK};
+use crate::model::{FrameId, LabelValue, Profile, StackId, StrId, EMPTY_STACK};
 use crate::units::Unit;
 use rustc_hash::FxHashMap;
 
@@ -17,6 +17,8 @@ pub enum RootMode {
     Tid,
     /// No process root.
     None,
+    /// A `key=value` root per value of this label key (pprof's `-tagroot`); samples without it have no root.
+    Label(StrId),
 }
 
 impl RootMode {
@@ -34,9 +36,131 @@ impl RootMode {
             RootMode::Comm => "comm",
             RootMode::Pid => "pid",
             RootMode::Tid => "tid",
-            RootMode::None => "none",
+            RootMode::None | RootMode::Label(_) => "none",
         }
     }
+}
+
+/// Keeps the samples whose label `key` matches (pprof's `-tagfilter`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LabelFilter {
+    pub key: StrId,
+    pub matcher: LabelMatch,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LabelMatch {
+    /// The string value equals this.
+    Str(StrId),
+    /// The numeric value lies in `[lo, hi]`, in the label's own unit.
+    Range(i64, i64),
+}
+
+/// `1024`, `4kb`, `1MiB`, `10ms`: a number with an optional unit, in bytes or nanoseconds.
+fn parse_quantity(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: f64 = num.parse().ok()?;
+    let scale = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" | "byte" | "bytes" | "ns" | "nanoseconds" => 1.0,
+        "kb" | "kib" | "k" => 1024.0,
+        "mb" | "mib" | "m" => 1024.0 * 1024.0,
+        "gb" | "gib" | "g" => 1024.0 * 1024.0 * 1024.0,
+        "us" | "µs" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        _ => return None,
+    };
+    let v = n * scale;
+    (v.is_finite() && v.abs() < 9.2e18).then_some(v.round() as i64)
+}
+
+impl LabelFilter {
+    /// Parses `key=value`, `key=N`, `key=LO:HI` (either end may be empty; units like `kb`, `ms` allowed).
+    pub fn parse(p: &Profile, text: &str) -> Result<LabelFilter, String> {
+        let (key, value) = text
+            .split_once('=')
+            .ok_or_else(|| format!("a label filter is key=value, not {text:?}"))?;
+        let key_id = label_key(p, key).ok_or_else(|| {
+            let keys = label_keys(p);
+            if keys.is_empty() {
+                "this profile has no labels".to_string()
+            } else {
+                format!("no label {key:?}; the profile has: {}", keys.join(", "))
+            }
+        })?;
+        let numeric = p
+            .label_sets
+            .iter()
+            .flatten()
+            .any(|l| l.key == key_id && matches!(l.value, LabelValue::Num(..)));
+        let matcher = if numeric {
+            let (lo, hi) = match value.split_once(':') {
+                Some((a, b)) => (
+                    if a.trim().is_empty() {
+                        Some(i64::MIN)
+                    } else {
+                        parse_quantity(a)
+                    },
+                    if b.trim().is_empty() {
+                        Some(i64::MAX)
+                    } else {
+                        parse_quantity(b)
+                    },
+                ),
+                None => (parse_quantity(value), parse_quantity(value)),
+            };
+            match (lo, hi) {
+                (Some(lo), Some(hi)) => LabelMatch::Range(lo, hi),
+                _ => return Err(format!("{value:?} is not a number or a range LO:HI")),
+            }
+        } else {
+            let v = (0..p.strings.len() as u32)
+                .map(StrId)
+                .find(|&id| p.strings.get(id) == value)
+                .ok_or_else(|| format!("no sample has {key}={value}"))?;
+            LabelMatch::Str(v)
+        };
+        Ok(LabelFilter { key: key_id, matcher })
+    }
+
+    fn matches(&self, p: &Profile, set: u32) -> bool {
+        p.label_sets.get(set as usize).is_some_and(|labels| {
+            labels.iter().any(|l| {
+                l.key == self.key
+                    && match (self.matcher, l.value) {
+                        (LabelMatch::Str(a), LabelValue::Str(b)) => a == b,
+                        (LabelMatch::Range(lo, hi), LabelValue::Num(n, _)) => lo <= n && n <= hi,
+                        _ => false,
+                    }
+            })
+        })
+    }
+}
+
+/// The id of a label key used by some sample.
+pub fn label_key(p: &Profile, key: &str) -> Option<StrId> {
+    p.label_sets
+        .iter()
+        .flatten()
+        .map(|l| l.key)
+        .find(|&k| p.strings.get(k) == key)
+}
+
+/// All label keys, sorted.
+pub fn label_keys(p: &Profile) -> Vec<String> {
+    let mut keys: Vec<String> = p
+        .label_sets
+        .iter()
+        .flatten()
+        .map(|l| p.strings.get(l.key).to_string())
+        .collect();
+    keys.sort();
+    keys.dedup();
+    keys
 }
 
 /// How a sample weighs.
@@ -58,13 +182,16 @@ pub struct ViewOptions {
     pub root: RootMode,
     /// Half-open `[start, end)` in nanoseconds, on the profile's own clock.
     pub time_range: Option<(u64, u64)>,
+    /// Only samples with this label.
+    pub label: Option<LabelFilter>,
 }
 
 impl ViewOptions {
-    /// The first event (as perf and inferno do), weights, process root by comm.
+    /// The profile's default event (perf: the first, as perf and inferno do; pprof: `default_sample_type`, else
+    /// the last), weights, process root by comm.
     pub fn default_for(p: &Profile) -> ViewOptions {
         ViewOptions {
-            event: (!p.events.is_empty()).then_some(0),
+            event: (!p.events.is_empty()).then_some(p.meta.default_event),
             ..ViewOptions::default()
         }
     }
@@ -88,6 +215,12 @@ impl ViewOptions {
                 return None;
             }
         }
+        if let Some(f) = &self.label {
+            let set = p.samples.labels.as_ref().and_then(|c| c.get(i)).copied();
+            if !set.is_some_and(|s| f.matches(p, s)) {
+                return None;
+            }
+        }
         if let (Some((a, b)), Some(col)) = (self.time_range, &p.samples.time_ns) {
             let t = *col.get(i)?;
             if t < a || t >= b {
@@ -108,6 +241,15 @@ impl ViewOptions {
             RootMode::Pid => 1,
             RootMode::Tid => 2,
             RootMode::None => return None,
+            RootMode::Label(key) => {
+                let set = *p.samples.labels.as_ref()?.get(i)?;
+                return p
+                    .label_sets
+                    .get(set as usize)?
+                    .iter()
+                    .find(|l| l.key == key)
+                    .map(|l| l.root);
+            }
         };
         let t = *p.samples.thread.as_ref()?.get(i)?;
         p.threads.roots.get(t as usize).map(|r| r[slot])

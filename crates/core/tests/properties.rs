@@ -110,3 +110,26 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn mutated_pprof_never_panics(flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..16),
+                                  cut in any::<prop::sample::Index>()) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pprof");
+        let mut bytes = std::fs::read(dir.join("gp-sample.cpu.pb")).unwrap();
+        for (i, b) in flips {
+            let i = i.index(bytes.len());
+            bytes[i] = b;
+        }
+        let end = cut.index(bytes.len() + 1);
+        if let Ok(imp) = import_bytes(&bytes[..end], ImportOptions::default()) {
+            imp.profile.validate().unwrap();
+            let v = scorch_core::ViewOptions::default_for(&imp.profile);
+            let t = CallTree::build(&imp.profile, &v, Order::Weight);
+            let _ = FlameLayout::new(&t);
+            let _ = scorch_core::top::top(&imp.profile, &v);
+            let _ = scorch_core::export::to_folded_signed(&imp.profile, &v);
+        }
+    }
+}
