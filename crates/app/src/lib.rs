@@ -255,28 +255,55 @@ fn OpenControls() -> impl IntoView {
     }
 }
 
-/// Event, weight and process-root selectors; shown only for profiles that have events and threads (perf).
+/// Event (or pprof sample type), weight, label filter and root selectors, shown when the profile has them.
 #[component]
 fn ViewControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
+    let with_profile = move |f: &dyn Fn(&scorch_core::Profile) -> Vec<(String, String)>| {
+        ctx.loaded
+            .with(|l| l.as_ref().map(|l| f(&l.imported.profile)).unwrap_or_default())
+    };
     let events = move || {
-        ctx.loaded.with(|l| {
-            l.as_ref()
-                .map(|l| {
-                    l.imported
-                        .profile
-                        .events
-                        .iter()
-                        .enumerate()
-                        .map(|(i, e)| (i, format!("{} ({} samples)", e.name, group_thousands(e.samples))))
-                        .collect::<Vec<_>>()
+        with_profile(&|p| {
+            p.events
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    (
+                        i.to_string(),
+                        format!("{} ({} samples)", e.name, group_thousands(e.samples)),
+                    )
                 })
-                .unwrap_or_default()
+                .collect()
+        })
+    };
+    let label_keys = move || {
+        with_profile(&|p| {
+            scorch_core::view::label_keys(p)
+                .into_iter()
+                .map(|k| (format!("label:{k}"), k))
+                .collect()
         })
     };
     let has_threads = move || {
         ctx.loaded
             .with(|l| l.as_ref().is_some_and(|l| !l.imported.profile.threads.is_empty()))
+    };
+    let is_pprof = move || {
+        ctx.loaded.with(|l| {
+            l.as_ref()
+                .is_some_and(|l| l.imported.profile.meta.format == scorch_core::Format::Pprof)
+        })
+    };
+    let root_value = move || match ctx.view.get().root {
+        RootMode::Label(k) => ctx
+            .loaded
+            .with(|l| {
+                l.as_ref()
+                    .map(|l| format!("label:{}", l.imported.profile.strings.get(k)))
+            })
+            .unwrap_or_default(),
+        r => r.name().to_string(),
     };
     let on_event = move |ev: leptos::ev::Event| {
         let i: u16 = event_target_value(&ev).parse().unwrap_or(0);
@@ -297,20 +324,66 @@ fn ViewControls() -> impl IntoView {
         });
     };
     let on_root = move |ev: leptos::ev::Event| {
-        let root = RootMode::parse(&event_target_value(&ev)).unwrap_or_default();
+        let value = event_target_value(&ev);
+        let root = match value.strip_prefix("label:") {
+            Some(key) => {
+                match ctx
+                    .loaded
+                    .get_untracked()
+                    .and_then(|l| scorch_core::view::label_key(&l.imported.profile, key))
+                {
+                    Some(k) => RootMode::Label(k),
+                    None => return,
+                }
+            }
+            None => RootMode::parse(&value).unwrap_or_default(),
+        };
         ctx.set_view(ViewOptions {
             root,
             ..ctx.view.get_untracked()
         });
     };
+    let filter_error = RwSignal::new(None::<String>);
+    let on_filter = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() != "Enter" {
+            return;
+        }
+        let text = event_target_value(&ev);
+        let Some(loaded) = ctx.loaded.get_untracked() else {
+            return;
+        };
+        let label = if text.trim().is_empty() {
+            Ok(None)
+        } else {
+            scorch_core::view::LabelFilter::parse(&loaded.imported.profile, text.trim()).map(Some)
+        };
+        match label {
+            Ok(label) => {
+                filter_error.set(None);
+                ctx.set_view(ViewOptions {
+                    label,
+                    ..ctx.view.get_untracked()
+                });
+            }
+            Err(e) => filter_error.set(Some(e)),
+        }
+    };
+    let options = |items: Vec<(String, String)>| {
+        items
+            .into_iter()
+            .map(|(value, label)| view! { <option value=value>{label}</option> })
+            .collect_view()
+    };
     view! {
         <Show when=move || !events().is_empty()>
-            <label class="control">"Event "
+            <label class="control">{move || if is_pprof() { "Sample type " } else { "Event " }}
                 <select data-testid="event-select" on:change=on_event
                     prop:value=move || ctx.view.get().event.unwrap_or(0).to_string()>
-                    {move || events().into_iter().map(|(i, label)| view! { <option value=i.to_string()>{label}</option> }).collect_view()}
+                    {move || options(events())}
                 </select>
             </label>
+        </Show>
+        <Show when=move || !events().is_empty() && !is_pprof()>
             <label class="control">"Weight "
                 <select data-testid="weight-select" on:change=on_weight
                     prop:value=move || if ctx.view.get().weight == WeightMode::Count { "count" } else { "weight" }>
@@ -319,15 +392,58 @@ fn ViewControls() -> impl IntoView {
                 </select>
             </label>
         </Show>
-        <Show when=has_threads>
+        <Show when=move || !label_keys().is_empty()>
+            <label class="control">"Labels "
+                <input data-testid="label-filter" class="label-filter" type="text" placeholder="key=value ⏎"
+                    title="Keep samples with this label: key=value, or key=LO:HI for numbers (units like 4kb, 10ms); empty shows all"
+                    on:keydown=on_filter/>
+            </label>
+            {move || filter_error.get().map(|e| view! { <span class="filter-error" data-testid="label-filter-error">{e}</span> })}
+        </Show>
+        <Show when=move || has_threads() || !label_keys().is_empty()>
             <label class="control">"Root "
-                <select data-testid="root-select" on:change=on_root prop:value=move || ctx.view.get().root.name()>
-                    <option value="comm">"process"</option>
-                    <option value="pid">"process-pid"</option>
-                    <option value="tid">"process-pid/tid"</option>
-                    <option value="none">"none"</option>
+                <select data-testid="root-select" on:change=on_root prop:value=root_value>
+                    {move || {
+                        let mut items = Vec::new();
+                        if has_threads() {
+                            items.push(("comm".to_string(), "process".to_string()));
+                            items.push(("pid".to_string(), "process-pid".to_string()));
+                            items.push(("tid".to_string(), "process-pid/tid".to_string()));
+                        }
+                        items.push(("none".to_string(), "none".to_string()));
+                        items.extend(label_keys().into_iter().map(|(v, k)| (v, format!("label {k}"))));
+                        options(items)
+                    }}
                 </select>
             </label>
+        </Show>
+        <InfoPanel/>
+    }
+}
+
+/// What the file says about itself (pprof: sample types, period, duration, comments, drop_frames).
+#[component]
+fn InfoPanel() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let open = RwSignal::new(false);
+    let info = move || {
+        ctx.loaded.with(|l| {
+            l.as_ref()
+                .map(|l| l.imported.profile.meta.info.clone())
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <Show when=move || !info().is_empty()>
+            <button data-testid="info-toggle" title="What the file says about itself"
+                on:click=move |_| open.update(|o| *o = !*o)>"Info"</button>
+            <Show when=move || open.get()>
+                <div class="info-panel" data-testid="profile-info">
+                    <table>
+                        {move || info().into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view()}
+                    </table>
+                </div>
+            </Show>
         </Show>
     }
 }
@@ -653,6 +769,8 @@ fn StatusLine() -> impl IntoView {
                 p.meta.format.record_noun(),
                 if event.is_empty() {
                     String::new()
+                } else if p.meta.format == scorch_core::Format::Pprof {
+                    format!(" · sample type {event}")
                 } else {
                     format!(" · event {event}")
                 },

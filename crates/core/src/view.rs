@@ -192,6 +192,11 @@ impl ViewOptions {
     pub fn default_for(p: &Profile) -> ViewOptions {
         ViewOptions {
             event: (!p.events.is_empty()).then_some(p.meta.default_event),
+            root: if p.threads.is_empty() {
+                RootMode::None
+            } else {
+                RootMode::Comm
+            },
             ..ViewOptions::default()
         }
     }
