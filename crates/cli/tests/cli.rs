@@ -74,3 +74,59 @@ fn errors_exit_non_zero_without_panicking() {
     assert_eq!(code, 1);
     assert!(err.contains("empty"), "{err}");
 }
+
+fn core_data(rel: &str) -> String {
+    format!("{}/../core/tests/data/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn perf_options_and_inferno_compat() {
+    let f = core_data("perf/fg-perf-cycles-instructions-01.txt");
+    let (code, out, err) = scorch(
+        &["fold", "--event", "cycles", "--root", "pid", "--count", &f],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines().all(|l| ["cksum-", "noploop-", "swapper-0;"]
+            .iter()
+            .any(|p| l.starts_with(p))),
+        "{out}"
+    );
+    let total: u64 = out
+        .lines()
+        .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 111, "cycles has 111 samples");
+    let (code, out, _) = scorch(&["fold", "--compat", "inferno", "--all", &f], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("_[k]") && out.starts_with("cksum;"), "{out}");
+    let (code, _, err) = scorch(&["fold", "--event", "nope", &f], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("instructions, cycles"), "{err}");
+    let (code, _, err) = scorch(&["fold", "--bogus", &f], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown option --bogus"), "{err}");
+}
+
+#[test]
+fn top_and_labels_on_pprof() {
+    let f = core_data("pprof/parca-fib.pb.gz");
+    let (code, out, err) = scorch(&["top", "--tsv", &f], None);
+    assert_eq!(code, 0, "{err}");
+    let first: Vec<&str> = out.lines().next().unwrap().split('\t').collect();
+    assert_eq!(first, ["28610000000", "28610000000", "math/big.addVV"]);
+    let (code, out, _) = scorch(&["top", "-n", "3", "--sample-type", "samples", &f], None);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("Showing 3 of 127 functions, 2,974 samples total (samples)"),
+        "{out}"
+    );
+    let f = core_data("pprof/parca-labels.pb.gz");
+    let (code, out, _) = scorch(&["fold", "--tagroot", "api", &f], None);
+    assert_eq!(code, 0);
+    assert!(out.lines().any(|l| l.starts_with("api=query;")), "{out}");
+    let (code, _, err) = scorch(&["fold", "--tagfilter", "api=nothing", &f], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("no sample has api=nothing"), "{err}");
+}
