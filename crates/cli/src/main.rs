@@ -11,12 +11,15 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-scorch — read profiles (perf script, folded stacks; plain or gzip'd) on the command line
+scorch — read profiles (perf script, pprof, folded stacks; plain or gzip'd) on the command line
 
 USAGE:
     scorch fold [OPTIONS] FILE   canonical folded stacks: one line per distinct stack, sorted, weights summed
     scorch top [OPTIONS] FILE    functions by flat and cumulative weight, like `go tool pprof -top`
     scorch info FILE             format, samples, total, events, distinct stacks, maximum depth
+    scorch diff [OPTIONS] BASE TARGET
+                                 what changed from BASE (before) to TARGET (after): functions by change in
+                                 their share of each profile's total
 
 FOLD OPTIONS:
     --event NAME          perf: fold this event (default: the first one in the file)
@@ -33,6 +36,15 @@ TOP OPTIONS:
     -n N                  show N functions (default 20; 0 = all)
     --tsv                 exact integers: flat<TAB>cum<TAB>name, all functions
 
+DIFF OPTIONS:
+    --sample-type NAME / --event NAME   for both profiles
+    --absolute            compare raw values instead of shares (only for runs known to be comparable)
+    -n N                  show N functions (default 20; 0 = all)
+    --folded              `stack BASE TARGET` lines, as inferno-diff-folded writes them
+    --normalize           with --folded: scale BASE counts to TARGET's total (difffolded.pl -n)
+    --fail-if-grows PCT   exit with status 2 when any function's self share grew by more than PCT
+                          percentage points (a regression gate for CI)
+
 FILE may be `-` for standard input. The format is recognised from the content; gzip by its magic bytes.
 ";
 
@@ -40,6 +52,10 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(msg) if msg.starts_with("regression:") => {
+            eprintln!("scorch: {msg}");
+            ExitCode::from(EXIT_GREW)
+        }
         Err(msg) => {
             eprintln!("scorch: {msg}");
             ExitCode::from(1)
@@ -53,7 +69,7 @@ struct Args {
     positional: Vec<String>,
 }
 
-const VALUED: [&str; 8] = [
+const VALUED: [&str; 9] = [
     "--event",
     "--root",
     "--compat",
@@ -62,6 +78,7 @@ const VALUED: [&str; 8] = [
     "-n",
     "--tagfilter",
     "--tagroot",
+    "--fail-if-grows",
 ];
 
 impl Args {
@@ -122,6 +139,9 @@ impl Args {
     }
 }
 
+/// Exit status of `scorch diff --fail-if-grows` when a function grew too much.
+const EXIT_GREW: u8 = 2;
+
 fn run(args: &[String]) -> Result<(), String> {
     let (cmd, rest) = match args.split_first() {
         Some((c, r)) => (c.as_str(), r),
@@ -137,6 +157,7 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         "fold" => fold(&Args::parse(rest)?),
         "top" => top(&Args::parse(rest)?),
+        "diff" => diff(&Args::parse(rest)?),
         "info" => {
             let a = Args::parse(rest)?;
             a.only(&[])?;
@@ -309,6 +330,114 @@ fn apply_labels(a: &Args, p: &Profile, v: &mut ViewOptions) -> Result<(), String
         let k = scorch_core::view::label_key(p, key)
             .ok_or_else(|| format!("no label {key:?} in this profile"))?;
         v.root = RootMode::Label(k);
+    }
+    Ok(())
+}
+
+fn diff(a: &Args) -> Result<(), String> {
+    a.only(&[
+        "--event",
+        "--sample-type",
+        "--absolute",
+        "-n",
+        "--folded",
+        "--normalize",
+        "--fail-if-grows",
+    ])?;
+    let (base_file, target_file) = match a.positional.as_slice() {
+        [b, t] => (b.as_str(), t.as_str()),
+        _ => return Err("diff takes two files: BASE (before) and TARGET (after)".into()),
+    };
+    let base = load(base_file, ImportOptions::default())?;
+    let target = load(target_file, ImportOptions::default())?;
+    warn(&base);
+    warn(&target);
+    let view_of = |p: &Profile| -> Result<ViewOptions, String> {
+        let mut v = ViewOptions::default_for(p);
+        if let Some(name) = a.value("--event").or(a.value("--sample-type")) {
+            v.event = Some(event_index(p, name)?);
+        }
+        Ok(v)
+    };
+    let bside = scorch_core::diff::Side {
+        profile: &base.profile,
+        view: view_of(&base.profile)?,
+    };
+    let tside = scorch_core::diff::Side {
+        profile: &target.profile,
+        view: view_of(&target.profile)?,
+    };
+    if a.has("--folded") {
+        return write_out(scorch_core::diff::diff_folded(bside, tside, a.has("--normalize")).as_bytes());
+    }
+    let d = scorch_core::diff::Diff::new(bside, tside);
+    let movers = d.movers();
+    let absolute = a.has("--absolute");
+    let n: usize = match a.value("-n") {
+        Some(s) => s.parse().map_err(|_| format!("-n takes a number, not {s}"))?,
+        None => 20,
+    };
+    let shown = if n == 0 { movers.len() } else { n.min(movers.len()) };
+    let mut text = format!(
+        "base (before):  {base_file}, total {}\ntarget (after): {target_file}, total {}\n{}\n{:>12} {:>12} {:>10} {:>12} {:>12} {:>10}  function\n",
+        format_value(d.base_sum as f64, &d.base_unit),
+        format_value(d.target_sum as f64, &d.target_unit),
+        if absolute {
+            "absolute values: the two runs are assumed comparable; Δ = target - base"
+        } else {
+            "shares of each profile's own total (normalised); Δ in percentage points, + = larger share in target"
+        },
+        "base self",
+        "target self",
+        "Δ self",
+        "base total",
+        "target total",
+        "Δ total"
+    );
+    for m in movers.iter().take(shown) {
+        if absolute {
+            let bt = (m.base_total * d.base_sum as f64).round();
+            let tt = (m.target_total * d.target_sum as f64).round();
+            text.push_str(&format!(
+                "{:>12} {:>12} {:>+10} {:>12} {:>12} {:>+10}  {}\n",
+                m.base_self_raw,
+                m.target_self_raw,
+                m.target_self_raw as i128 - m.base_self_raw as i128,
+                bt,
+                tt,
+                tt - bt,
+                m.name
+            ));
+        } else {
+            text.push_str(&format!(
+                "{:>11.2}% {:>11.2}% {:>+8.2}pp {:>11.2}% {:>11.2}% {:>+8.2}pp  {}\n",
+                m.base_self * 100.0,
+                m.target_self * 100.0,
+                m.self_delta(),
+                m.base_total * 100.0,
+                m.target_total * 100.0,
+                m.total_delta(),
+                m.name
+            ));
+        }
+    }
+    write_out(text.as_bytes())?;
+    if let Some(limit) = a.value("--fail-if-grows") {
+        let limit: f64 = limit
+            .parse()
+            .map_err(|_| format!("--fail-if-grows takes percentage points, not {limit}"))?;
+        let grown: Vec<String> = movers
+            .iter()
+            .filter(|m| m.self_delta() > limit)
+            .map(|m| format!("{} ({:+.2} pp)", m.name, m.self_delta()))
+            .collect();
+        if !grown.is_empty() {
+            return Err(format!(
+                "regression: {} function(s) grew by more than {limit} percentage points of self share: {}",
+                grown.len(),
+                grown.join(", ")
+            ));
+        }
     }
     Ok(())
 }

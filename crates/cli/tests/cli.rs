@@ -130,3 +130,37 @@ fn top_and_labels_on_pprof() {
     assert_eq!(code, 1);
     assert!(err.contains("no sample has api=nothing"), "{err}");
 }
+
+#[test]
+fn diff_movers_and_the_regression_gate() {
+    let (b, t) = (
+        core_data("diff/go-pair/before.pb.gz"),
+        core_data("diff/go-pair/after.pb.gz"),
+    );
+    let (code, out, err) = scorch(&["diff", "-n", "3", &b, &t], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("shares of each profile's own total (normalised)"),
+        "{out}"
+    );
+    let first = out.lines().nth(4).unwrap();
+    assert!(
+        first.ends_with("crypto/sha256.block") && first.contains("+"),
+        "{first}"
+    );
+    // sha256.block's self share grew by about 15 points: a 10-point gate fails (status 2), a 20-point gate passes.
+    let (code, _, err) = scorch(&["diff", "--fail-if-grows", "10", &b, &t], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("regression:") && err.contains("crypto/sha256.block"),
+        "{err}"
+    );
+    let (code, _, err) = scorch(&["diff", "--fail-if-grows", "20", &b, &t], None);
+    assert_eq!(code, 0, "{err}");
+    // Backwards, nothing grew that much: sort did, by less than 20 points.
+    let (code, _, _) = scorch(&["diff", "--fail-if-grows", "20", &t, &b], None);
+    assert_eq!(code, 0);
+    let (code, _, err) = scorch(&["diff", &b], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("two files"), "{err}");
+}

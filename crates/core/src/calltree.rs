@@ -38,6 +38,8 @@ pub const ROOT_FRAME: FrameId = FrameId(u32::MAX);
 #[derive(Debug, Clone)]
 pub struct CallTree {
     pub frame: Vec<FrameId>,
+    /// The profile stack each node stands for (`EMPTY_STACK` for the root and process roots).
+    pub origin: Vec<u32>,
     pub parent: Vec<u32>,
     pub depth: Vec<u32>,
     pub self_w: Vec<u64>,
@@ -77,7 +79,7 @@ impl CallTree {
             } else {
                 *groups
                     .entry(root)
-                    .or_insert_with(|| t.push_node(FrameId(root), 0))
+                    .or_insert_with(|| t.push_node(FrameId(root), 0, EMPTY_STACK.0))
             };
             let mut node = base;
             if stack != EMPTY_STACK {
@@ -96,7 +98,7 @@ impl CallTree {
                 node = anchor;
                 for &st in path.iter().rev() {
                     let f = p.stacks.frame.get(st.idx()).copied().unwrap_or(FrameId(0));
-                    node = t.push_node(f, node);
+                    node = t.push_node(f, node, st.0);
                     memo.insert((root, st.0), node);
                 }
             }
@@ -120,6 +122,7 @@ impl CallTree {
     fn empty() -> CallTree {
         CallTree {
             frame: vec![ROOT_FRAME],
+            origin: vec![EMPTY_STACK.0],
             parent: vec![NO_PARENT],
             depth: vec![0],
             self_w: vec![0],
@@ -129,9 +132,10 @@ impl CallTree {
         }
     }
 
-    fn push_node(&mut self, frame: FrameId, parent: u32) -> u32 {
+    fn push_node(&mut self, frame: FrameId, parent: u32, origin: u32) -> u32 {
         let id = self.frame.len() as u32;
         self.frame.push(frame);
+        self.origin.push(origin);
         self.parent.push(parent);
         let d = self.depth.get(parent as usize).copied().unwrap_or(0) + 1;
         self.depth.push(d);
@@ -176,6 +180,7 @@ impl CallTree {
         let kept = keep.iter().filter(|&&k| k).count();
         let mut t = CallTree {
             frame: Vec::with_capacity(kept + 1),
+            origin: Vec::with_capacity(kept + 1),
             parent: Vec::with_capacity(kept + 1),
             depth: Vec::with_capacity(kept + 1),
             self_w: Vec::with_capacity(kept + 1),
@@ -184,6 +189,7 @@ impl CallTree {
             child_list: Vec::new(),
         };
         t.frame.push(ROOT_FRAME);
+        t.origin.push(EMPTY_STACK.0);
         t.parent.push(NO_PARENT);
         t.depth.push(0);
         t.self_w.push(0);
@@ -203,6 +209,7 @@ impl CallTree {
             let id = t.frame.len() as u32;
             node_of[i] = id;
             t.frame.push(p.stacks.frame[i]);
+            t.origin.push(i as u32);
             t.parent.push(pnode);
             let d = t.depth.get(pnode as usize).copied().unwrap_or(0) + 1;
             t.depth.push(d);

@@ -71,11 +71,11 @@ pub fn to_folded(p: &Profile) -> String {
     out
 }
 
-/// The folded lines of what a view selects: the process root (if any) then the stack, sorted, weights summed.
-/// Samples with neither a root nor frames cannot be written and are left out.
-pub fn to_folded_view(p: &Profile, v: &ViewOptions) -> String {
+/// The folded stacks of what a view selects, unsorted: the process root (if any) then the stack, and the raw
+/// summed weight. Samples with neither a root nor frames cannot be written and are left out.
+pub fn folded_entries(p: &Profile, v: &ViewOptions) -> Vec<(String, u64)> {
     let keyed = keyed_weights(p, v);
-    let mut lines: Vec<String> = Vec::with_capacity(keyed.len());
+    let mut out: Vec<(String, u64)> = Vec::with_capacity(keyed.len());
     for ((root, stack), w) in keyed {
         let mut s = String::new();
         if root != NO_ROOT {
@@ -90,19 +90,29 @@ pub fn to_folded_view(p: &Profile, v: &ViewOptions) -> String {
                 folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
             }
         }
-        if s.is_empty() {
-            continue;
+        if !s.is_empty() {
+            out.push((s, w));
         }
-        let _ = write!(
-            s,
-            " {}",
-            Weight {
-                raw: w,
-                decimals: p.meta.decimals
-            }
-        );
-        lines.push(s);
     }
+    out
+}
+
+/// The folded lines of what a view selects, sorted, weights summed.
+pub fn to_folded_view(p: &Profile, v: &ViewOptions) -> String {
+    let mut lines: Vec<String> = folded_entries(p, v)
+        .into_iter()
+        .map(|(mut s, w)| {
+            let _ = write!(
+                s,
+                " {}",
+                Weight {
+                    raw: w,
+                    decimals: p.meta.decimals
+                }
+            );
+            s
+        })
+        .collect();
     lines.sort_unstable();
     let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
     for l in lines {

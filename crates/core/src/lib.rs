@@ -9,6 +9,7 @@
 )]
 
 pub mod calltree;
+pub mod diff;
 pub mod error;
 pub mod export;
 pub mod folded;

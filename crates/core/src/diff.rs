@@ -1,0 +1,249 @@
+//! Differential profiles: a base (before) and a target (after), matched by the sequence of frame names (and
+//! kinds) from the root. See docs/SEMANTICS.md of the team and this repo's docs/DIFF.md.
+//!
+//! Invariants (tested): the diff of a profile with itself has every delta zero; shares of each side sum to
+//! 100 %; swapping base and target negates every delta.
+
+use crate::calltree::{CallTree, NodeId, Order};
+use crate::export::folded_entries;
+use crate::format::Format;
+use crate::model::{FrameId, Profile, ProfileBuilder, StackId, EMPTY_STACK, NO_PARENT};
+use crate::units::Unit;
+use crate::view::ViewOptions;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Which side gives the widths in the flame graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Widths {
+    /// What the program does now (default).
+    #[default]
+    Target,
+    Base,
+}
+
+/// A merged tree of two profiles. Stack `s` of `merged` is a call path present in either side.
+pub struct Diff {
+    pub merged: Profile,
+    pub base_self: Vec<u64>,
+    pub target_self: Vec<u64>,
+    pub base_total: Vec<u64>,
+    pub target_total: Vec<u64>,
+    /// Root totals of each side (what shares divide by).
+    pub base_sum: u64,
+    pub target_sum: u64,
+    pub base_unit: Unit,
+    pub target_unit: Unit,
+}
+
+/// One side of a diff: a profile and the view that selects its samples.
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    pub profile: &'a Profile,
+    pub view: ViewOptions,
+}
+
+impl Diff {
+    pub fn new(base: Side<'_>, target: Side<'_>) -> Diff {
+        let mut b = ProfileBuilder::new(Format::Folded);
+        let mut selfs: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
+        for (k, side) in [base, target].into_iter().enumerate() {
+            let p = side.profile;
+            let t = CallTree::build(p, &side.view, Order::Alphabetical);
+            let mut merged_of = vec![None::<StackId>; t.len()];
+            for n in 1..t.len() {
+                let f = t.frame[n];
+                let frame = b.frame(p.frame_name(f), p.frame_kind(f));
+                let parent = merged_of.get(t.parent[n] as usize).copied().flatten();
+                let s = b.stack(parent, frame);
+                merged_of[n] = Some(s);
+                let slot = &mut selfs[k];
+                if slot.len() <= s.idx() {
+                    slot.resize(s.idx() + 1, 0);
+                }
+                slot[s.idx()] = slot[s.idx()].saturating_add(t.self_w[n]);
+            }
+        }
+        let merged = b.build(Unit::Samples, 0, 0, Default::default());
+        let n = merged.stacks.len();
+        let [mut base_self, mut target_self] = selfs;
+        base_self.resize(n, 0);
+        target_self.resize(n, 0);
+        let subtotal = |selfw: &[u64]| {
+            let mut tot = selfw.to_vec();
+            for i in (0..n).rev() {
+                let par = merged.stacks.parent[i];
+                if par != NO_PARENT {
+                    let v = tot[i];
+                    if let Some(x) = tot.get_mut(par as usize) {
+                        *x = x.saturating_add(v);
+                    }
+                }
+            }
+            tot
+        };
+        let base_total = subtotal(&base_self);
+        let target_total = subtotal(&target_self);
+        let sum = |v: &[u64]| v.iter().fold(0u64, |a, &x| a.saturating_add(x));
+        Diff {
+            base_sum: sum(&base_self),
+            target_sum: sum(&target_self),
+            base_unit: base.view.unit(base.profile),
+            target_unit: target.view.unit(target.profile),
+            merged,
+            base_self,
+            target_self,
+            base_total,
+            target_total,
+        }
+    }
+
+    /// The flame graph tree with widths from one side; `origin` maps its nodes to merged stacks.
+    pub fn tree(&self, widths: Widths, order: Order) -> CallTree {
+        let w = match widths {
+            Widths::Target => &self.target_self,
+            Widths::Base => &self.base_self,
+        };
+        CallTree::from_stack_weights(&self.merged, w, order)
+    }
+
+    /// Per-node numbers of a tree from [`Diff::tree`].
+    pub fn node(&self, t: &CallTree, n: NodeId) -> NodeDiff {
+        let s = t.origin.get(n.idx()).copied().unwrap_or(EMPTY_STACK.0);
+        if s == EMPTY_STACK.0 {
+            return NodeDiff {
+                base_self: 0,
+                base_total: self.base_sum,
+                target_self: 0,
+                target_total: self.target_sum,
+            };
+        }
+        let i = s as usize;
+        NodeDiff {
+            base_self: self.base_self.get(i).copied().unwrap_or(0),
+            base_total: self.base_total.get(i).copied().unwrap_or(0),
+            target_self: self.target_self.get(i).copied().unwrap_or(0),
+            target_total: self.target_total.get(i).copied().unwrap_or(0),
+        }
+    }
+
+    /// Share of `x` in a side's total, as a fraction.
+    pub fn share(x: u64, sum: u64) -> f64 {
+        if sum == 0 {
+            0.0
+        } else {
+            x as f64 / sum as f64
+        }
+    }
+
+    /// Functions by change, with base and target self and total shares (cum counted once per stack).
+    pub fn movers(&self) -> Vec<Mover> {
+        let p = &self.merged;
+        let mut acc: FxHashMap<FrameId, [u64; 4]> = FxHashMap::default();
+        let mut seen: FxHashSet<FrameId> = FxHashSet::default();
+        for s in 0..p.stacks.len() {
+            let (bs, ts) = (self.base_self[s], self.target_self[s]);
+            if bs == 0 && ts == 0 {
+                continue;
+            }
+            let leaf = p.stacks.frame[s];
+            let e = acc.entry(leaf).or_default();
+            e[0] += bs;
+            e[1] += ts;
+            seen.clear();
+            for f in p.stack_frames(StackId(s as u32)) {
+                if seen.insert(f) {
+                    let e = acc.entry(f).or_default();
+                    e[2] += bs;
+                    e[3] += ts;
+                }
+            }
+        }
+        // Frames of the same name and different kinds are one function here.
+        let mut by_name: FxHashMap<&str, [u64; 4]> = FxHashMap::default();
+        for (f, v) in acc {
+            let e = by_name.entry(p.frame_name(f)).or_default();
+            for k in 0..4 {
+                e[k] += v[k];
+            }
+        }
+        let (bt, tt) = (self.base_sum, self.target_sum);
+        let mut out: Vec<Mover> = by_name
+            .into_iter()
+            .map(|(name, [bs, ts, bc, tc])| Mover {
+                name: name.to_string(),
+                base_self: Self::share(bs, bt),
+                target_self: Self::share(ts, tt),
+                base_total: Self::share(bc, bt),
+                target_total: Self::share(tc, tt),
+                base_self_raw: bs,
+                target_self_raw: ts,
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            b.self_delta()
+                .abs()
+                .total_cmp(&a.self_delta().abs())
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        out
+    }
+}
+
+/// The numbers of one diff node (raw, in each side's unit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeDiff {
+    pub base_self: u64,
+    pub base_total: u64,
+    pub target_self: u64,
+    pub target_total: u64,
+}
+
+/// One function's change. Shares are fractions of each side's total.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mover {
+    pub name: String,
+    pub base_self: f64,
+    pub target_self: f64,
+    pub base_total: f64,
+    pub target_total: f64,
+    pub base_self_raw: u64,
+    pub target_self_raw: u64,
+}
+
+impl Mover {
+    /// Change in self share, in percentage points.
+    pub fn self_delta(&self) -> f64 {
+        (self.target_self - self.base_self) * 100.0
+    }
+    /// Change in total share, in percentage points.
+    pub fn total_delta(&self) -> f64 {
+        (self.target_total - self.base_total) * 100.0
+    }
+}
+
+/// `inferno-diff-folded` output: `stack BASE TARGET` for every stack in either side, with fractional counts
+/// truncated; `normalize` scales base counts to the target's total exactly as inferno does
+/// (`base × total_target / total_base` in f64, truncated).
+pub fn diff_folded(base: Side<'_>, target: Side<'_>, normalize: bool) -> String {
+    let whole = |p: &Profile, raw: u64| {
+        let d = 10u64.saturating_pow(p.meta.decimals);
+        raw / d.max(1)
+    };
+    let mut stacks: std::collections::BTreeMap<String, [u64; 2]> = std::collections::BTreeMap::new();
+    let mut totals = [0u64; 2];
+    for (k, side) in [base, target].into_iter().enumerate() {
+        for (text, raw) in folded_entries(side.profile, &side.view) {
+            let w = whole(side.profile, raw);
+            stacks.entry(text).or_default()[k] += w;
+            totals[k] = totals[k].saturating_add(w);
+        }
+    }
+    let mut out = String::new();
+    for (stack, [mut b, t]) in stacks {
+        if normalize && totals[0] != totals[1] && totals[0] != 0 {
+            b = (b as f64 * totals[1] as f64 / totals[0] as f64) as u64;
+        }
+        out.push_str(&format!("{stack} {b} {t}\n"));
+    }
+    out
+}
