@@ -5,6 +5,7 @@
 //! between unit and CSS px; the context is scaled once by the DPR so drawing uses CSS px.
 
 use scorch_core::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
+use scorch_core::diff::{Diff, Mover, Side, Widths};
 use scorch_core::units::{format_percent, format_value};
 use scorch_core::{FlameLayout, FrameKind, Imported, Profile, Unit, ViewOptions};
 use std::sync::Arc;
@@ -46,9 +47,118 @@ pub struct FlameData {
     pub unit: Unit,
     pub tree: CallTree,
     pub layout: FlameLayout,
+    /// Set when this is a differential view.
+    pub diff: Option<DiffData>,
+}
+
+/// What a differential view needs per node, on top of the tree of the merged profile.
+pub struct DiffData {
+    pub base_name: String,
+    pub target_name: String,
+    pub base_sum: u64,
+    pub target_sum: u64,
+    pub base_unit: Unit,
+    pub target_unit: Unit,
+    pub widths: Widths,
+    pub absolute: bool,
+    /// Per node: (base self, base total, target self, target total), raw.
+    pub nodes: Vec<[u64; 4]>,
+    /// Per node: fill colour, and 1 = only in target, 2 = only in base.
+    pub colors: Vec<String>,
+    pub marks: Vec<u8>,
+    pub movers: Vec<Mover>,
+}
+
+impl DiffData {
+    /// Change of a node's self share in percentage points (or of its raw self value in absolute mode).
+    pub fn self_delta(&self, n: usize) -> f64 {
+        let [bs, _, ts, _] = self.nodes.get(n).copied().unwrap_or_default();
+        if self.absolute {
+            ts as f64 - bs as f64
+        } else {
+            (Diff::share(ts, self.target_sum) - Diff::share(bs, self.base_sum)) * 100.0
+        }
+    }
 }
 
 impl FlameData {
+    /// The differential view of `base` → `target`.
+    pub fn new_diff(
+        base: &Loaded,
+        bview: ViewOptions,
+        target: &Loaded,
+        tview: ViewOptions,
+        widths: Widths,
+        absolute: bool,
+    ) -> FlameData {
+        let d = Diff::new(
+            Side {
+                profile: &base.imported.profile,
+                view: bview,
+            },
+            Side {
+                profile: &target.imported.profile,
+                view: tview,
+            },
+        );
+        let movers = d.movers();
+        let tree = d.tree(widths, Order::Alphabetical);
+        let nodes: Vec<[u64; 4]> = (0..tree.len())
+            .map(|n| {
+                let x = d.node(&tree, NodeId(n as u32));
+                [x.base_self, x.base_total, x.target_self, x.target_total]
+            })
+            .collect();
+        let mut data = DiffData {
+            base_name: base.name.clone(),
+            target_name: target.name.clone(),
+            base_sum: d.base_sum,
+            target_sum: d.target_sum,
+            base_unit: d.base_unit.clone(),
+            target_unit: d.target_unit.clone(),
+            widths,
+            absolute,
+            nodes,
+            colors: Vec::new(),
+            marks: Vec::new(),
+            movers,
+        };
+        let deltas: Vec<f64> = (0..tree.len()).map(|n| data.self_delta(n)).collect();
+        let max = deltas.iter().skip(1).fold(0f64, |m, d| m.max(d.abs()));
+        data.colors = deltas.iter().map(|&x| diff_color(x, max)).collect();
+        data.marks = data
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, [_, bt, _, tt])| match (i, *bt, *tt) {
+                (0, _, _) => 0,
+                (_, 0, t) if t > 0 => 1,
+                (_, b, 0) if b > 0 => 2,
+                _ => 0,
+            })
+            .collect();
+        let merged = Imported {
+            profile: d.merged,
+            gzip: false,
+            bytes: 0,
+        };
+        let loaded = Arc::new(Loaded::new(format!("{} → {}", base.name, target.name), merged));
+        let layout = FlameLayout::new(&tree);
+        let unit = if widths == Widths::Target {
+            data.target_unit.clone()
+        } else {
+            data.base_unit.clone()
+        };
+        FlameData {
+            loaded,
+            view: ViewOptions::default(),
+            unit,
+            tree,
+            layout,
+            diff: Some(data),
+        }
+    }
+
     pub fn new(loaded: Arc<Loaded>, view: ViewOptions) -> FlameData {
         let p = &loaded.imported.profile;
         let tree = CallTree::build(p, &view, Order::Alphabetical);
@@ -60,6 +170,7 @@ impl FlameData {
             unit,
             tree,
             layout,
+            diff: None,
         }
     }
 
@@ -81,6 +192,9 @@ impl FlameData {
     }
 
     fn color_of(&self, n: NodeId) -> &str {
+        if let Some(c) = self.diff.as_ref().and_then(|d| d.colors.get(n.idx())) {
+            return c;
+        }
         match self.tree.frame.get(n.idx()) {
             Some(&f) if f != ROOT_FRAME => self.loaded.colors.get(f.idx()).map_or("#ccc", |s| s.as_str()),
             _ => "rgb(200,200,200)",
@@ -137,6 +251,21 @@ pub fn frame_color(name: &str, kind: FrameKind) -> String {
         FrameKind::Process => (160.0 + 40.0 * v1, 160.0 + 40.0 * v1, 170.0 + 40.0 * v1),
     };
     format!("rgb({},{},{})", r as u8, g as u8, b as u8)
+}
+
+/// Differential colour: red grew, blue shrank, grey unchanged; intensity relative to the largest change shown.
+pub fn diff_color(delta: f64, max: f64) -> String {
+    if max <= 0.0 || delta.abs() < max * 1e-3 {
+        return "rgb(210,210,210)".to_string();
+    }
+    let a = (delta.abs() / max).clamp(0.0, 1.0);
+    // From light grey towards saturated red or blue.
+    let fade = |full: f64| (210.0 + (full - 210.0) * a).round() as u8;
+    if delta > 0.0 {
+        format!("rgb({},{},{})", fade(230.0), fade(40.0), fade(40.0))
+    } else {
+        format!("rgb({},{},{})", fade(40.0), fade(90.0), fade(230.0))
+    }
 }
 
 fn fnv1a(bytes: &[u8]) -> u32 {
@@ -299,6 +428,20 @@ fn draw_box(
     // One CSS px gap on the right and bottom separates neighbours when there is room.
     let gap = if w > 3.0 { 1.0 } else { 0.0 };
     ctx.fill_rect(x0, y, w - gap, ROW_H - 1.0);
+    let mark = d
+        .diff
+        .as_ref()
+        .and_then(|x| x.marks.get(n.idx()))
+        .copied()
+        .unwrap_or(0);
+    if mark != 0 && w > 3.0 {
+        // Only in the target: a dark red dashed outline; only in the base: a dark blue one.
+        ctx.set_stroke_style_str(if mark == 1 { "#7a0000" } else { "#00237a" });
+        ctx.set_line_width(1.5);
+        let _ = ctx.set_line_dash(&js_sys::Array::of2(&3.0.into(), &2.0.into()));
+        ctx.stroke_rect(x0 + 0.75, y + 0.75, (w - gap - 1.5).max(0.0), ROW_H - 2.5);
+        let _ = ctx.set_line_dash(&js_sys::Array::new());
+    }
     if hovered {
         ctx.set_stroke_style_str("#000");
         ctx.set_line_width(1.5);

@@ -10,6 +10,7 @@ mod load;
 use flame::{FlameData, Geometry, Loaded, Orientation, ROW_H};
 use leptos::prelude::*;
 use scorch_core::calltree::NodeId;
+use scorch_core::diff::Widths;
 use scorch_core::units::group_thousands;
 use scorch_core::{RootMode, ViewOptions, WeightMode};
 use std::cell::RefCell;
@@ -34,8 +35,12 @@ struct Ctx {
     loaded: RwSignal<Option<Arc<Loaded>>>,
     /// Which samples are shown and how they weigh.
     view: RwSignal<ViewOptions>,
-    /// The call tree and layout of `loaded` under `view`.
+    /// The call tree and layout of `loaded` under `view` (or of the diff base → loaded).
     data: RwSignal<Option<Arc<FlameData>>>,
+    /// When set, the view is differential: `base` (before) → `loaded` (after).
+    base: RwSignal<Option<Arc<Loaded>>>,
+    diff_widths: RwSignal<Widths>,
+    diff_absolute: RwSignal<bool>,
     /// Zoom history; the last entry is the current zoom, empty means the whole profile.
     zoom: RwSignal<Vec<NodeId>>,
     hover: RwSignal<Option<Hover>>,
@@ -62,6 +67,17 @@ impl Ctx {
     }
 
     fn finish_load(&self, seq: u64, name: String, result: Result<scorch_core::Imported, String>) {
+        self.finish_load_as(seq, name, result, false);
+    }
+
+    /// `compare`: the open profile becomes the diff base and this one the target.
+    fn finish_load_as(
+        &self,
+        seq: u64,
+        name: String,
+        result: Result<scorch_core::Imported, String>,
+        compare: bool,
+    ) {
         if self.seq.get_untracked() != seq {
             return; // a newer load started; this one is stale
         }
@@ -70,15 +86,18 @@ impl Ctx {
             Ok(imported) => {
                 let loaded = Arc::new(Loaded::new(name, imported));
                 let view = ViewOptions::default_for(&loaded.imported.profile);
-                let data = FlameData::new(loaded.clone(), view);
+                let base = if compare {
+                    self.loaded.get_untracked()
+                } else {
+                    None
+                };
                 mark("bench:import-done");
                 RENDER_MARK_PENDING.with(|p| p.set(true));
-                self.zoom.set(Vec::new());
-                self.hover.set(None);
                 self.error.set(None);
                 self.view.set(view);
+                self.base.set(base);
                 self.loaded.set(Some(loaded));
-                self.data.set(Some(Arc::new(data)));
+                self.rebuild();
             }
             // The open profile stays on screen; only the error is shown.
             Err(e) => self.error.set(Some(format!("Could not open {name}: {e}"))),
@@ -87,17 +106,46 @@ impl Ctx {
 
     /// Shows the open profile under another view (event, weight, root): only the tree is rebuilt.
     fn set_view(&self, view: ViewOptions) {
-        let Some(loaded) = self.loaded.get_untracked() else {
-            return;
-        };
-        if view == self.view.get_untracked() {
+        if self.loaded.get_untracked().is_none() || view == self.view.get_untracked() {
             return;
         }
-        let data = FlameData::new(loaded, view);
+        self.view.set(view);
+        self.rebuild();
+    }
+
+    /// Rebuilds the tree and layout from the loaded profile(s), the view and the diff settings.
+    fn rebuild(&self) {
+        let Some(target) = self.loaded.get_untracked() else {
+            return;
+        };
+        let view = self.view.get_untracked();
+        let data = match self.base.get_untracked() {
+            None => FlameData::new(target, view),
+            Some(base) => {
+                let bview = matching_view(&base.imported.profile, &target.imported.profile, view);
+                FlameData::new_diff(
+                    &base,
+                    bview,
+                    &target,
+                    view,
+                    self.diff_widths.get_untracked(),
+                    self.diff_absolute.get_untracked(),
+                )
+            }
+        };
         self.zoom.set(Vec::new());
         self.hover.set(None);
-        self.view.set(view);
         self.data.set(Some(Arc::new(data)));
+    }
+
+    fn open_compare(&self, file: web_sys::File) {
+        let name = file.name();
+        let seq = self.start_load(name.clone());
+        let ctx = *self;
+        leptos::task::spawn_local(async move {
+            let r = load::read_file(file).await;
+            ctx.finish_load_as(seq, name, r, true);
+        });
     }
 
     fn open_file(&self, file: web_sys::File) {
@@ -127,6 +175,25 @@ impl Ctx {
     }
 }
 
+/// The base's view matching the target's: the same event (by name), weight and root where the base has them.
+fn matching_view(base: &scorch_core::Profile, target: &scorch_core::Profile, v: ViewOptions) -> ViewOptions {
+    let mut b = ViewOptions::default_for(base);
+    if let Some(name) = v
+        .event
+        .and_then(|e| target.events.get(e as usize))
+        .map(|e| &e.name)
+    {
+        if let Some(i) = base.events.iter().position(|e| &e.name == name) {
+            b.event = Some(i as u16);
+        }
+    }
+    b.weight = v.weight;
+    if !base.threads.is_empty() && !matches!(v.root, RootMode::Label(_)) {
+        b.root = v.root;
+    }
+    b
+}
+
 thread_local! {
     static RENDER_MARK_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -153,6 +220,9 @@ pub fn App() -> impl IntoView {
         loaded: RwSignal::new(None),
         view: RwSignal::new(ViewOptions::default()),
         data: RwSignal::new(None),
+        base: RwSignal::new(None),
+        diff_widths: RwSignal::new(Widths::Target),
+        diff_absolute: RwSignal::new(false),
         zoom: RwSignal::new(Vec::new()),
         hover: RwSignal::new(None),
         orientation: RwSignal::new(Orientation::Flame),
@@ -213,6 +283,7 @@ pub fn App() -> impl IntoView {
             <OrientationToggle/>
         </header>
         <ErrorBanner/>
+        <DiffBar/>
         <Breadcrumb/>
         <FlameCanvas/>
         <Tooltip/>
@@ -238,6 +309,19 @@ fn OpenControls() -> impl IntoView {
                 }/>
         </label>
         <button data-testid="paste-toggle" on:click=move |_| paste_open.update(|o| *o = !*o)>"Paste text…"</button>
+        <Show when=move || ctx.loaded.with(|l| l.is_some())>
+            <label class="button" title="Open a second profile and compare: the one open now is the base (before), the new one the target (after)">
+                "Compare with…"
+                <input type="file" data-testid="compare-file" class="hidden-input"
+                    on:change=move |ev| {
+                        let input: web_sys::HtmlInputElement = event_target(&ev);
+                        if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                            ctx.open_compare(file);
+                        }
+                        input.set_value("");
+                    }/>
+            </label>
+        </Show>
         <span class="hint">"or drop a file anywhere"</span>
         <Show when=move || paste_open.get()>
             <div class="paste-panel">
@@ -448,6 +532,156 @@ fn InfoPanel() -> impl IntoView {
     }
 }
 
+/// The differential view's legend, switches and movers table. The legend says the direction in words.
+#[component]
+fn DiffBar() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let show_movers = RwSignal::new(false);
+    let sort_by_total = RwSignal::new(false);
+    let info = move || {
+        ctx.data.with(|d| {
+            d.as_ref().and_then(|d| d.diff.as_ref()).map(|x| {
+                (
+                    x.base_name.clone(),
+                    x.target_name.clone(),
+                    scorch_core::units::format_value(x.base_sum as f64, &x.base_unit),
+                    scorch_core::units::format_value(x.target_sum as f64, &x.target_unit),
+                    x.widths,
+                    x.absolute,
+                )
+            })
+        })
+    };
+    let swap = move |_| {
+        let (b, t) = (ctx.base.get_untracked(), ctx.loaded.get_untracked());
+        if let (Some(b), Some(t)) = (b, t) {
+            ctx.view.set(ViewOptions::default_for(&b.imported.profile));
+            ctx.base.set(Some(t));
+            ctx.loaded.set(Some(b));
+            ctx.rebuild();
+        }
+    };
+    let exit = move |_| {
+        ctx.base.set(None);
+        ctx.rebuild();
+    };
+    let toggle_widths = move |_| {
+        ctx.diff_widths.update(|w| {
+            *w = if *w == Widths::Target {
+                Widths::Base
+            } else {
+                Widths::Target
+            }
+        });
+        ctx.rebuild();
+    };
+    let toggle_mode = move |_| {
+        ctx.diff_absolute.update(|a| *a = !*a);
+        ctx.rebuild();
+    };
+    let movers = move || {
+        let by_total = sort_by_total.get();
+        ctx.data.with(|d| {
+            let mut rows = d
+                .as_ref()
+                .and_then(|d| d.diff.as_ref())
+                .map(|x| x.movers.clone())
+                .unwrap_or_default();
+            if by_total {
+                rows.sort_by(|a, b| {
+                    b.total_delta()
+                        .abs()
+                        .total_cmp(&a.total_delta().abs())
+                        .then_with(|| a.name.cmp(&b.name))
+                });
+            }
+            rows.truncate(200);
+            rows
+        })
+    };
+    let select = move |name: String| {
+        // Zoom to the widest frame of that function.
+        let Some(d) = ctx.data.get_untracked() else { return };
+        let best = (1..d.tree.len())
+            .filter(|&n| d.name_of(NodeId(n as u32)) == name && d.tree.total[n] > 0)
+            .max_by_key(|&n| d.tree.total[n]);
+        if let Some(n) = best {
+            ctx.zoom.set(vec![NodeId(n as u32)]);
+        }
+    };
+    move || {
+        info().map(|(bname, tname, btotal, ttotal, widths, absolute)| {
+            let (battr, tattr) = (bname.clone(), tname.clone());
+            let legend = format!(
+                "Red: {} in target (after) than in base (before); blue: {}; grey: unchanged. {}",
+                if absolute { "more" } else { "larger share" },
+                if absolute { "less" } else { "smaller share" },
+                if absolute {
+                    "Absolute values: the two runs are assumed comparable.".to_string()
+                } else {
+                    "Shares of each profile's own total (normalised).".to_string()
+                }
+            );
+            view! {
+                <div class="diff-bar" data-testid="diff-legend" data-base=battr data-target=tattr
+                    data-widths=if widths == Widths::Target { "target" } else { "base" }
+                    data-mode=if absolute { "absolute" } else { "normalised" }>
+                    <div class="diff-sides">
+                        <span class="swatch grew"></span><span class="swatch shrank"></span>
+                        <span>"base (before): "<b>{bname}</b>" · "{btotal}</span>
+                        <span>" → target (after): "<b>{tname}</b>" · "{ttotal}</span>
+                    </div>
+                    <div class="diff-legend-text">{legend}
+                        " Widths from the "{if widths == Widths::Target { "target (after)" } else { "base (before)" }}". "
+                        <span class="mark-new">"dashed red"</span>" = only in the target; "
+                        <span class="mark-gone">"dashed blue"</span>" = only in the base."
+                    </div>
+                    <div class="diff-buttons">
+                        <button data-testid="diff-swap" on:click=swap>"Swap base ⇄ target"</button>
+                        <button data-testid="diff-widths" on:click=toggle_widths>
+                            {if widths == Widths::Target { "Widths: target" } else { "Widths: base" }}
+                        </button>
+                        <button data-testid="diff-mode" on:click=toggle_mode>
+                            {if absolute { "Absolute values" } else { "Normalised shares" }}
+                        </button>
+                        <button data-testid="movers-toggle" on:click=move |_| show_movers.update(|m| *m = !*m)>"Movers"</button>
+                        <button data-testid="diff-exit" on:click=exit>"Exit diff"</button>
+                    </div>
+                    <Show when=move || show_movers.get()>
+                        <div class="movers">
+                            <table data-testid="movers-table">
+                                <thead><tr>
+                                    <th>"function"</th><th>"base self"</th><th>"target self"</th>
+                                    <th class="sortable" on:click=move |_| sort_by_total.set(false)>"Δ self ▾"</th>
+                                    <th>"base total"</th><th>"target total"</th>
+                                    <th class="sortable" on:click=move |_| sort_by_total.set(true)>"Δ total ▾"</th>
+                                </tr></thead>
+                                <tbody>
+                                    {move || movers().into_iter().map(|m| {
+                                        let name = m.name.clone();
+                                        let cls = if m.self_delta() > 0.0 { "grew" } else if m.self_delta() < 0.0 { "shrank" } else { "" };
+                                        view! {
+                                            <tr data-testid="mover-row" class=cls on:click=move |_| select(name.clone())>
+                                                <td class="fn">{m.name.clone()}</td>
+                                                <td>{format!("{:.2} %", m.base_self * 100.0)}</td>
+                                                <td>{format!("{:.2} %", m.target_self * 100.0)}</td>
+                                                <td>{format!("{:+.2} pp", m.self_delta())}</td>
+                                                <td>{format!("{:.2} %", m.base_total * 100.0)}</td>
+                                                <td>{format!("{:.2} %", m.target_total * 100.0)}</td>
+                                                <td>{format!("{:+.2} pp", m.total_delta())}</td>
+                                            </tr>
+                                        }
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                        </div>
+                    </Show>
+                </div>
+            }
+        })
+    }
+}
+
 #[component]
 fn OrientationToggle() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -534,6 +768,28 @@ fn FlameCanvas() -> impl IntoView {
         }
     };
     let _ = window_event_listener(leptos::ev::resize, move |_| measure());
+    install_test_hook(ctx, canvas_ref);
+    // The flame area also changes size when panels above it open or close: follow it, and keep the root in view.
+    Effect::new(move |observed: Option<bool>| {
+        if observed == Some(true) {
+            return true;
+        }
+        let Some(el) = scroll_ref.get() else { return false };
+        let on_resize = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+            measure();
+            if ctx.orientation.get_untracked() == Orientation::Flame {
+                if let Some(el) = scroll_ref.get_untracked() {
+                    el.set_scroll_top(el.scroll_height());
+                }
+            }
+        });
+        if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            observer.observe(&el);
+            std::mem::forget(observer);
+        }
+        on_resize.forget();
+        true
+    });
 
     let redraw = {
         let sched = sched.clone();
@@ -657,6 +913,40 @@ fn geometry_of(ctx: Ctx, data: &FlameData) -> Geometry {
     )
 }
 
+/// Test hook: `window.__scorchFramePoint(name)` gives the page (CSS px) centre of the widest drawn frame with
+/// that name, or null. Browser tests use it to hover and click frames of real profiles.
+fn install_test_hook(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
+    let hook = wasm_bindgen::closure::Closure::<dyn Fn(String) -> wasm_bindgen::JsValue>::new(
+        move |name: String| {
+            let (Some(data), Some(canvas)) = (ctx.data.get_untracked(), canvas_ref.get_untracked()) else {
+                return wasm_bindgen::JsValue::NULL;
+            };
+            let g = geometry_of(ctx, &data);
+            let best = (1..data.tree.len())
+                .filter(|&n| data.name_of(NodeId(n as u32)) == name)
+                .filter_map(|n| {
+                    let (x0, x1) = (
+                        g.px(data.layout.x0[n]).max(0.0),
+                        g.px(data.layout.x1[n]).min(g.width),
+                    );
+                    (x1 - x0 >= 1.0).then_some((n, x0, x1))
+                })
+                .max_by(|a, b| (a.2 - a.1).total_cmp(&(b.2 - b.1)));
+            let Some((n, x0, x1)) = best else {
+                return wasm_bindgen::JsValue::NULL;
+            };
+            let rect = canvas.get_bounding_client_rect();
+            let y = g.row_y(data.tree.depth[n] as usize) + ROW_H / 2.0;
+            let out = js_sys::Array::of2(&(rect.left() + (x0 + x1) / 2.0).into(), &(rect.top() + y).into());
+            out.into()
+        },
+    );
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &"__scorchFramePoint".into(), hook.as_ref());
+    }
+    hook.forget();
+}
+
 /// Sizes the canvas for the device-pixel ratio and draws the current view.
 fn paint(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
     let Some(canvas) = canvas_ref.get_untracked() else {
@@ -691,6 +981,71 @@ fn paint(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
     }
 }
 
+/// Tooltip rows of a diff node: both sides' self and total (value and share), and the changes.
+fn diff_tooltip_rows(x: &flame::DiffData, n: usize) -> Vec<(&'static str, &'static str, String)> {
+    use scorch_core::diff::Diff;
+    use scorch_core::units::format_value;
+    let [bs, bt, ts, tt] = x.nodes.get(n).copied().unwrap_or_default();
+    let side = |v: u64, sum: u64, unit: &scorch_core::Unit| {
+        format!(
+            "{} ({:.2} %)",
+            format_value(v as f64, unit),
+            Diff::share(v, sum) * 100.0
+        )
+    };
+    let delta = |b: u64, t: u64| {
+        if x.absolute {
+            let d = t as f64 - b as f64;
+            let rel = if b == 0 {
+                "new".to_string()
+            } else {
+                format!("{:+.1} %", d / b as f64 * 100.0)
+            };
+            format!(
+                "{}{} ({rel})",
+                if d >= 0.0 { "+" } else { "−" },
+                format_value(d.abs(), &x.target_unit)
+            )
+        } else {
+            let (sb, st) = (Diff::share(b, x.base_sum), Diff::share(t, x.target_sum));
+            let rel = if sb == 0.0 {
+                if st == 0.0 {
+                    "unchanged".to_string()
+                } else {
+                    "new in target".to_string()
+                }
+            } else {
+                format!("{:+.1} % relative", (st - sb) / sb * 100.0)
+            };
+            format!("{:+.2} pp ({rel})", (st - sb) * 100.0)
+        }
+    };
+    vec![
+        (
+            "base self",
+            "tooltip-base-self",
+            side(bs, x.base_sum, &x.base_unit),
+        ),
+        (
+            "target self",
+            "tooltip-target-self",
+            side(ts, x.target_sum, &x.target_unit),
+        ),
+        ("Δ self", "tooltip-delta-self", delta(bs, ts)),
+        (
+            "base total",
+            "tooltip-base-total",
+            side(bt, x.base_sum, &x.base_unit),
+        ),
+        (
+            "target total",
+            "tooltip-target-total",
+            side(tt, x.target_sum, &x.target_unit),
+        ),
+        ("Δ total", "tooltip-delta-total", delta(bt, tt)),
+    ]
+}
+
 #[component]
 fn Tooltip() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -710,6 +1065,7 @@ fn Tooltip() -> impl IntoView {
                 data.name_of(zoom)
             )
         });
+        let diff_rows = data.diff.as_ref().map(|x| diff_tooltip_rows(x, n));
         Some((
             h,
             data.name_of(h.node).to_string(),
@@ -717,10 +1073,11 @@ fn Tooltip() -> impl IntoView {
             data.describe(data.tree.total[n]),
             data.describe(data.tree.self_w[n]),
             in_zoom,
+            diff_rows,
         ))
     };
     move || {
-        content().map(|(h, name, kind, total, self_, in_zoom)| {
+        content().map(|(h, name, kind, total, self_, in_zoom, diff_rows)| {
             let win = web_sys::window();
             let size = |v: Option<Result<wasm_bindgen::JsValue, _>>, d| v.and_then(|v| v.ok()).and_then(|v| v.as_f64()).unwrap_or(d);
             let w = size(win.as_ref().map(|w| w.inner_width()), 1200.0);
@@ -733,8 +1090,15 @@ fn Tooltip() -> impl IntoView {
                     style:top=format!("{top}px")>
                     <div class="tt-name">{name}</div>
                     {kind.map(|k| view! { <div class="tt-kind">{k.name()}</div> })}
-                    <div class="tt-row"><span>"total"</span><span data-testid="tooltip-total">{total}</span></div>
-                    <div class="tt-row"><span>"self"</span><span data-testid="tooltip-self">{self_}</span></div>
+                    {match diff_rows {
+                        Some(rows) => rows.into_iter().map(|(label, id, value)| view! {
+                            <div class="tt-row"><span>{label}</span><span data-testid=id>{value}</span></div>
+                        }).collect_view().into_any(),
+                        None => view! {
+                            <div class="tt-row"><span>"total"</span><span data-testid="tooltip-total">{total}</span></div>
+                            <div class="tt-row"><span>"self"</span><span data-testid="tooltip-self">{self_}</span></div>
+                        }.into_any(),
+                    }}
                     {in_zoom.map(|z| view! {
                         <div class="tt-row"><span>"zoom"</span><span data-testid="tooltip-zoom">{z}</span></div>
                     })}
@@ -749,6 +1113,29 @@ fn StatusLine() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let info = move || {
         ctx.data.get().map(|d| {
+            if let Some(x) = &d.diff {
+                let text = format!(
+                    "diff · base (before) {} · {} → target (after) {} · {} · {}",
+                    x.base_name,
+                    scorch_core::units::format_value(x.base_sum as f64, &x.base_unit),
+                    x.target_name,
+                    scorch_core::units::format_value(x.target_sum as f64, &x.target_unit),
+                    if x.absolute {
+                        "absolute values"
+                    } else {
+                        "normalised shares"
+                    },
+                );
+                return (
+                    "diff",
+                    x.target_sum.to_string(),
+                    x.base_sum.to_string(),
+                    text,
+                    String::new(),
+                    d.unit.name().to_string(),
+                    "0".to_string(),
+                );
+            }
             let p = d.profile();
             let shown = scorch_core::Weight {
                 raw: d.tree.total.first().copied().unwrap_or(0),
@@ -783,19 +1170,21 @@ fn StatusLine() -> impl IntoView {
             );
             (
                 p.meta.format.name(),
-                p.meta.records.to_string(),
                 shown.to_string(),
+                String::new(),
                 text,
                 event,
                 d.unit.name().to_string(),
+                p.meta.records.to_string(),
             )
         })
     };
     view! {
         <footer class="status" data-testid="status"
             data-format=move || info().map(|i| i.0).unwrap_or("")
-            data-samples=move || info().map(|i| i.1).unwrap_or_default()
-            data-total=move || info().map(|i| i.2).unwrap_or_default()
+            data-samples=move || info().map(|i| i.6).unwrap_or_default()
+            data-total=move || info().map(|i| i.1).unwrap_or_default()
+            data-base-total=move || info().map(|i| i.2).unwrap_or_default()
             data-event=move || info().map(|i| i.4).unwrap_or_default()
             data-unit=move || info().map(|i| i.5).unwrap_or_default()>
             {move || info().map(|i| i.3).unwrap_or_else(|| "No profile open".to_string())}

@@ -1,0 +1,100 @@
+// The differential view: direction in words, tooltip numbers of a frame that grew, swap inverts them, frames
+// only in the base are reachable, the movers table lists functions by change.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, browser, waitForProfile, pixelAt, outFile, ROOT } from './harness.mjs';
+
+const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'diff');
+let server, b;
+before(async () => {
+  server = await serve();
+  b = await browser();
+  await b.page.goto(server.url);
+  await waitForProfile(b.page, 'demo.folded');
+});
+after(async () => { await b?.close(); await server?.close(); });
+
+const point = (page, name) => page.evaluate((n) => window.__scorchFramePoint(n), name);
+async function hover(page, name) {
+  const p = await point(page, name);
+  assert.ok(p, `${name} is drawn`);
+  await page.mouse.move(5, 5);
+  await page.mouse.move(p[0], p[1]);
+  await page.waitForFunction((n) => document.querySelector('.tt-name')?.textContent === n, name);
+  const get = (id) => page.textContent(`[data-testid=${id}]`);
+  // `at` is inside the box, above its label, so the pixel there is the fill colour.
+  return { at: { x: p[0], y: p[1] - 7 }, baseSelf: await get('tooltip-base-self'), targetSelf: await get('tooltip-target-self'),
+    deltaSelf: await get('tooltip-delta-self'), deltaTotal: await get('tooltip-delta-total') };
+}
+const legend = (page) => page.evaluate(() => {
+  const l = document.querySelector('[data-testid=diff-legend]');
+  return { ...l.dataset, text: l.textContent };
+});
+
+test('compare two profiles: the legend says the direction, a frame that grew is red with the right numbers', async () => {
+  const { page } = b;
+  await page.setInputFiles('[data-testid=open-file]', path.join(DATA, 'inf-diff-before.txt'));
+  await waitForProfile(page, 'inf-diff-before.txt');
+  await page.setInputFiles('[data-testid=compare-file]', path.join(DATA, 'inf-diff-after.txt'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  const l = await legend(page);
+  assert.equal(l.base, 'inf-diff-before.txt');
+  assert.equal(l.target, 'inf-diff-after.txt');
+  assert.equal(l.mode, 'normalised');
+  assert.match(l.text, /Red: larger share in target \(after\) than in base \(before\); blue: smaller share/);
+  assert.match(l.text, /base \(before\): inf-diff-before\.txt · 65 samples/);
+  assert.match(l.text, /target \(after\): inf-diff-after\.txt · 80 samples/);
+
+  // rw_verify_area: 3 of 65 samples before (4.62 %), 8 of 80 after (10.00 %).
+  const t = await hover(page, 'rw_verify_area');
+  assert.equal(t.baseSelf, '3 samples (4.62 %)');
+  assert.equal(t.targetSelf, '8 samples (10.00 %)');
+  assert.equal(t.deltaSelf, '+5.38 pp (+116.7 % relative)');
+  const px = await pixelAt(page, t.at);
+  assert.ok(px[0] > px[2] + 40, `grew → red, got ${px}`);
+  // __srcu_read_unlock shrank: blue.
+  const s = await hover(page, '__srcu_read_unlock');
+  assert.match(s.deltaSelf, /^-\d+\.\d\d pp/, "this frame shrank (the function, on all its paths, by 15.29 pp: see the movers table)");
+  const px2 = await pixelAt(page, s.at);
+  assert.ok(px2[2] > px2[0] + 40, `shrank → blue, got ${px2}`);
+  await page.screenshot({ path: outFile('diff.png') });
+});
+
+test('swap inverts every number and the words follow', async () => {
+  const { page } = b;
+  await page.click('[data-testid=diff-swap]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=diff-legend]').dataset.base === 'inf-diff-after.txt');
+  const l = await legend(page);
+  assert.equal(l.target, 'inf-diff-before.txt');
+  assert.match(l.text, /base \(before\): inf-diff-after\.txt · 80 samples/);
+  const t = await hover(page, 'rw_verify_area');
+  assert.equal(t.baseSelf, '8 samples (10.00 %)');
+  assert.equal(t.targetSelf, '3 samples (4.62 %)');
+  assert.match(t.deltaSelf, /^-5\.38 pp/);
+  const px = await pixelAt(page, t.at);
+  assert.ok(px[2] > px[0] + 40, `now shrank → blue, got ${px}`);
+  await page.click('[data-testid=diff-swap]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=diff-legend]').dataset.base === 'inf-diff-before.txt');
+});
+
+test('frames only in the base: reachable with base widths and in the movers table', async () => {
+  const { page } = b;
+  assert.equal(await point(page, '0xF1BDE348'), null, 'no width in the target');
+  await page.click('[data-testid=diff-widths]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=diff-legend]').dataset.widths === 'base');
+  const t = await hover(page, '0xF1BDE348');
+  assert.equal(t.targetSelf, '0 samples (0.00 %)');
+  assert.match(t.baseSelf, /^1 sample \(1\.54 %\)$/);
+  await page.click('[data-testid=diff-widths]');
+  await page.click('[data-testid=movers-toggle]');
+  const rows = await page.$$eval('[data-testid=mover-row]', (r) => r.map((x) => [...x.children].map((c) => c.textContent)));
+  assert.equal(rows[0][0], '__srcu_read_unlock');
+  assert.equal(rows[0][3], '-15.29 pp');
+  const gone = rows.find((r) => r[0] === '0xF1BDE348');
+  assert.deepEqual(gone.slice(1, 4), ['1.54 %', '0.00 %', '-1.54 pp']);
+  await page.screenshot({ path: outFile('diff-movers.png') });
+  await page.click('[data-testid=diff-exit]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'folded');
+  assert.deepEqual(b.errors, []);
+});
