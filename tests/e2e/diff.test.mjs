@@ -98,3 +98,17 @@ test('frames only in the base: reachable with base widths and in the movers tabl
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'folded');
   assert.deepEqual(b.errors, []);
 });
+
+test('a two-count (difffolded) file opens as a diff by itself', async () => {
+  const { page } = b;
+  const f = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'folded', 'inf-perf-cycles-instructions-01-collapsed-all-diff.txt');
+  await page.setInputFiles('[data-testid=open-file]', f);
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  const l = await legend(page);
+  assert.match(l.base, /collapsed-all-diff\.txt \(first counts\)$/);
+  assert.match(l.target, /collapsed-all-diff\.txt \(second counts\)$/);
+  await page.click('[data-testid=diff-swap]');
+  await page.waitForFunction(() => /second counts/.test(document.querySelector('[data-testid=diff-legend]').dataset.base));
+  await page.click('[data-testid=diff-exit]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'folded');
+});

@@ -101,6 +101,19 @@ impl FlameData {
                 view: tview,
             },
         );
+        // For a two-count file both sides are one file: name them by their role.
+        let same = std::ptr::eq(base, target);
+        let (bname, tname) = match (same, bview.event) {
+            (true, Some(0)) => (
+                format!("{} (first counts)", base.name),
+                format!("{} (second counts)", target.name),
+            ),
+            (true, _) => (
+                format!("{} (second counts)", base.name),
+                format!("{} (first counts)", target.name),
+            ),
+            _ => (base.name.clone(), target.name.clone()),
+        };
         let movers = d.movers();
         let tree = d.tree(widths, Order::Alphabetical);
         let nodes: Vec<[u64; 4]> = (0..tree.len())
@@ -110,8 +123,8 @@ impl FlameData {
             })
             .collect();
         let mut data = DiffData {
-            base_name: base.name.clone(),
-            target_name: target.name.clone(),
+            base_name: bname,
+            target_name: tname,
             base_sum: d.base_sum,
             target_sum: d.target_sum,
             base_unit: d.base_unit.clone(),

@@ -41,6 +41,8 @@ struct Ctx {
     base: RwSignal<Option<Arc<Loaded>>>,
     diff_widths: RwSignal<Widths>,
     diff_absolute: RwSignal<bool>,
+    /// A two-count (difffolded) file is its own base and target: (base event, target event).
+    diff_events: RwSignal<Option<(u16, u16)>>,
     /// Zoom history; the last entry is the current zoom, empty means the whole profile.
     zoom: RwSignal<Vec<NodeId>>,
     hover: RwSignal<Option<Hover>>,
@@ -86,11 +88,20 @@ impl Ctx {
             Ok(imported) => {
                 let loaded = Arc::new(Loaded::new(name, imported));
                 let view = ViewOptions::default_for(&loaded.imported.profile);
-                let base = if compare {
+                let mut base = if compare {
                     self.loaded.get_untracked()
                 } else {
                     None
                 };
+                // A differential folded file (two counts per line) opens as base → target by itself.
+                let p = &loaded.imported.profile;
+                let two_counts = !compare
+                    && p.meta.format == scorch_core::Format::Folded
+                    && p.events.iter().map(|e| e.name.as_str()).eq(["base", "target"]);
+                if two_counts {
+                    base = Some(loaded.clone());
+                }
+                self.diff_events.set(two_counts.then_some((0, 1)));
                 mark("bench:import-done");
                 RENDER_MARK_PENDING.with(|p| p.set(true));
                 self.error.set(None);
@@ -122,7 +133,22 @@ impl Ctx {
         let data = match self.base.get_untracked() {
             None => FlameData::new(target, view),
             Some(base) => {
-                let bview = matching_view(&base.imported.profile, &target.imported.profile, view);
+                let (bview, view) = match self.diff_events.get_untracked() {
+                    Some((be, te)) => (
+                        ViewOptions {
+                            event: Some(be),
+                            ..view
+                        },
+                        ViewOptions {
+                            event: Some(te),
+                            ..view
+                        },
+                    ),
+                    None => (
+                        matching_view(&base.imported.profile, &target.imported.profile, view),
+                        view,
+                    ),
+                };
                 FlameData::new_diff(
                     &base,
                     bview,
@@ -223,6 +249,7 @@ pub fn App() -> impl IntoView {
         base: RwSignal::new(None),
         diff_widths: RwSignal::new(Widths::Target),
         diff_absolute: RwSignal::new(false),
+        diff_events: RwSignal::new(None),
         zoom: RwSignal::new(Vec::new()),
         hover: RwSignal::new(None),
         orientation: RwSignal::new(Orientation::Flame),
@@ -553,6 +580,11 @@ fn DiffBar() -> impl IntoView {
         })
     };
     let swap = move |_| {
+        if let Some((be, te)) = ctx.diff_events.get_untracked() {
+            ctx.diff_events.set(Some((te, be)));
+            ctx.rebuild();
+            return;
+        }
         let (b, t) = (ctx.base.get_untracked(), ctx.loaded.get_untracked());
         if let (Some(b), Some(t)) = (b, t) {
             ctx.view.set(ViewOptions::default_for(&b.imported.profile));
@@ -562,6 +594,10 @@ fn DiffBar() -> impl IntoView {
         }
     };
     let exit = move |_| {
+        if let Some((_, te)) = ctx.diff_events.get_untracked() {
+            ctx.view.update(|v| v.event = Some(te));
+            ctx.diff_events.set(None);
+        }
         ctx.base.set(None);
         ctx.rebuild();
     };

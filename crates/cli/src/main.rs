@@ -346,26 +346,45 @@ fn diff(a: &Args) -> Result<(), String> {
     ])?;
     let (base_file, target_file) = match a.positional.as_slice() {
         [b, t] => (b.as_str(), t.as_str()),
+        // A two-count (difffolded) file holds both sides.
+        [f] => (f.as_str(), f.as_str()),
         _ => return Err("diff takes two files: BASE (before) and TARGET (after)".into()),
     };
+    let one_file = target_file == base_file;
     let base = load(base_file, ImportOptions::default())?;
-    let target = load(target_file, ImportOptions::default())?;
+    let target = if one_file {
+        base.clone()
+    } else {
+        load(target_file, ImportOptions::default())?
+    };
+    let two_counts = |p: &Profile| p.events.iter().map(|e| e.name.as_str()).eq(["base", "target"]);
+    if one_file && !two_counts(&base.profile) {
+        return Err(
+            "diff takes two files: BASE (before) and TARGET (after), or one two-count (difffolded) file"
+                .into(),
+        );
+    }
     warn(&base);
-    warn(&target);
-    let view_of = |p: &Profile| -> Result<ViewOptions, String> {
+    if !one_file {
+        warn(&target);
+    }
+    let view_of = |p: &Profile, side: u16| -> Result<ViewOptions, String> {
         let mut v = ViewOptions::default_for(p);
         if let Some(name) = a.value("--event").or(a.value("--sample-type")) {
             v.event = Some(event_index(p, name)?);
+        }
+        if one_file {
+            v.event = Some(side);
         }
         Ok(v)
     };
     let bside = scorch_core::diff::Side {
         profile: &base.profile,
-        view: view_of(&base.profile)?,
+        view: view_of(&base.profile, 0)?,
     };
     let tside = scorch_core::diff::Side {
         profile: &target.profile,
-        view: view_of(&target.profile)?,
+        view: view_of(&target.profile, 1)?,
     };
     if a.has("--folded") {
         return write_out(scorch_core::diff::diff_folded(bside, tside, a.has("--normalize")).as_bytes());

@@ -14,7 +14,7 @@
 use crate::error::{ImportError, ImportErrorKind, Warnings};
 use crate::format::{trim_ascii, Format};
 use crate::lines::{LinePos, LineSplitter};
-use crate::model::{FrameKind, Profile, ProfileBuilder, StackId};
+use crate::model::{FrameKind, FullSample, Profile, ProfileBuilder, StackId};
 use crate::units::Unit;
 
 /// Most decimals kept from a fractional count.
@@ -110,6 +110,8 @@ pub struct FoldedParser {
     total: u64,
     records: u64,
     two_count_lines: u64,
+    /// First counts of `stack BASE TARGET` lines, per stack (raw, scaled like `weight`).
+    base_weight: Vec<u64>,
     // The previous line's frames, to reuse stack ids for a shared prefix (sorted input shares a lot).
     prev: Vec<u8>,
     prev_ends: Vec<usize>,
@@ -128,6 +130,7 @@ impl FoldedParser {
             total: 0,
             records: 0,
             two_count_lines: 0,
+            base_weight: Vec::new(),
             prev: Vec::new(),
             prev_ends: Vec::new(),
             prev_stacks: Vec::new(),
@@ -145,16 +148,6 @@ impl FoldedParser {
         let mut lines = std::mem::replace(&mut self.lines, LineSplitter::new(Format::Folded, 0));
         lines.finish(|line, pos| self.line(line, pos))?;
         let end = lines.position();
-        if self.two_count_lines > 0 {
-            self.warnings.push(
-                end.line.saturating_sub(1),
-                end.offset,
-                format!(
-                    "{} lines have two counts (a differential file): the second (target) count is shown",
-                    self.two_count_lines
-                ),
-            );
-        }
         if self.records == 0 {
             let (kind, msg) = if self.warnings.is_empty() {
                 (
@@ -174,9 +167,43 @@ impl FoldedParser {
             let offset = self.warnings.first.first().map_or(0, |w| w.offset);
             return Err(ImportError::new(Some(Format::Folded), kind, offset, line, msg));
         }
-        for (i, (&w, &named)) in self.weight.iter().zip(&self.named).enumerate() {
-            if named {
-                self.b.push_sample(StackId(i as u32), w, end.offset)?;
+        if self.two_count_lines > 0 {
+            // A differential file (difffolded.pl, inferno-diff-folded): two events, base and target.
+            let (base, target) = (
+                self.b.event("base", Unit::Samples),
+                self.b.event("target", Unit::Samples),
+            );
+            self.b.set_default_event(target);
+            self.b.add_info(
+                "differential folded file",
+                format!(
+                    "{} lines with two counts: base (first, before) and target (second, after)",
+                    self.two_count_lines
+                ),
+            );
+            self.base_weight.resize(self.weight.len(), 0);
+            for (i, &named) in self.named.iter().enumerate() {
+                if !named {
+                    continue;
+                }
+                for (event, w) in [(base, self.base_weight[i]), (target, self.weight[i])] {
+                    let s = FullSample {
+                        stack: StackId(i as u32),
+                        weight: w,
+                        time_ns: None,
+                        thread: None,
+                        event: Some(event),
+                        cpu: None,
+                        labels: None,
+                    };
+                    self.b.push_full_sample(s, end.offset)?;
+                }
+            }
+        } else {
+            for (i, (&w, &named)) in self.weight.iter().zip(&self.named).enumerate() {
+                if named {
+                    self.b.push_sample(StackId(i as u32), w, end.offset)?;
+                }
             }
         }
         Ok(self
@@ -204,11 +231,13 @@ impl FoldedParser {
                 .push(pos.line, pos.offset, "count does not fit in 64 bits; skipped");
             return Ok(());
         };
-        // `stack BASE TARGET`: keep the target count.
-        if let Some((s2, _base)) = split_count(stack) {
+        // `stack BASE TARGET`: the first count is the base, the second the target.
+        let mut base_count = None;
+        if let Some((s2, base)) = split_count(stack) {
             if !trim_ascii(s2).is_empty() {
                 stack = s2;
                 self.two_count_lines += 1;
+                base_count = parse_count(base);
             }
         }
         let stack = trim_ascii(stack);
@@ -224,10 +253,15 @@ impl FoldedParser {
                 "count has more than 9 decimals; the rest was cut",
             );
         }
-        if c.decimals > self.decimals {
-            self.rescale(c.decimals, pos)?;
+        let wanted = c.decimals.max(base_count.map_or(0, |b| b.decimals));
+        if wanted > self.decimals {
+            self.rescale(wanted, pos)?;
         }
         c.mantissa = scale(c.mantissa, self.decimals - c.decimals).ok_or_else(|| overflow(pos))?;
+        let base_raw = match base_count {
+            Some(b) => scale(b.mantissa, self.decimals - b.decimals).ok_or_else(|| overflow(pos))?,
+            None => 0,
+        };
         if std::str::from_utf8(stack).is_err() {
             self.warnings.push(
                 pos.line,
@@ -245,6 +279,14 @@ impl FoldedParser {
             .checked_add(c.mantissa)
             .ok_or_else(|| overflow(pos))?;
         self.named[i] = true;
+        if base_raw > 0 {
+            if self.base_weight.len() <= i {
+                self.base_weight.resize(i + 1, 0);
+            }
+            self.base_weight[i] = self.base_weight[i]
+                .checked_add(base_raw)
+                .ok_or_else(|| overflow(pos))?;
+        }
         self.total = self.total.checked_add(c.mantissa).ok_or_else(|| overflow(pos))?;
         self.records += 1;
         Ok(())
@@ -252,6 +294,9 @@ impl FoldedParser {
 
     fn rescale(&mut self, decimals: u32, pos: LinePos) -> Result<(), ImportError> {
         let k = decimals - self.decimals;
+        for w in &mut self.base_weight {
+            *w = scale(*w, k).ok_or_else(|| overflow(pos))?;
+        }
         for w in &mut self.weight {
             *w = scale(*w, k).ok_or_else(|| overflow(pos))?;
         }
@@ -400,10 +445,13 @@ mod tests {
     }
 
     #[test]
-    fn two_counts_use_target() {
-        let p = parse(b"a;b 12 40\na;c 1 2\n").unwrap();
-        assert_eq!(p.total(), 42);
-        assert_eq!(p.meta.warnings.count, 1);
+    fn two_counts_are_base_and_target() {
+        let p = parse(b"a;b 12 40\na;c 1 2\na;d 5\n").unwrap();
+        let names: Vec<_> = p.events.iter().map(|e| (e.name.as_str(), e.total)).collect();
+        assert_eq!(names, [("base", 13), ("target", 47)]);
+        assert_eq!(p.meta.default_event, 1);
+        assert_eq!(p.meta.warnings.count, 0);
+        p.validate().unwrap();
     }
 
     #[test]
