@@ -17,6 +17,9 @@ USAGE:
     scorch fold [OPTIONS] FILE   canonical folded stacks: one line per distinct stack, sorted, weights summed
     scorch top [OPTIONS] FILE    functions by flat and cumulative weight, like `go tool pprof -top`
     scorch info FILE             format, samples, total, events, distinct stacks, maximum depth
+    scorch heatmap [OPTIONS] FILE
+                                 FlameScope's subsecond-offset heatmap: sample counts per second (column)
+                                 and offset within it (row)
     scorch diff [OPTIONS] BASE TARGET
                                  what changed from BASE (before) to TARGET (after): functions by change in
                                  their share of each profile's total
@@ -35,6 +38,13 @@ TOP OPTIONS:
     --sample-type NAME / --event NAME   as for fold
     -n N                  show N functions (default 20; 0 = all)
     --tsv                 exact integers: flat<TAB>cum<TAB>name, all functions
+
+HEATMAP OPTIONS:
+    --rows N              rows per second: 10, 25, 49, 50 (default), 99 or 100
+    --all-events          count samples of every event (default: the shown event only)
+    --no-idle-filter      keep idle (swapper) samples
+    --json                JSON: origin_ns, rows, columns, max, counts (per column, row 0 first)
+    (fold takes --range START_S END_S: only samples in [START, END) seconds after the heatmap origin)
 
 DIFF OPTIONS:
     --sample-type NAME / --event NAME   for both profiles
@@ -67,9 +77,11 @@ fn main() -> ExitCode {
 struct Args {
     flags: Vec<(String, Option<String>)>,
     positional: Vec<String>,
+    /// `--range START END` (two values).
+    range: Option<(String, String)>,
 }
 
-const VALUED: [&str; 9] = [
+const VALUED: [&str; 10] = [
     "--event",
     "--root",
     "--compat",
@@ -79,14 +91,25 @@ const VALUED: [&str; 9] = [
     "--tagfilter",
     "--tagroot",
     "--fail-if-grows",
+    "--rows",
 ];
 
 impl Args {
     fn parse(rest: &[String]) -> Result<Args, String> {
         let mut flags = Vec::new();
         let mut positional = Vec::new();
+        let mut range = None;
         let mut it = rest.iter();
         while let Some(a) = it.next() {
+            if a == "--range" {
+                let (s, e) = (it.next(), it.next());
+                match (s, e) {
+                    (Some(s), Some(e)) => range = Some((s.clone(), e.clone())),
+                    _ => return Err("--range takes START_S END_S".into()),
+                }
+                flags.push((a.clone(), None));
+                continue;
+            }
             if a.starts_with("--") || a == "-n" {
                 let (name, inline) = match a.split_once('=') {
                     Some((n, v)) => (n.to_string(), Some(v.to_string())),
@@ -108,7 +131,11 @@ impl Args {
                 positional.push(a.clone());
             }
         }
-        Ok(Args { flags, positional })
+        Ok(Args {
+            flags,
+            positional,
+            range,
+        })
     }
 
     fn has(&self, name: &str) -> bool {
@@ -158,6 +185,7 @@ fn run(args: &[String]) -> Result<(), String> {
         "fold" => fold(&Args::parse(rest)?),
         "top" => top(&Args::parse(rest)?),
         "diff" => diff(&Args::parse(rest)?),
+        "heatmap" => heatmap(&Args::parse(rest)?),
         "info" => {
             let a = Args::parse(rest)?;
             a.only(&[])?;
@@ -181,6 +209,7 @@ fn fold(a: &Args) -> Result<(), String> {
                 "--count",
                 "--tagfilter",
                 "--tagroot",
+                "--range",
             ])?;
             let imp = load(file, ImportOptions::default())?;
             warn(&imp);
@@ -197,7 +226,20 @@ fn fold(a: &Args) -> Result<(), String> {
                 v.weight = WeightMode::Count;
             }
             apply_labels(a, p, &mut v)?;
-            let text = if p.events.is_empty() && p.samples.thread.is_none() && v.weight == WeightMode::Weight
+            if let Some((start, end)) = a.range.clone() {
+                let h =
+                    scorch_core::heatmap::heatmap(p, &v, &scorch_core::heatmap::HeatmapOptions::default())
+                        .ok_or("this profile has no timestamps, so it has no time range to select")?;
+                let s = scorch_core::heatmap::parse_seconds(&start)
+                    .ok_or(format!("--range: {start:?} is not seconds"))?;
+                let e = scorch_core::heatmap::parse_seconds(&end)
+                    .ok_or(format!("--range: {end:?} is not seconds"))?;
+                v.time_range = Some((h.origin_ns + s, h.origin_ns + e));
+            }
+            let text = if v.time_range.is_none()
+                && p.events.is_empty()
+                && p.samples.thread.is_none()
+                && v.weight == WeightMode::Weight
             {
                 export::to_folded(p) // keeps zero-count stacks of folded input
             } else {
@@ -459,6 +501,78 @@ fn diff(a: &Args) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+fn heatmap(a: &Args) -> Result<(), String> {
+    a.only(&["--rows", "--all-events", "--no-idle-filter", "--json", "--event"])?;
+    let file = a.file()?;
+    let imp = load(file, ImportOptions::default())?;
+    warn(&imp);
+    let p = &imp.profile;
+    let mut v = ViewOptions::default_for(p);
+    if a.has("--all-events") {
+        v.event = None;
+    } else if let Some(name) = a.value("--event") {
+        v.event = Some(event_index(p, name)?);
+    }
+    let rows: u32 = match a.value("--rows") {
+        Some(r) => r
+            .parse()
+            .ok()
+            .filter(|r| scorch_core::heatmap::ROW_CHOICES.contains(r))
+            .ok_or(format!(
+                "--rows takes one of {:?}, not {r}",
+                scorch_core::heatmap::ROW_CHOICES
+            ))?,
+        None => 50,
+    };
+    let o = scorch_core::heatmap::HeatmapOptions {
+        rows,
+        idle_filter: !a.has("--no-idle-filter"),
+    };
+    let h = scorch_core::heatmap::heatmap(p, &v, &o).ok_or_else(|| {
+        format!(
+            "{file}: no heatmap: the profile has no timestamps ({} input carries none)",
+            p.meta.format
+        )
+    })?;
+    let text = if a.has("--json") {
+        let cols: Vec<String> = (0..h.columns)
+            .map(|c| {
+                let cells: Vec<String> = (0..h.rows).map(|r| h.count(c, r).to_string()).collect();
+                format!("[{}]", cells.join(","))
+            })
+            .collect();
+        format!(
+            "{{\"origin_ns\":{},\"rows\":{},\"columns\":{},\"max\":{},\"counts\":[{}]}}\n",
+            h.origin_ns,
+            h.rows,
+            h.columns,
+            h.max,
+            cols.join(",")
+        )
+    } else {
+        let mut t = format!(
+            "origin {:.6} s · {} columns (seconds) × {} rows ({} ms each) · max {} samples per cell\n",
+            h.origin_ns as f64 / 1e9,
+            h.columns,
+            h.rows,
+            1000.0 / f64::from(h.rows),
+            h.max
+        );
+        for r in (0..h.rows).rev() {
+            t.push_str(&format!(
+                "{:>7.1} ms |",
+                f64::from(r) * 1000.0 / f64::from(h.rows)
+            ));
+            for c in 0..h.columns {
+                t.push_str(&format!("{:>4}", h.count(c, r)));
+            }
+            t.push('\n');
+        }
+        t
+    };
+    write_out(text.as_bytes())
 }
 
 fn event_index(p: &Profile, name: &str) -> Result<u16, String> {

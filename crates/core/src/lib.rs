@@ -14,6 +14,7 @@ pub mod error;
 pub mod export;
 pub mod folded;
 pub mod format;
+pub mod heatmap;
 pub mod import;
 pub mod layout;
 mod lines;

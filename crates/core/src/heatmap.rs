@@ -1,0 +1,232 @@
+//! The subsecond-offset heatmap (FlameScope's grid, with its bugs fixed), in exact integer nanoseconds.
+//!
+//! - Origin `t0` = the earliest selected sample's time floored to the whole second.
+//! - Column = `floor((t − t0) / 1 s)`; there are `max column + 1` columns. The extent counts every selected
+//!   sample (idle ones too), so an idle tail of the capture shows as empty columns rather than vanishing.
+//! - Row = `floor(frac(t − t0) × R)` for `R` rows per second; row 0 is the start of the second.
+//! - A cell counts samples (never weights), under the view's filters (event, labels) and FlameScope's idle
+//!   filter when on: a `swapper` process whose stack is in cpuidle / cpu_idle / cpu_bringup_and_idle /
+//!   native_safe_halt / xen_hypercall_sched_op / xen_hypercall_vcpu_op.
+//! - Selecting cell (c1, r1) to cell (c2, r2) selects the half-open range
+//!   `[t0 + c1 + r1/R, t0 + c2 + (r2 + 1)/R)`, so adjacent selections share no sample.
+
+use crate::model::{Profile, EMPTY_STACK, NO_PARENT};
+use crate::view::ViewOptions;
+
+const SECOND: u64 = 1_000_000_000;
+
+/// Rows per second offered, like FlameScope.
+pub const ROW_CHOICES: [u32; 6] = [10, 25, 49, 50, 99, 100];
+
+/// Function-name fragments of idle stacks (FlameScope's `idle_stack`).
+const IDLE: [&str; 6] = [
+    "cpuidle",
+    "cpu_idle",
+    "cpu_bringup_and_idle",
+    "native_safe_halt",
+    "xen_hypercall_sched_op",
+    "xen_hypercall_vcpu_op",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeatmapOptions {
+    /// Rows per second. Default is 50.
+    pub rows: u32,
+    /// Leave out idle (swapper) samples. Default is on, as FlameScope always has it.
+    pub idle_filter: bool,
+}
+
+impl Default for HeatmapOptions {
+    fn default() -> Self {
+        HeatmapOptions {
+            rows: 50,
+            idle_filter: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heatmap {
+    pub origin_ns: u64,
+    pub rows: u32,
+    pub columns: u32,
+    /// Column-major: the count of cell (c, r) is `counts[c * rows + r]`.
+    pub counts: Vec<u32>,
+    pub max: u32,
+}
+
+impl Heatmap {
+    pub fn count(&self, c: u32, r: u32) -> u32 {
+        self.counts
+            .get((c as usize) * self.rows as usize + r as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The time range `[start, end)` of a selection from cell `a` to cell `b` (in either order).
+    pub fn range(&self, a: (u32, u32), b: (u32, u32)) -> (u64, u64) {
+        let key = |(c, r): (u32, u32)| (c, r);
+        let (lo, hi) = if key(a) <= key(b) { (a, b) } else { (b, a) };
+        (self.cell_start(lo.0, lo.1), self.cell_start(hi.0, hi.1 + 1))
+    }
+
+    /// Start of cell (c, r) in ns; `r == rows` is the start of the next second.
+    pub fn cell_start(&self, c: u32, r: u32) -> u64 {
+        let within = (u64::from(r) * SECOND).div_ceil(u64::from(self.rows.max(1)));
+        self.origin_ns
+            .saturating_add(u64::from(c) * SECOND)
+            .saturating_add(within)
+    }
+
+    /// The cell a time falls in (for times inside the grid).
+    pub fn cell_of(&self, t: u64) -> Option<(u32, u32)> {
+        let d = t.checked_sub(self.origin_ns)?;
+        let c = u32::try_from(d / SECOND).ok()?;
+        let r = ((d % SECOND) * u64::from(self.rows) / SECOND) as u32;
+        (c < self.columns).then_some((c, r))
+    }
+}
+
+/// Per stack: is any frame on it an idle function?
+fn idle_stacks(p: &Profile) -> Vec<bool> {
+    let mut idle = vec![false; p.stacks.len()];
+    for i in 0..p.stacks.len() {
+        let par = p.stacks.parent[i];
+        let inherited = par != NO_PARENT && idle.get(par as usize).copied().unwrap_or(false);
+        idle[i] = inherited || {
+            let name = p.frame_name(p.stacks.frame[i]);
+            IDLE.iter().any(|f| name.contains(f))
+        };
+    }
+    idle
+}
+
+/// Which samples are idle (FlameScope's filter). All false for profiles without threads.
+pub fn idle_samples(p: &Profile) -> Vec<bool> {
+    let (Some(threads), false) = (&p.samples.thread, p.threads.is_empty()) else {
+        return vec![false; p.samples.len()];
+    };
+    let swapper: Vec<bool> = p
+        .threads
+        .comm
+        .iter()
+        .map(|&c| p.strings.get(c).contains("swapper"))
+        .collect();
+    let idle = idle_stacks(p);
+    p.samples
+        .stack
+        .iter()
+        .zip(threads)
+        .map(|(s, &t)| {
+            swapper.get(t as usize).copied().unwrap_or(false)
+                && *s != EMPTY_STACK
+                && idle.get(s.idx()).copied().unwrap_or(false)
+        })
+        .collect()
+}
+
+/// The heatmap of the samples a view selects (its time range is ignored). `None` without timestamps.
+pub fn heatmap(p: &Profile, v: &ViewOptions, o: &HeatmapOptions) -> Option<Heatmap> {
+    let times = p.samples.time_ns.as_ref()?;
+    let rows = o.rows.clamp(1, 1000);
+    let v = ViewOptions {
+        time_range: None,
+        ..*v
+    };
+    let idle = if o.idle_filter {
+        idle_samples(p)
+    } else {
+        Vec::new()
+    };
+    let selected = |i: usize| v.weigh(p, i).is_some();
+    let keep = |i: usize| selected(i) && !idle.get(i).copied().unwrap_or(false);
+    // The grid spans every selected sample, idle ones included: an idle stretch stays visible as empty cells.
+    let first = (0..times.len())
+        .filter(|&i| selected(i))
+        .map(|i| times[i])
+        .min()?;
+    let origin_ns = first - first % SECOND;
+    let last = (0..times.len())
+        .filter(|&i| selected(i))
+        .map(|i| times[i])
+        .max()
+        .unwrap_or(first);
+    // A very long capture would make a huge grid: cap it (about 27 hours of columns).
+    let columns = u32::try_from((last - origin_ns) / SECOND + 1).ok()?.min(100_000);
+    let mut counts = vec![0u32; columns as usize * rows as usize];
+    let mut max = 0;
+    for (i, &t) in times.iter().enumerate() {
+        if !keep(i) {
+            continue;
+        }
+        let d = t - origin_ns;
+        let c = d / SECOND;
+        if c >= u64::from(columns) {
+            continue;
+        }
+        let r = (d % SECOND) * u64::from(rows) / SECOND;
+        if let Some(cell) = counts.get_mut(c as usize * rows as usize + r as usize) {
+            *cell = cell.saturating_add(1);
+            max = max.max(*cell);
+        }
+    }
+    Some(Heatmap {
+        origin_ns,
+        rows,
+        columns,
+        counts,
+        max,
+    })
+}
+
+/// `12.345` seconds (decimal, exact) to nanoseconds.
+pub fn parse_seconds(s: &str) -> Option<u64> {
+    let (int, frac) = s.trim().split_once('.').unwrap_or((s.trim(), ""));
+    if int.is_empty() && frac.is_empty() || frac.len() > 9 {
+        return None;
+    }
+    let int: u64 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let mut ns = 0u64;
+    for i in 0..9 {
+        let d = frac
+            .as_bytes()
+            .get(i)
+            .map_or(Some(0), |&b| b.is_ascii_digit().then(|| u64::from(b - b'0')))?;
+        ns = ns * 10 + d;
+    }
+    int.checked_mul(SECOND)?.checked_add(ns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_half_open_and_adjacent() {
+        let h = Heatmap {
+            origin_ns: 5_000 * SECOND,
+            rows: 50,
+            columns: 3,
+            counts: vec![0; 150],
+            max: 0,
+        };
+        assert_eq!(h.range((1, 10), (1, 19)), (5_001_200_000_000, 5_001_400_000_000));
+        assert_eq!(h.range((1, 20), (2, 0)), (5_001_400_000_000, 5_002_020_000_000));
+        assert_eq!(h.range((2, 0), (1, 20)), h.range((1, 20), (2, 0)));
+        assert_eq!(h.cell_of(5_001_400_000_000), Some((1, 20)));
+        assert_eq!(h.cell_of(5_001_399_999_999), Some((1, 19)));
+        // 49 rows do not divide a second evenly: cell starts round up so that cell_of agrees.
+        let h = Heatmap { rows: 49, ..h };
+        for r in 0..49 {
+            assert_eq!(h.cell_of(h.cell_start(0, r)), Some((0, r)), "row {r}");
+            assert_eq!(
+                h.cell_of(h.cell_start(0, r + 1) - 1),
+                Some((0, r)),
+                "end of row {r}"
+            );
+        }
+        assert_eq!(parse_seconds("2.5"), Some(2_500_000_000));
+        assert_eq!(parse_seconds("0.000000001"), Some(1));
+        assert_eq!(parse_seconds("x"), None);
+    }
+}
