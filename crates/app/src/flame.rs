@@ -88,6 +88,7 @@ impl FlameData {
         bview: ViewOptions,
         target: &Loaded,
         tview: ViewOptions,
+        names: (String, String),
         widths: Widths,
         absolute: bool,
     ) -> FlameData {
@@ -101,19 +102,7 @@ impl FlameData {
                 view: tview,
             },
         );
-        // For a two-count file both sides are one file: name them by their role.
-        let same = std::ptr::eq(base, target);
-        let (bname, tname) = match (same, bview.event) {
-            (true, Some(0)) => (
-                format!("{} (first counts)", base.name),
-                format!("{} (second counts)", target.name),
-            ),
-            (true, _) => (
-                format!("{} (second counts)", base.name),
-                format!("{} (first counts)", target.name),
-            ),
-            _ => (base.name.clone(), target.name.clone()),
-        };
+        let (bname, tname) = names;
         let movers = d.movers();
         let tree = d.tree(widths, Order::Alphabetical);
         let nodes: Vec<[u64; 4]> = (0..tree.len())

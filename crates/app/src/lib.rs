@@ -43,6 +43,17 @@ struct Ctx {
     diff_absolute: RwSignal<bool>,
     /// A two-count (difffolded) file is its own base and target: (base event, target event).
     diff_events: RwSignal<Option<(u16, u16)>>,
+    /// The heatmap of the loaded profile (None without timestamps), its settings and selection.
+    heat: RwSignal<Option<Arc<scorch_core::heatmap::Heatmap>>>,
+    hm_rows: RwSignal<u32>,
+    hm_idle: RwSignal<bool>,
+    hm_sparse: RwSignal<bool>,
+    /// Selected cells (first, last) in time order.
+    hm_sel: RwSignal<Option<((u32, u32), (u32, u32))>>,
+    /// First cell of a two-click selection.
+    hm_pending: RwSignal<Option<(u32, u32)>>,
+    /// Range A of a range comparison: the next selection (B) is compared against it.
+    range_a: RwSignal<Option<(u64, u64)>>,
     /// Zoom history; the last entry is the current zoom, empty means the whole profile.
     zoom: RwSignal<Vec<NodeId>>,
     hover: RwSignal<Option<Hover>>,
@@ -107,6 +118,9 @@ impl Ctx {
                 self.error.set(None);
                 self.view.set(view);
                 self.base.set(base);
+                self.hm_sel.set(None);
+                self.hm_pending.set(None);
+                self.range_a.set(None);
                 self.loaded.set(Some(loaded));
                 self.rebuild();
             }
@@ -133,8 +147,9 @@ impl Ctx {
         let data = match self.base.get_untracked() {
             None => FlameData::new(target, view),
             Some(base) => {
-                let (bview, view) = match self.diff_events.get_untracked() {
-                    Some((be, te)) => (
+                let (bview, tview, names) = if let Some((be, te)) = self.diff_events.get_untracked() {
+                    let counts = |e: u16| if e == 0 { "first counts" } else { "second counts" };
+                    (
                         ViewOptions {
                             event: Some(be),
                             ..view
@@ -143,17 +158,39 @@ impl Ctx {
                             event: Some(te),
                             ..view
                         },
-                    ),
-                    None => (
-                        matching_view(&base.imported.profile, &target.imported.profile, view),
+                        (
+                            format!("{} ({})", base.name, counts(be)),
+                            format!("{} ({})", target.name, counts(te)),
+                        ),
+                    )
+                } else if let (Some(a), Some(b)) = (self.range_a.get_untracked(), view.time_range) {
+                    let origin = self.heat.get_untracked().map_or(0, |h| h.origin_ns);
+                    let label = |(s, e): (u64, u64)| {
+                        format!(
+                            "{} [{:.3}–{:.3} s]",
+                            target.name,
+                            (s - origin.min(s)) as f64 / 1e9,
+                            (e - origin.min(e)) as f64 / 1e9
+                        )
+                    };
+                    (
+                        ViewOptions {
+                            time_range: Some(a),
+                            ..view
+                        },
                         view,
-                    ),
+                        (label(a), label(b)),
+                    )
+                } else {
+                    let bview = matching_view(&base.imported.profile, &target.imported.profile, view);
+                    (bview, view, (base.name.clone(), target.name.clone()))
                 };
                 FlameData::new_diff(
                     &base,
                     bview,
                     &target,
-                    view,
+                    tview,
+                    names,
                     self.diff_widths.get_untracked(),
                     self.diff_absolute.get_untracked(),
                 )
@@ -162,6 +199,58 @@ impl Ctx {
         self.zoom.set(Vec::new());
         self.hover.set(None);
         self.data.set(Some(Arc::new(data)));
+    }
+
+    /// Selects cells a..b of the heatmap: the flame graph shows exactly the samples of that time range; with a
+    /// range A set, the diff of this range (B) against A.
+    fn select_cells(&self, a: (u32, u32), b: (u32, u32)) {
+        let Some(h) = self.heat.get_untracked() else {
+            return;
+        };
+        let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+        self.hm_sel.set(Some((lo, hi)));
+        self.hm_pending.set(None);
+        let range = h.range(lo, hi);
+        if self.range_a.get_untracked().is_some() && self.base.get_untracked().is_none() {
+            self.base.set(self.loaded.get_untracked());
+        }
+        self.view.update(|v| v.time_range = Some(range));
+        self.rebuild();
+    }
+
+    fn clear_range(&self) {
+        self.hm_sel.set(None);
+        self.hm_pending.set(None);
+        if self.range_a.get_untracked().is_some() {
+            self.range_a.set(None);
+            self.base.set(None);
+        }
+        self.view.update(|v| v.time_range = None);
+        self.rebuild();
+    }
+
+    /// Moves the selected range backward (-1) or forward (+1) by its own length.
+    fn step_range(&self, dir: i64) {
+        let (Some(h), Some((s, e))) = (self.heat.get_untracked(), self.view.get_untracked().time_range)
+        else {
+            return;
+        };
+        let len = e - s;
+        let (s2, e2) = if dir < 0 {
+            (s.saturating_sub(len), e.saturating_sub(len))
+        } else {
+            (s.saturating_add(len), e.saturating_add(len))
+        };
+        if e2 <= h.origin_ns {
+            return;
+        }
+        let first = h.cell_of(s2.max(h.origin_ns));
+        let last = h.cell_of(e2 - 1);
+        if let (Some(a), Some(b)) = (first, last) {
+            self.hm_sel.set(Some((a, b)));
+        }
+        self.view.update(|v| v.time_range = Some((s2, e2)));
+        self.rebuild();
     }
 
     fn open_compare(&self, file: web_sys::File) {
@@ -250,6 +339,13 @@ pub fn App() -> impl IntoView {
         diff_widths: RwSignal::new(Widths::Target),
         diff_absolute: RwSignal::new(false),
         diff_events: RwSignal::new(None),
+        heat: RwSignal::new(None),
+        hm_rows: RwSignal::new(50),
+        hm_idle: RwSignal::new(true),
+        hm_sparse: RwSignal::new(false),
+        hm_sel: RwSignal::new(None),
+        hm_pending: RwSignal::new(None),
+        range_a: RwSignal::new(None),
         zoom: RwSignal::new(Vec::new()),
         hover: RwSignal::new(None),
         orientation: RwSignal::new(Orientation::Flame),
@@ -289,10 +385,19 @@ pub fn App() -> impl IntoView {
             .target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
             .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA"));
-        if e.key() == "Escape" && !in_field {
-            ctx.zoom.update(|z| {
+        if in_field {
+            return;
+        }
+        match e.key().as_str() {
+            "Escape" if ctx.zoom.with(|z| !z.is_empty()) => ctx.zoom.update(|z| {
                 z.pop();
-            });
+            }),
+            "Escape" if ctx.hm_sel.with(|s| s.is_some()) || ctx.hm_pending.with(|s| s.is_some()) => {
+                ctx.clear_range()
+            }
+            "[" => ctx.step_range(-1),
+            "]" => ctx.step_range(1),
+            _ => {}
         }
     });
 
@@ -311,6 +416,7 @@ pub fn App() -> impl IntoView {
         </header>
         <ErrorBanner/>
         <DiffBar/>
+        <HeatmapPanel/>
         <Breadcrumb/>
         <FlameCanvas/>
         <Tooltip/>
@@ -585,6 +691,17 @@ fn DiffBar() -> impl IntoView {
             ctx.rebuild();
             return;
         }
+        if let (Some(a), Some(b)) = (ctx.range_a.get_untracked(), ctx.view.get_untracked().time_range) {
+            ctx.range_a.set(Some(b));
+            ctx.view.update(|v| v.time_range = Some(a));
+            if let Some(h) = ctx.heat.get_untracked() {
+                if let (Some(x), Some(y)) = (h.cell_of(a.0), h.cell_of(a.1 - 1)) {
+                    ctx.hm_sel.set(Some((x, y)));
+                }
+            }
+            ctx.rebuild();
+            return;
+        }
         let (b, t) = (ctx.base.get_untracked(), ctx.loaded.get_untracked());
         if let (Some(b), Some(t)) = (b, t) {
             ctx.view.set(ViewOptions::default_for(&b.imported.profile));
@@ -594,6 +711,7 @@ fn DiffBar() -> impl IntoView {
         }
     };
     let exit = move |_| {
+        ctx.range_a.set(None);
         if let Some((_, te)) = ctx.diff_events.get_untracked() {
             ctx.view.update(|v| v.event = Some(te));
             ctx.diff_events.set(None);
@@ -715,6 +833,264 @@ fn DiffBar() -> impl IntoView {
                 </div>
             }
         })
+    }
+}
+
+/// Height of the heatmap in CSS px (rows share it).
+const HEATMAP_H: f64 = 200.0;
+
+/// FlameScope's subsecond-offset heatmap: one column per second, rows for the offset within the second (row 0 at
+/// the bottom), colour from the background to red at the largest cell. Press on a cell and release on another
+/// (or click twice) to select a time range; the flame graph below shows exactly its samples.
+#[component]
+fn HeatmapPanel() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
+    let drag_from = RwSignal::new(None::<(u32, u32)>);
+    let hover_text = RwSignal::new(String::new());
+    let has_times = move || {
+        ctx.loaded
+            .with(|l| l.as_ref().map(|l| l.imported.profile.samples.time_ns.is_some()))
+    };
+    let file_diff = move || ctx.base.with(|b| b.is_some()) && ctx.range_a.with(|a| a.is_none());
+
+    // Recompute the grid when the profile, the event, labels, rows or the idle filter change (not on selection).
+    let key = Memo::new(move |_| {
+        let loaded = ctx.loaded.with(|l| l.as_ref().map(|l| Arc::as_ptr(l) as usize));
+        let v = ctx.view.with(|v| (v.event, v.label, v.weight));
+        (loaded, v, ctx.hm_rows.get(), ctx.hm_idle.get())
+    });
+    Effect::new(move |_| {
+        let (_, (event, label, _), rows, idle) = key.get();
+        let Some(loaded) = ctx.loaded.get_untracked() else {
+            return;
+        };
+        let p = &loaded.imported.profile;
+        let v = ViewOptions {
+            event,
+            label,
+            ..ViewOptions::default_for(p)
+        };
+        let h = scorch_core::heatmap::heatmap(
+            p,
+            &v,
+            &scorch_core::heatmap::HeatmapOptions {
+                rows,
+                idle_filter: idle,
+            },
+        );
+        ctx.heat.set(h.map(Arc::new));
+        ctx.hm_sel.set(None);
+        ctx.hm_pending.set(None);
+    });
+
+    let cell_size = move |h: &scorch_core::heatmap::Heatmap| {
+        let avail = web_sys::window()
+            .and_then(|w| w.inner_width().ok())
+            .and_then(|v| v.as_f64())
+            .unwrap_or(1200.0)
+            - 40.0;
+        let cw = (avail / f64::from(h.columns.max(1))).clamp(4.0, 28.0).floor();
+        let ch = (HEATMAP_H / f64::from(h.rows)).max(2.0);
+        (cw, ch)
+    };
+    let cell_at = move |ev: &leptos::ev::MouseEvent| -> Option<(u32, u32)> {
+        let h = ctx.heat.get_untracked()?;
+        let canvas = canvas_ref.get_untracked()?;
+        let rect = canvas.get_bounding_client_rect();
+        let (cw, ch) = cell_size(&h);
+        let x = f64::from(ev.client_x()) - rect.left();
+        let y = f64::from(ev.client_y()) - rect.top();
+        if x < 0.0 || y < 0.0 {
+            return None;
+        }
+        let c = (x / cw) as u32;
+        let r_from_top = (y / ch) as u32;
+        (c < h.columns && r_from_top < h.rows).then(|| (c, h.rows - 1 - r_from_top))
+    };
+
+    // Draw: cells, then the selection outline.
+    Effect::new(move |_| {
+        let h = ctx.heat.get();
+        let sel = ctx.hm_sel.get();
+        let pending = ctx.hm_pending.get();
+        let sparse = ctx.hm_sparse.get();
+        let (Some(h), Some(canvas)) = (h, canvas_ref.get()) else {
+            return;
+        };
+        let (cw, ch) = cell_size(&h);
+        let (w, hh) = (cw * f64::from(h.columns), ch * f64::from(h.rows));
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+        canvas.set_width((w * dpr).round() as u32);
+        canvas.set_height((hh * dpr).round() as u32);
+        let style = web_sys::HtmlElement::style(&canvas);
+        let _ = style.set_property("width", &format!("{w}px"));
+        let _ = style.set_property("height", &format!("{hh}px"));
+        let Some(c2d) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let _ = c2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        c2d.set_fill_style_str("rgb(245,245,243)");
+        c2d.fill_rect(0.0, 0.0, w, hh);
+        let max = f64::from(h.max.max(1));
+        for c in 0..h.columns {
+            for r in 0..h.rows {
+                let n = h.count(c, r);
+                if n == 0 {
+                    continue;
+                }
+                let mut a = f64::from(n) / max;
+                if sparse && n <= 3 {
+                    a = a.max(0.3);
+                }
+                let mix = |bg: f64, full: f64| (bg + (full - bg) * a).round() as u8;
+                c2d.set_fill_style_str(&format!(
+                    "rgb({},{},{})",
+                    mix(245.0, 220.0),
+                    mix(245.0, 20.0),
+                    mix(243.0, 20.0)
+                ));
+                c2d.fill_rect(f64::from(c) * cw, f64::from(h.rows - 1 - r) * ch, cw - 0.5, ch);
+            }
+        }
+        let outline = |a: (u32, u32), b: (u32, u32), color: &str, dash: bool| {
+            c2d.set_stroke_style_str(color);
+            c2d.set_line_width(2.0);
+            let dash_pattern: wasm_bindgen::JsValue = if dash {
+                js_sys::Array::of2(&3.0.into(), &2.0.into()).into()
+            } else {
+                js_sys::Array::new().into()
+            };
+            let _ = c2d.set_line_dash(&dash_pattern);
+            for c in a.0..=b.0 {
+                let r0 = if c == a.0 { a.1 } else { 0 };
+                let r1 = if c == b.0 { b.1 } else { h.rows - 1 };
+                let top = f64::from(h.rows - 1 - r1) * ch;
+                let height = f64::from(r1 - r0 + 1) * ch;
+                c2d.stroke_rect(f64::from(c) * cw + 1.0, top + 1.0, cw - 2.0, height - 2.0);
+            }
+            let _ = c2d.set_line_dash(&js_sys::Array::new());
+        };
+        if let Some((a, b)) = sel {
+            outline(a, b, "#1d4ed8", false);
+        }
+        if let Some(p) = pending {
+            outline(p, p, "#1d4ed8", true);
+        }
+    });
+
+    let on_down = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
+        drag_from.set(cell_at(&ev));
+    };
+    let on_up = move |ev: leptos::ev::MouseEvent| {
+        let (Some(from), Some(to)) = (drag_from.get_untracked(), cell_at(&ev)) else {
+            return;
+        };
+        drag_from.set(None);
+        if from != to {
+            ctx.select_cells(from, to);
+        } else if let Some(first) = ctx.hm_pending.get_untracked() {
+            ctx.select_cells(first, to);
+        } else {
+            ctx.hm_pending.set(Some(to));
+        }
+    };
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let text = match (cell_at(&ev), ctx.heat.get_untracked()) {
+            (Some((c, r)), Some(h)) => {
+                let ms = |r: u32| f64::from(r) * 1000.0 / f64::from(h.rows);
+                let n = h.count(c, r);
+                format!(
+                    "second {c} · {:.0}–{:.0} ms · {n} sample{}",
+                    ms(r),
+                    ms(r + 1),
+                    if n == 1 { "" } else { "s" }
+                )
+            }
+            _ => String::new(),
+        };
+        hover_text.set(text);
+    };
+    let range_attr = move |end: bool| {
+        ctx.view
+            .get()
+            .time_range
+            .map(|(s, e)| if end { e } else { s }.to_string())
+            .unwrap_or_default()
+    };
+    let selection_text = move || {
+        let h = ctx.heat.get()?;
+        let (s, e) = ctx.view.get().time_range?;
+        let rel = |t: u64| (t.saturating_sub(h.origin_ns)) as f64 / 1e9;
+        Some(format!(
+            "selected [{:.3} s, {:.3} s) after the first second",
+            rel(s),
+            rel(e)
+        ))
+    };
+    let rows_changed = move |ev: leptos::ev::Event| {
+        if let Ok(r) = event_target_value(&ev).parse() {
+            ctx.hm_rows.set(r);
+            ctx.clear_range();
+        }
+    };
+
+    view! {
+        <Show when=move || has_times() == Some(false) && !file_diff()>
+            <div class="heatmap-unavailable" data-testid="heatmap-unavailable">
+                "Heatmap unavailable: this profile has no timestamps (folded stacks and most pprof files carry none; "
+                "perf script does)."
+            </div>
+        </Show>
+        <Show when=move || has_times() == Some(true) && !file_diff()>
+            <section class="heatmap" aria-label="subsecond heatmap">
+                <div class="heatmap-controls">
+                    <span class="heatmap-title">"Heatmap"</span>
+                    <span class="hint">"columns: seconds · rows: offset within the second (0 ms at the bottom) · drag or click twice to select"</span>
+                    <label class="control">"Rows "
+                        <select data-testid="heatmap-rows" on:change=rows_changed prop:value=move || ctx.hm_rows.get().to_string()>
+                            {scorch_core::heatmap::ROW_CHOICES.iter().map(|r| view! { <option value=r.to_string()>{r.to_string()}</option> }).collect_view()}
+                        </select>
+                    </label>
+                    <label class="control"><input type="checkbox" data-testid="heatmap-idle" prop:checked=move || ctx.hm_idle.get()
+                        on:change=move |ev| ctx.hm_idle.set(event_target_checked(&ev))/>" hide idle"</label>
+                    <label class="control"><input type="checkbox" data-testid="heatmap-sparse" prop:checked=move || ctx.hm_sparse.get()
+                        on:change=move |ev| ctx.hm_sparse.set(event_target_checked(&ev))/>" show 1–3 sample cells"</label>
+                    <button data-testid="heatmap-prev" title="Previous range of the same length ([)" on:click=move |_| ctx.step_range(-1)>"◀"</button>
+                    <button data-testid="heatmap-next" title="Next range of the same length (])" on:click=move |_| ctx.step_range(1)>"▶"</button>
+                    <button data-testid="heatmap-set-a" title="Keep this range as A; the next selection (B) is compared against it"
+                        on:click=move |_| {
+                            if let Some(r) = ctx.view.get_untracked().time_range {
+                                ctx.range_a.set(Some(r));
+                            }
+                        }>{move || if ctx.range_a.with(|a| a.is_some()) { "A set: select B" } else { "Compare: set A" }}</button>
+                    <button data-testid="heatmap-clear" on:click=move |_| ctx.clear_range()>"Whole profile"</button>
+                    <span class="heatmap-legend">
+                        "0"<span class="legend-ramp"></span>{move || ctx.heat.get().map(|h| format!("{} samples", h.max)).unwrap_or_default()}
+                    </span>
+                </div>
+                <div class="heatmap-scroll">
+                    <canvas node_ref=canvas_ref data-testid="heatmap-canvas"
+                        data-range-start-ns=move || range_attr(false) data-range-end-ns=move || range_attr(true)
+                        data-origin-ns=move || ctx.heat.get().map(|h| h.origin_ns.to_string()).unwrap_or_default()
+                        data-rows=move || ctx.heat.get().map(|h| h.rows.to_string()).unwrap_or_default()
+                        data-columns=move || ctx.heat.get().map(|h| h.columns.to_string()).unwrap_or_default()
+                        data-max=move || ctx.heat.get().map(|h| h.max.to_string()).unwrap_or_default()
+                        on:mousedown=on_down on:mouseup=on_up on:mousemove=on_move
+                        on:mouseleave=move |_| hover_text.set(String::new())></canvas>
+                </div>
+                <div class="heatmap-status">
+                    <span data-testid="heatmap-hover">{move || hover_text.get()}</span>
+                    <span data-testid="heatmap-selection">{move || selection_text().unwrap_or_default()}</span>
+                </div>
+            </section>
+        </Show>
     }
 }
 
