@@ -28,6 +28,9 @@ struct Hover {
     client_y: f64,
 }
 
+/// A heatmap cell: (column, row).
+type Cell = (u32, u32);
+
 /// Shared state: a small `Copy` struct of signals.
 #[derive(Clone, Copy)]
 struct Ctx {
@@ -49,7 +52,7 @@ struct Ctx {
     hm_idle: RwSignal<bool>,
     hm_sparse: RwSignal<bool>,
     /// Selected cells (first, last) in time order.
-    hm_sel: RwSignal<Option<((u32, u32), (u32, u32))>>,
+    hm_sel: RwSignal<Option<(Cell, Cell)>>,
     /// First cell of a two-click selection.
     hm_pending: RwSignal<Option<(u32, u32)>>,
     /// Range A of a range comparison: the next selection (B) is compared against it.
