@@ -16,11 +16,13 @@ const zoomOf = (page) => page.getAttribute('[data-testid=flame-canvas]', 'data-z
 test('the demo profile is open on start', async () => {
   const { page } = b;
   await page.goto(server.url);
-  const s = await waitForProfile(page, 'demo.folded');
-  // www/demo/demo.folded: 427 lines, 598,400 samples (checked by `scorch info`).
-  assert.equal(s.format, 'folded');
-  assert.equal(s.samples, '427');
-  assert.equal(s.total, '598400');
+  const s = await waitForProfile(page, 'service.perf.gz');
+  // www/demo/service.perf.gz: 3,875 samples, 3.887 s of cpu-clock (checked by `scorch info`).
+  assert.equal(s.format, 'perf-script');
+  assert.equal(s.samples, '3875');
+  assert.equal(s.total, '3886659875');
+  await page.locator('[data-testid=heatmap-canvas]').waitFor();
+  assert.equal(await page.getAttribute('[data-testid=heatmap-canvas]', 'data-columns'), '9');
   await page.screenshot({ path: outFile('demo.png') });
 });
 

@@ -15,7 +15,7 @@ before(async () => {
   server = await serve();
   b = await browser();
   await b.page.goto(server.url);
-  await waitForProfile(b.page, 'demo.folded');
+  await waitForProfile(b.page, 'service.perf.gz');
 });
 after(async () => { await b?.close(); await server?.close(); });
 

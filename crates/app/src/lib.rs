@@ -19,7 +19,7 @@ use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
 /// The demo profile opened when the page has no `#url=`.
-const DEMO_URL: &str = "www/demo/demo.folded";
+const DEMO_URL: &str = "www/demo/service.perf.gz";
 
 #[derive(Clone, Copy, PartialEq)]
 struct Hover {
