@@ -4,6 +4,7 @@
 //! scorch-core's; no profile text is ever inserted as HTML (names reach the DOM as text nodes and the
 //! canvas through `fillText`).
 
+mod bench;
 mod flame;
 mod load;
 
@@ -883,6 +884,7 @@ fn HeatmapPanel() -> impl IntoView {
             },
         );
         ctx.heat.set(h.map(Arc::new));
+        mark("bench:heatmap-done");
         ctx.hm_sel.set(None);
         ctx.hm_pending.set(None);
     });
@@ -1184,6 +1186,7 @@ fn FlameCanvas() -> impl IntoView {
     };
     let _ = window_event_listener(leptos::ev::resize, move |_| measure());
     install_test_hook(ctx, canvas_ref);
+    install_bench_hooks(ctx);
     // The flame area also changes size when panels above it open or close: follow it, and keep the root in view.
     Effect::new(move |observed: Option<bool>| {
         if observed == Some(true) {
@@ -1362,6 +1365,40 @@ fn install_test_hook(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
     hook.forget();
 }
 
+/// Benchmark hooks (bench/heatmap-browser.mjs): `__scorchBenchLoad(n)` opens a synthetic profile of n
+/// timestamped samples; `__scorchBenchHeatmap(rows)` times one heatmap computation (ms).
+fn install_bench_hooks(ctx: Ctx) {
+    let load = wasm_bindgen::closure::Closure::<dyn Fn(f64)>::new(move |n: f64| {
+        let seq = ctx.start_load(format!("synthetic {n} samples"));
+        let imported = bench::synthetic(n as usize, 60);
+        ctx.finish_load(seq, format!("synthetic-{n}"), Ok(imported));
+    });
+    let time_heatmap = wasm_bindgen::closure::Closure::<dyn Fn(f64) -> f64>::new(move |rows: f64| {
+        let Some(loaded) = ctx.loaded.get_untracked() else {
+            return -1.0;
+        };
+        let p = &loaded.imported.profile;
+        let perf = web_sys::window().and_then(|w| w.performance());
+        let t0 = perf.as_ref().map_or(0.0, |p| p.now());
+        let o = scorch_core::heatmap::HeatmapOptions {
+            rows: rows as u32,
+            idle_filter: true,
+        };
+        let h = scorch_core::heatmap::heatmap(p, &ViewOptions::default_for(p), &o);
+        let t1 = perf.as_ref().map_or(0.0, |p| p.now());
+        if h.is_none() {
+            return -1.0;
+        }
+        t1 - t0
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &"__scorchBenchLoad".into(), load.as_ref());
+        let _ = js_sys::Reflect::set(&w, &"__scorchBenchHeatmap".into(), time_heatmap.as_ref());
+    }
+    load.forget();
+    time_heatmap.forget();
+}
+
 /// Sizes the canvas for the device-pixel ratio and draws the current view.
 fn paint(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
     let Some(canvas) = canvas_ref.get_untracked() else {
@@ -1394,6 +1431,11 @@ fn paint(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
     if RENDER_MARK_PENDING.with(|p| p.replace(false)) {
         mark("bench:rendered");
     }
+    // Only the latest paint is kept, so a long session does not grow the timing buffer.
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        p.clear_marks_with_mark_name("bench:paint");
+    }
+    mark("bench:paint");
 }
 
 /// Tooltip rows of a diff node: both sides' self and total (value and share), and the changes.

@@ -1,0 +1,64 @@
+//! Benchmark hooks for `bench/heatmap-browser.mjs` (not used by the page itself): build a synthetic perf-like
+//! profile of N timestamped samples inside the page, so the heatmap and range selections can be timed at sizes
+//! no test file has.
+
+use scorch_core::error::Warnings;
+use scorch_core::model::{FullSample, ProfileBuilder, StackId};
+use scorch_core::{FrameKind, Imported, Unit};
+
+/// N samples over `seconds` seconds, a pool of 4,000 distinct stacks (depth 8–40) over 600 function names,
+/// with a burst in the 600–800 ms of every second. Deterministic.
+pub fn synthetic(samples: usize, seconds: u64) -> Imported {
+    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut b = ProfileBuilder::new(scorch_core::Format::PerfScript);
+    let event = b.event("cpu-clock", Unit::Nanoseconds);
+    let thread = b.thread("bench", Some(1), 1);
+    let frames: Vec<_> = (0..600)
+        .map(|i| b.frame(&format!("module{}::function_{i}", i % 37), FrameKind::User))
+        .collect();
+    let mut pool: Vec<StackId> = Vec::with_capacity(4000);
+    for _ in 0..4000 {
+        let depth = 8 + (next() % 33) as usize;
+        let mut parent = None;
+        for d in 0..depth {
+            // Shallow frames come from a small set, so stacks share prefixes as real ones do.
+            let span = (6 + d * 20).min(frames.len());
+            let f = frames[(next() as usize) % span];
+            parent = Some(b.stack(parent, f));
+        }
+        if let Some(s) = parent {
+            pool.push(s);
+        }
+    }
+    let start: u64 = 1_000 * 1_000_000_000;
+    let span = seconds * 1_000_000_000;
+    for i in 0..samples {
+        let mut t = start + (i as u64) * span / samples.max(1) as u64;
+        // Move a third of the samples into the burst window of their second.
+        if next() % 3 == 0 {
+            let sec = t - t % 1_000_000_000;
+            t = sec + 600_000_000 + next() % 200_000_000;
+        }
+        let s = FullSample {
+            stack: pool[(next() as usize) % pool.len()],
+            weight: 1_000_000,
+            time_ns: Some(t),
+            thread: Some(thread),
+            event: Some(event),
+            cpu: Some(0),
+            labels: None,
+        };
+        let _ = b.push_full_sample(s, 0);
+    }
+    Imported {
+        profile: b.build(Unit::Nanoseconds, 0, samples as u64, Warnings::default()),
+        gzip: false,
+        bytes: 0,
+    }
+}
