@@ -17,11 +17,19 @@ after(async () => { await b?.close(); await server?.close(); });
 
 const point = (page, name) => page.evaluate((n) => window.__scorchFramePoint(n), name);
 async function hover(page, name) {
-  const p = await point(page, name);
-  assert.ok(p, `${name} is drawn`);
-  await page.mouse.move(5, 5);
-  await page.mouse.move(p[0], p[1]);
-  await page.waitForFunction((n) => document.querySelector('.tt-name')?.textContent === n, name);
+  // The layout may still be settling (panels above the flame graph appear, the canvas follows on the next
+  // frame): read the point again until the tooltip names the frame.
+  let p = null;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    p = await point(page, name);
+    assert.ok(p, `${name} is drawn`);
+    await page.mouse.move(5, 5);
+    await page.mouse.move(p[0], p[1]);
+    const ok = await page.waitForFunction((n) => document.querySelector('.tt-name')?.textContent === n, name, { timeout: 500 })
+      .then(() => true, () => false);
+    if (ok) break;
+  }
+  await page.waitForFunction((n) => document.querySelector('.tt-name')?.textContent === n, name, { timeout: 2000 });
   const get = (id) => page.textContent(`[data-testid=${id}]`);
   // `at` is inside the box, above its label, so the pixel there is the fill colour.
   return { at: { x: p[0], y: p[1] - 7 }, baseSelf: await get('tooltip-base-self'), targetSelf: await get('tooltip-target-self'),

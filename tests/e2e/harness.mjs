@@ -63,8 +63,25 @@ export async function waitForProfile(page, name) {
     const s = document.querySelector('[data-testid=status]');
     return s && s.dataset.format && s.textContent.startsWith(n);
   }, name, { timeout: 30000 });
+  await settle(page);
   return page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset,
     text: document.querySelector('[data-testid=status]').textContent }));
+}
+
+/** Waits until the flame canvas's position and size stay the same for three animation frames. */
+export async function settle(page) {
+  await page.evaluate(() => new Promise((resolve) => {
+    let last = '', same = 0;
+    const tick = () => {
+      const c = document.querySelector('[data-testid=flame-canvas]');
+      const r = c?.getBoundingClientRect();
+      const now = r ? `${r.left},${r.top},${r.width},${r.height},${c.width},${c.height}` : '';
+      same = now === last ? same + 1 : 0;
+      last = now;
+      if (same >= 3) resolve(); else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }));
 }
 
 /** CSS-px centre of the frame at unit-space x (0..1) and depth, relative to the page. */
