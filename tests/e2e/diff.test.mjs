@@ -3,17 +3,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, browser, waitForProfile, pixelAt, outFile, ROOT } from './harness.mjs';
+import { openApp, nativeInfo, waitForProfile, pixelAt, outFile, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'diff');
-let server, b;
-before(async () => {
-  server = await serve();
-  b = await browser();
-  await b.page.goto(server.url);
-  await waitForProfile(b.page, 'service.perf.gz');
-});
-after(async () => { await b?.close(); await server?.close(); });
+let app, b;
+before(async () => { app = await openApp(); b = app.b; });
+after(async () => { await app?.close(); });
 
 const point = (page, name) => page.evaluate((n) => window.__scorchFramePoint(n), name);
 async function hover(page, name) {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = path.join(ROOT, 'dist');
@@ -109,4 +110,20 @@ export async function pixelAt(page, pt) {
 export function outFile(name) {
   fs.mkdirSync(OUT, { recursive: true });
   return path.join(OUT, name);
+}
+
+/** A served release build in a fresh browser, with the demo profile open. */
+export async function openApp() {
+  const server = await serve();
+  const b = await browser();
+  await b.page.goto(server.url);
+  await waitForProfile(b.page, 'service.perf.gz');
+  return { server, b, close: async () => { await b.close(); await server.close(); } };
+}
+
+/** `scorch info FILE` by the native CLI (target/debug/scorch): records read and the shown total. */
+export function nativeInfo(file) {
+  const out = execFileSync(path.join(ROOT, 'target', 'debug', 'scorch'), ['info', file],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return { samples: out.match(/^samples:\s+(\d+)/m)[1], total: out.match(/^total:\s+(\d+)/m)[1] };
 }

@@ -4,18 +4,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, waitForProfile, outFile, ROOT } from './harness.mjs';
+import { openApp, nativeInfo, waitForProfile, outFile, ROOT } from './harness.mjs';
 
 const FILE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf', 'fg-example-perf-stacks.txt.gz');
 const CLI = path.join(ROOT, 'target', 'debug', 'scorch');
-let server, b;
-before(async () => {
-  server = await serve();
-  b = await browser();
-  await b.page.goto(server.url);
-  await waitForProfile(b.page, 'service.perf.gz');
-});
-after(async () => { await b?.close(); await server?.close(); });
+let app, b;
+before(async () => { app = await openApp(); b = app.b; });
+after(async () => { await app?.close(); });
 
 /** Samples in [start, end) seconds after the heatmap origin, by the native CLI. */
 function cliCount(start, end) {

@@ -4,25 +4,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { serve, browser, waitForProfile, framePoint, outFile, ROOT } from './harness.mjs';
+import { openApp, nativeInfo, waitForProfile, framePoint, outFile, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'pprof');
-const CLI = path.join(ROOT, 'target', 'debug', 'scorch');
 
-let server, b;
-before(async () => {
-  server = await serve();
-  b = await browser();
-  await b.page.goto(server.url);
-  await waitForProfile(b.page, 'service.perf.gz');
-});
-after(async () => { await b?.close(); await server?.close(); });
+let app, b;
+before(async () => { app = await openApp(); b = app.b; });
+after(async () => { await app?.close(); });
 
-function nativeInfo(file) {
-  const out = execFileSync(CLI, ['info', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  return { samples: out.match(/^samples:\s+(\d+)/m)[1], total: out.match(/^total:\s+(\d+)/m)[1] };
-}
 const status = (page) => page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset }));
 
 test('every corpus pprof file opens with the numbers the CLI gives', async () => {

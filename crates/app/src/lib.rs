@@ -428,36 +428,42 @@ pub fn App() -> impl IntoView {
     }
 }
 
+/// A button that opens a file chooser and hands the chosen file on.
+#[component]
+fn FilePicker(
+    label: &'static str,
+    testid: &'static str,
+    title: &'static str,
+    on_file: Callback<web_sys::File>,
+) -> impl IntoView {
+    view! {
+        <label class="button" title=title>
+            {label}
+            <input type="file" data-testid=testid class="hidden-input"
+                on:change=move |ev| {
+                    let input: web_sys::HtmlInputElement = event_target(&ev);
+                    if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                        on_file.run(file);
+                    }
+                    input.set_value("");
+                }/>
+        </label>
+    }
+}
+
 #[component]
 fn OpenControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let paste_open = RwSignal::new(false);
     let text_ref = NodeRef::<leptos::html::Textarea>::new();
     view! {
-        <label class="button">
-            "Open file…"
-            <input type="file" data-testid="open-file" class="hidden-input"
-                on:change=move |ev| {
-                    let input: web_sys::HtmlInputElement = event_target(&ev);
-                    if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                        ctx.open_file(file);
-                    }
-                    input.set_value("");
-                }/>
-        </label>
+        <FilePicker label="Open file…" testid="open-file" title="Open a profile (perf script, pprof, folded; gzip'd or not)"
+            on_file=Callback::new(move |f| ctx.open_file(f))/>
         <button data-testid="paste-toggle" on:click=move |_| paste_open.update(|o| *o = !*o)>"Paste text…"</button>
         <Show when=move || ctx.loaded.with(|l| l.is_some())>
-            <label class="button" title="Open a second profile and compare: the one open now is the base (before), the new one the target (after)">
-                "Compare with…"
-                <input type="file" data-testid="compare-file" class="hidden-input"
-                    on:change=move |ev| {
-                        let input: web_sys::HtmlInputElement = event_target(&ev);
-                        if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                            ctx.open_compare(file);
-                        }
-                        input.set_value("");
-                    }/>
-            </label>
+            <FilePicker label="Compare with…" testid="compare-file"
+                title="Open a second profile and compare: the one open now is the base (before), the new one the target (after)"
+                on_file=Callback::new(move |f| ctx.open_compare(f))/>
         </Show>
         <span class="hint">"or drop a file anywhere"</span>
         <Show when=move || paste_open.get()>

@@ -296,14 +296,8 @@ fn fold(a: &Args) -> Result<(), String> {
 
 fn top(a: &Args) -> Result<(), String> {
     a.only(&["--event", "--sample-type", "-n", "--tsv", "--tagfilter"])?;
-    let file = a.file()?;
-    let imp = load(file, ImportOptions::default())?;
-    warn(&imp);
+    let (imp, mut v) = load_with_view(a, a.file()?)?;
     let p = &imp.profile;
-    let mut v = ViewOptions::default_for(p);
-    if let Some(name) = a.value("--event").or(a.value("--sample-type")) {
-        v.event = Some(event_index(p, name)?);
-    }
     apply_labels(a, p, &mut v)?;
     let (rows, total) = scorch_core::top::top(p, &v);
     if a.has("--tsv") {
@@ -506,14 +500,10 @@ fn diff(a: &Args) -> Result<(), String> {
 fn heatmap(a: &Args) -> Result<(), String> {
     a.only(&["--rows", "--all-events", "--no-idle-filter", "--json", "--event"])?;
     let file = a.file()?;
-    let imp = load(file, ImportOptions::default())?;
-    warn(&imp);
+    let (imp, mut v) = load_with_view(a, file)?;
     let p = &imp.profile;
-    let mut v = ViewOptions::default_for(p);
     if a.has("--all-events") {
         v.event = None;
-    } else if let Some(name) = a.value("--event") {
-        v.event = Some(event_index(p, name)?);
     }
     let rows: u32 = match a.value("--rows") {
         Some(r) => r
@@ -573,6 +563,17 @@ fn heatmap(a: &Args) -> Result<(), String> {
         t
     };
     write_out(text.as_bytes())
+}
+
+/// Loads FILE (printing its warnings) with its default view and `--event` / `--sample-type` applied.
+fn load_with_view(a: &Args, file: &str) -> Result<(Imported, ViewOptions), String> {
+    let imp = load(file, ImportOptions::default())?;
+    warn(&imp);
+    let mut v = ViewOptions::default_for(&imp.profile);
+    if let Some(name) = a.value("--event").or(a.value("--sample-type")) {
+        v.event = Some(event_index(&imp.profile, name)?);
+    }
+    Ok((imp, v))
 }
 
 fn event_index(p: &Profile, name: &str) -> Result<u16, String> {

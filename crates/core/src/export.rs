@@ -62,44 +62,22 @@ pub fn to_folded(p: &Profile) -> String {
         }
         text.push(s);
     }
-    lines.sort_unstable();
-    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
-    for l in lines {
-        out.push_str(&l);
-        out.push('\n');
-    }
-    out
+    join_sorted(lines)
 }
 
 /// The folded stacks of what a view selects, unsorted: the process root (if any) then the stack, and the raw
 /// summed weight. Samples with neither a root nor frames cannot be written and are left out.
 pub fn folded_entries(p: &Profile, v: &ViewOptions) -> Vec<(String, u64)> {
-    let keyed = keyed_weights(p, v);
-    let mut out: Vec<(String, u64)> = Vec::with_capacity(keyed.len());
-    for ((root, stack), w) in keyed {
-        let mut s = String::new();
-        if root != NO_ROOT {
-            let f = FrameId(root);
-            folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
-        }
-        if stack != EMPTY_STACK {
-            for f in p.stack_frames(StackId(stack.0)) {
-                if !s.is_empty() {
-                    s.push(';');
-                }
-                folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
-            }
-        }
-        if !s.is_empty() {
-            out.push((s, w));
-        }
-    }
-    out
+    keyed_weights(p, v)
+        .into_iter()
+        .map(|((root, stack), w)| (stack_text(p, root, stack), w))
+        .filter(|(s, _)| !s.is_empty())
+        .collect()
 }
 
 /// The folded lines of what a view selects, sorted, weights summed.
 pub fn to_folded_view(p: &Profile, v: &ViewOptions) -> String {
-    let mut lines: Vec<String> = folded_entries(p, v)
+    let lines: Vec<String> = folded_entries(p, v)
         .into_iter()
         .map(|(mut s, w)| {
             let _ = write!(
@@ -113,13 +91,7 @@ pub fn to_folded_view(p: &Profile, v: &ViewOptions) -> String {
             s
         })
         .collect();
-    lines.sort_unstable();
-    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
-    for l in lines {
-        out.push_str(&l);
-        out.push('\n');
-    }
-    out
+    join_sorted(lines)
 }
 
 /// Like [`to_folded_view`], but for an event that has a negative twin (pprof delta profiles): each stack's
@@ -142,29 +114,41 @@ pub fn to_folded_signed(p: &Profile, v: &ViewOptions) -> String {
     for ((r, s), w) in keyed_weights(p, &neg) {
         *net.entry((r, s)).or_default() -= i128::from(w);
     }
-    let mut lines: Vec<String> = Vec::new();
-    for ((root, stack), w) in net {
-        if w == 0 {
-            continue;
-        }
-        let mut s = String::new();
-        if root != NO_ROOT {
-            let f = FrameId(root);
+    let lines: Vec<String> = net
+        .into_iter()
+        .filter(|&(_, w)| w != 0)
+        .map(|((root, stack), w)| (stack_text(p, root, stack), w))
+        .filter(|(s, _)| !s.is_empty())
+        .map(|(s, w)| format!("{s} {w}"))
+        .collect();
+    join_sorted(lines)
+}
+
+/// Sorts lines bytewise and joins them, each ending in `\n`.
+fn join_sorted(mut lines: Vec<String>) -> String {
+    lines.sort_unstable();
+    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    for l in lines {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out
+}
+
+/// The folded text of a root frame (or none) followed by a stack; empty when there is neither.
+fn stack_text(p: &Profile, root: u32, stack: StackId) -> String {
+    let mut s = String::new();
+    if root != NO_ROOT {
+        let f = FrameId(root);
+        folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
+    }
+    if stack != EMPTY_STACK {
+        for f in p.stack_frames(stack) {
+            if !s.is_empty() {
+                s.push(';');
+            }
             folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
         }
-        if stack != EMPTY_STACK {
-            for f in p.stack_frames(stack) {
-                if !s.is_empty() {
-                    s.push(';');
-                }
-                folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
-            }
-        }
-        if !s.is_empty() {
-            let _ = write!(s, " {w}");
-            lines.push(s);
-        }
     }
-    lines.sort_unstable();
-    lines.iter().map(|l| format!("{l}\n")).collect()
+    s
 }
