@@ -17,12 +17,23 @@ const TYPES = {
   '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
 };
 
-/** Serves `root` under `prefix` on 127.0.0.1 with a random port. Records every request. */
-export async function serve(root = DIST, prefix = '/') {
+/** Serves `root` under `prefix` (and each `mounts` prefix → folder) on 127.0.0.1 with a random port.
+ *  Records every request. */
+export async function serve(root = DIST, prefix = '/', mounts = {}) {
   const requests = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url);
     const url = new URL(req.url, 'http://x');
+    for (const [p, dir] of Object.entries(mounts)) {
+      if (url.pathname.startsWith(p)) {
+        const file = path.join(dir, decodeURIComponent(url.pathname.slice(p.length)));
+        if (file.startsWith(dir) && fs.existsSync(file) && fs.statSync(file).isFile()) {
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          fs.createReadStream(file).pipe(res);
+        } else { res.writeHead(404); res.end('not found'); }
+        return;
+      }
+    }
     if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end(); return; }
     let rel = decodeURIComponent(url.pathname.slice(prefix.length));
     if (rel === '' || rel.endsWith('/')) rel += 'index.html';

@@ -287,6 +287,23 @@ impl Ctx {
         });
     }
 
+    /// Fetches two profiles and opens them as a diff, base (before) → target (after).
+    fn open_pair(&self, base_url: String, target_url: String) {
+        let name_of = |u: &str| u.rsplit('/').next().unwrap_or(u).to_string();
+        let (bname, tname) = (name_of(&base_url), name_of(&target_url));
+        let seq = self.start_load(format!("{bname} and {tname}"));
+        let ctx = *self;
+        leptos::task::spawn_local(async move {
+            let base = load::fetch_url(&base_url).await;
+            let target = load::fetch_url(&target_url).await;
+            let base_ok = base.is_ok();
+            ctx.finish_load_as(seq, bname, base, false);
+            if base_ok {
+                ctx.finish_load_as(seq, tname, target, true);
+            }
+        });
+    }
+
     fn open_text(&self, name: &str, text: &str) {
         let seq = self.start_load(name.to_string());
         let r = load::import(text.as_bytes());
@@ -323,14 +340,24 @@ fn mark(name: &str) {
     }
 }
 
-/// `#url=…` from the fragment, if any.
-fn fragment_url() -> Option<String> {
+/// A parameter of the URL fragment (`#url=…&base=…`), decoded.
+fn fragment_param(name: &str) -> Option<String> {
     let hash = web_sys::window()?.location().hash().ok()?;
     let hash = hash.strip_prefix('#').unwrap_or(&hash);
     hash.split('&').find_map(|kv| {
-        let v = kv.strip_prefix("url=")?;
+        let v = kv.strip_prefix(name)?.strip_prefix('=')?;
         js_sys::decode_uri_component(v).ok().map(String::from)
     })
+}
+
+/// Opens what the fragment names: `#base=…&target=…` (a diff), `#url=…`, else the demo (on start only).
+fn open_from_fragment(ctx: Ctx, on_start: bool) {
+    match (fragment_param("base"), fragment_param("target"), fragment_param("url")) {
+        (Some(base), Some(target), _) => ctx.open_pair(base, target),
+        (_, _, Some(url)) => ctx.open_url(url),
+        _ if on_start => ctx.open_url(DEMO_URL.to_string()),
+        _ => {}
+    }
 }
 
 #[component]
@@ -405,10 +432,9 @@ pub fn App() -> impl IntoView {
         }
     });
 
-    match fragment_url() {
-        Some(url) => ctx.open_url(url),
-        None => ctx.open_url(DEMO_URL.to_string()),
-    }
+    open_from_fragment(ctx, true);
+    // A link pasted into an open tab changes only the fragment.
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| open_from_fragment(ctx, false));
 
     view! {
         <header class="toolbar">

@@ -1,0 +1,60 @@
+// The release build as a folder of static files: served under a sub-path, it works and asks nothing of any
+// other origin; `#url=` opens hosted profiles (relative or absolute path), `#base=&target=` a diff, and a
+// failing URL says why.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, browser, waitForProfile, outFile, FIXTURES, ROOT } from './harness.mjs';
+
+const DIFF = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'diff');
+let server, b;
+const seen = [];
+before(async () => {
+  server = await serve(undefined, '/tools/scorch/', { '/profiles/': FIXTURES, '/diff/': DIFF });
+  b = await browser();
+  b.page.on('request', (r) => seen.push(r.url()));
+});
+after(async () => { await b?.close(); await server?.close(); });
+
+test('works under a sub-path and requests nothing from another origin', async () => {
+  const { page } = b;
+  await page.goto(server.url);
+  assert.ok(server.url.endsWith('/tools/scorch/'));
+  const s = await waitForProfile(page, 'service.perf.gz');
+  assert.equal(s.format, 'perf-script');
+  const origin = new URL(server.url).origin;
+  const foreign = seen.filter((u) => !u.startsWith(origin) && !u.startsWith('data:'));
+  assert.deepEqual(foreign, [], 'no request leaves the site');
+  assert.ok(seen.some((u) => u.startsWith(server.url) && u.endsWith('.wasm')), 'the wasm comes from under the sub-path');
+  assert.ok(server.requests.every((u) => u.startsWith('/tools/scorch/')), `every request stays under the prefix: ${server.requests}`);
+  assert.deepEqual(b.errors, []);
+});
+
+test('#url= opens a hosted profile; a failing URL says why and keeps the open profile', async () => {
+  const { page } = b;
+  await page.goto(`${server.url}#url=${encodeURIComponent('/profiles/simple.folded')}`);
+  let s = await waitForProfile(page, 'simple.folded');
+  assert.deepEqual([s.samples, s.total], ['3', '100']);
+  // Relative to the viewer's own address.
+  await page.goto(`${server.url}#url=${encodeURIComponent('www/demo/service.perf.gz')}`);
+  await page.reload();
+  s = await waitForProfile(page, 'service.perf.gz');
+  assert.equal(s.format, 'perf-script');
+  // A link changed in the open tab (hashchange) that fails: the error says why, the open profile stays.
+  await page.evaluate(() => { location.hash = '#url=' + encodeURIComponent('/profiles/missing.folded'); });
+  const err = page.locator('[data-testid=error]');
+  await err.waitFor();
+  assert.match(await err.textContent(), /missing\.folded.*HTTP 404/);
+  s = await page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset, text: document.querySelector('[data-testid=status]').textContent }));
+  assert.match(s.text, /^service\.perf\.gz/);
+});
+
+test('#base=&target= opens a diff of two hosted profiles', async () => {
+  const { page } = b;
+  await page.goto(`${server.url}#base=${encodeURIComponent('/diff/inf-diff-before.txt')}&target=${encodeURIComponent('/diff/inf-diff-after.txt')}`);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.dataset.format === 'diff');
+  const l = await page.evaluate(() => ({ ...document.querySelector('[data-testid=diff-legend]').dataset }));
+  assert.deepEqual([l.base, l.target], ['inf-diff-before.txt', 'inf-diff-after.txt']);
+  await page.screenshot({ path: outFile('hosted-diff.png') });
+});
