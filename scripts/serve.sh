@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 . scripts/env.sh
 echo "scorch: building and serving on http://127.0.0.1:8080 (Ctrl-C stops)" >&2
-exec trunk serve --release
+# --no-autoreload: the live-reload script Trunk would inject is inline, which the page's CSP forbids.
+exec trunk serve --release --no-autoreload
