@@ -7,6 +7,7 @@
 mod bench;
 mod flame;
 mod load;
+mod state;
 
 use flame::{FlameData, Geometry, Loaded, Orientation, ROW_H};
 use leptos::prelude::*;
@@ -58,6 +59,14 @@ struct Ctx {
     hm_pending: RwSignal<Option<(u32, u32)>>,
     /// Range A of a range comparison: the next selection (B) is compared against it.
     range_a: RwSignal<Option<(u64, u64)>>,
+    /// Where the open profile came from, as fragment parameters (`url`, `base`+`target`, `p`); empty for a
+    /// local file or pasted text. `next_source` is what the load under way will become.
+    source: RwSignal<Vec<(String, String)>>,
+    next_source: RwSignal<Vec<(String, String)>>,
+    /// The label filter as typed (the view holds it resolved).
+    label_text: RwSignal<String>,
+    /// A fragment's view state, applied once the profile it names has loaded.
+    pending: RwSignal<Option<state::Fragment>>,
     /// Zoom history; the last entry is the current zoom, empty means the whole profile.
     zoom: RwSignal<Vec<NodeId>>,
     hover: RwSignal<Option<Hover>>,
@@ -125,8 +134,18 @@ impl Ctx {
                 self.hm_sel.set(None);
                 self.hm_pending.set(None);
                 self.range_a.set(None);
+                self.label_text.set(String::new());
                 self.loaded.set(Some(loaded));
                 self.rebuild();
+                self.source.set(self.next_source.get_untracked());
+                if let Some(f) = self.pending.get_untracked() {
+                    // A pair applies its state after the second (target) load.
+                    let pair = f.get("base").is_some() && f.get("target").is_some();
+                    if !pair || compare {
+                        self.pending.set(None);
+                        self.apply_state(&f);
+                    }
+                }
             }
             // The open profile stays on screen; only the error is shown.
             Err(e) => self.error.set(Some(format!("Could not open {name}: {e}"))),
@@ -267,7 +286,160 @@ impl Ctx {
         });
     }
 
+    /// Applies the view state of a fragment to the open profile(s).
+    fn apply_state(&self, f: &state::Fragment) {
+        let Some(loaded) = self.loaded.get_untracked() else {
+            return;
+        };
+        let p = &loaded.imported.profile;
+        self.orientation.set(if f.get("view") == Some("icicle") {
+            Orientation::Icicle
+        } else {
+            Orientation::Flame
+        });
+        let mut v = ViewOptions::default_for(p);
+        if let Some(i) = f
+            .get("ev")
+            .and_then(|name| p.events.iter().position(|e| e.name == name))
+        {
+            v.event = Some(i as u16);
+        }
+        if f.get("w") == Some("count") {
+            v.weight = WeightMode::Count;
+        }
+        match f.get("root") {
+            Some(r) if r.starts_with("label:") => {
+                if let Some(k) = scorch_core::view::label_key(p, &r["label:".len()..]) {
+                    v.root = RootMode::Label(k);
+                }
+            }
+            Some(r) => v.root = RootMode::parse(r).unwrap_or(v.root),
+            None => {}
+        }
+        if let Some(tf) = f.get("tf").filter(|t| !t.is_empty()) {
+            if let Ok(filter) = scorch_core::view::LabelFilter::parse(p, tf) {
+                v.label = Some(filter);
+                self.label_text.set(tf.to_string());
+            }
+        }
+        let rows = f.get("rows").and_then(|r| r.parse().ok()).unwrap_or(50);
+        let idle = f.get("idle") != Some("0");
+        self.hm_rows.set(rows);
+        self.hm_idle.set(idle);
+        self.diff_widths.set(if f.get("widths") == Some("base") {
+            Widths::Base
+        } else {
+            Widths::Target
+        });
+        self.diff_absolute.set(f.get("abs") == Some("1"));
+        let opts = scorch_core::heatmap::HeatmapOptions {
+            rows,
+            idle_filter: idle,
+        };
+        let h = scorch_core::heatmap::heatmap(
+            p,
+            &ViewOptions {
+                time_range: None,
+                ..v
+            },
+            &opts,
+        );
+        if let (Some(h), Some((s, e))) = (&h, f.range("range")) {
+            v.time_range = Some((h.origin_ns + s, h.origin_ns + e));
+            if let (Some(a), Some(b)) = (
+                h.cell_of(h.origin_ns + s),
+                h.cell_of((h.origin_ns + e).saturating_sub(1)),
+            ) {
+                self.hm_sel.set(Some((a, b)));
+            }
+        }
+        if let (Some(h), Some((s, e))) = (&h, f.range("a")) {
+            self.range_a.set(Some((h.origin_ns + s, h.origin_ns + e)));
+            self.base.set(Some(loaded.clone()));
+        }
+        self.view.set(v);
+        self.rebuild();
+        if let (Some(path), Some(data)) = (f.get("zoom"), self.data.get_untracked()) {
+            let names: Vec<&str> = path.split(';').filter(|s| !s.is_empty()).collect();
+            if let Some(n) = data.tree.find_path(data.profile(), &names) {
+                self.zoom.set(vec![n]);
+            }
+        }
+    }
+
+    /// The view state (and source) as a fragment.
+    fn fragment(&self) -> state::Fragment {
+        let mut f = state::Fragment(self.source.get_untracked());
+        let Some(loaded) = self.loaded.get_untracked() else {
+            return f;
+        };
+        let p = &loaded.imported.profile;
+        let v = self.view.get_untracked();
+        let default = ViewOptions::default_for(p);
+        if self.orientation.get_untracked() == Orientation::Icicle {
+            f.set("view", "icicle");
+        }
+        if let Some(data) = self.data.get_untracked() {
+            let z = self.current_zoom();
+            if z != NodeId::ROOT {
+                f.set("zoom", data.path_string(z));
+            }
+        }
+        if v.event != default.event {
+            if let Some(e) = v.event.and_then(|e| p.events.get(e as usize)) {
+                f.set("ev", e.name.clone());
+            }
+        }
+        if v.weight == WeightMode::Count {
+            f.set("w", "count");
+        }
+        if v.root != default.root {
+            f.set(
+                "root",
+                match v.root {
+                    RootMode::Label(k) => format!("label:{}", p.strings.get(k)),
+                    r => r.name().to_string(),
+                },
+            );
+        }
+        let tf = self.label_text.get_untracked();
+        if v.label.is_some() && !tf.is_empty() {
+            f.set("tf", tf);
+        }
+        if self.hm_rows.get_untracked() != 50 {
+            f.set("rows", self.hm_rows.get_untracked().to_string());
+        }
+        if !self.hm_idle.get_untracked() {
+            f.set("idle", "0");
+        }
+        if let Some(h) = self.heat.get_untracked() {
+            let rel = |(s, e): (u64, u64)| {
+                format!(
+                    "{}-{}",
+                    s.saturating_sub(h.origin_ns),
+                    e.saturating_sub(h.origin_ns)
+                )
+            };
+            if let Some(r) = v.time_range {
+                f.set("range", rel(r));
+            }
+            if let Some(a) = self.range_a.get_untracked() {
+                f.set("a", rel(a));
+            }
+        }
+        if self.base.get_untracked().is_some() {
+            if self.diff_widths.get_untracked() == Widths::Base {
+                f.set("widths", "base");
+            }
+            if self.diff_absolute.get_untracked() {
+                f.set("abs", "1");
+            }
+        }
+        f
+    }
+
     fn open_file(&self, file: web_sys::File) {
+        self.next_source.set(Vec::new());
         let name = file.name();
         let seq = self.start_load(name.clone());
         let ctx = *self;
@@ -278,6 +450,7 @@ impl Ctx {
     }
 
     fn open_url(&self, url: String) {
+        self.next_source.set(vec![("url".to_string(), url.clone())]);
         let name = url.rsplit('/').next().unwrap_or(&url).to_string();
         let seq = self.start_load(name.clone());
         let ctx = *self;
@@ -289,6 +462,10 @@ impl Ctx {
 
     /// Fetches two profiles and opens them as a diff, base (before) → target (after).
     fn open_pair(&self, base_url: String, target_url: String) {
+        self.next_source.set(vec![
+            ("base".to_string(), base_url.clone()),
+            ("target".to_string(), target_url.clone()),
+        ]);
         let name_of = |u: &str| u.rsplit('/').next().unwrap_or(u).to_string();
         let (bname, tname) = (name_of(&base_url), name_of(&target_url));
         let seq = self.start_load(format!("{bname} and {tname}"));
@@ -304,7 +481,30 @@ impl Ctx {
         });
     }
 
+    /// Opens the profile carried in a link (`p=`; with `pb=`, a diff of the two).
+    fn open_embedded(&self, payload: String, base_payload: Option<String>) {
+        let mut src = vec![("p".to_string(), payload.clone())];
+        if let Some(b) = &base_payload {
+            src.insert(0, ("pb".to_string(), b.clone()));
+        }
+        self.next_source.set(src);
+        let seq = self.start_load("the profile in the link".to_string());
+        let import = |p: &str| {
+            scorch_core::share::decode(p)
+                .map_err(|e| e.to_string())
+                .and_then(|b| load::import(&b))
+        };
+        match base_payload {
+            Some(b) => {
+                self.finish_load_as(seq, "base (from the link)".to_string(), import(&b), false);
+                self.finish_load_as(seq, "target (from the link)".to_string(), import(&payload), true);
+            }
+            None => self.finish_load_as(seq, "profile from the link".to_string(), import(&payload), false),
+        }
+    }
+
     fn open_text(&self, name: &str, text: &str) {
+        self.next_source.set(Vec::new());
         let seq = self.start_load(name.to_string());
         let r = load::import(text.as_bytes());
         self.finish_load(seq, name.to_string(), r);
@@ -340,23 +540,83 @@ fn mark(name: &str) {
     }
 }
 
-/// A parameter of the URL fragment (`#url=…&base=…`), decoded.
-fn fragment_param(name: &str) -> Option<String> {
-    let hash = web_sys::window()?.location().hash().ok()?;
-    let hash = hash.strip_prefix('#').unwrap_or(&hash);
-    hash.split('&').find_map(|kv| {
-        let v = kv.strip_prefix(name)?.strip_prefix('=')?;
-        js_sys::decode_uri_component(v).ok().map(String::from)
-    })
+/// Keeps the address bar's fragment in step with the view: a new history entry when the zoom or the time range
+/// changes (so Back/Forward move between them), a replaced one for everything else (no entry per hover).
+fn sync_fragment(ctx: Ctx) {
+    Effect::new(move |_| {
+        ctx.data.track();
+        ctx.zoom.track();
+        ctx.orientation.track();
+        ctx.view.track();
+        ctx.hm_rows.track();
+        ctx.hm_idle.track();
+        ctx.range_a.track();
+        ctx.diff_widths.track();
+        ctx.diff_absolute.track();
+        ctx.source.track();
+        ctx.heat.track();
+        ctx.label_text.track();
+        if ctx.pending.get_untracked().is_some() || ctx.loaded.get_untracked().is_none() {
+            return; // a link's state is still to be applied
+        }
+        let Some(w) = web_sys::window() else { return };
+        let f = ctx.fragment();
+        let current = state::Fragment::parse(&w.location().hash().unwrap_or_default());
+        if f == current {
+            return;
+        }
+        let meaningful = ["zoom", "range", "a"].iter().any(|k| f.get(k) != current.get(k))
+            || f.source() != current.source();
+        let url = if f.0.is_empty() {
+            let loc = w.location();
+            format!(
+                "{}{}",
+                loc.pathname().unwrap_or_default(),
+                loc.search().unwrap_or_default()
+            )
+        } else {
+            f.render()
+        };
+        if let Ok(h) = w.history() {
+            let _ = if meaningful {
+                h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+            } else {
+                h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+            };
+        }
+    });
 }
 
-/// Opens what the fragment names: `#base=…&target=…` (a diff), `#url=…`, else the demo (on start only).
+/// Opens what the fragment names (`p`, `base`+`target`, `url`; else the demo on start) and applies its view state;
+/// when it names what is already open (Back/Forward), only the view state is applied.
 fn open_from_fragment(ctx: Ctx, on_start: bool) {
-    match (fragment_param("base"), fragment_param("target"), fragment_param("url")) {
-        (Some(base), Some(target), _) => ctx.open_pair(base, target),
-        (_, _, Some(url)) => ctx.open_url(url),
-        _ if on_start => ctx.open_url(DEMO_URL.to_string()),
-        _ => {}
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    let f = state::Fragment::parse(&hash);
+    let src = f.source();
+    if !on_start && !src.is_empty() && src == ctx.source.get_untracked() {
+        ctx.apply_state(&f);
+        return;
+    }
+    if !on_start && src.is_empty() {
+        if ctx.loaded.get_untracked().is_some() {
+            ctx.apply_state(&f);
+        }
+        return;
+    }
+    ctx.pending.set(Some(f.clone()));
+    match (
+        f.get("p"),
+        f.get("pb"),
+        f.get("base"),
+        f.get("target"),
+        f.get("url"),
+    ) {
+        (Some(p), pb, _, _, _) => ctx.open_embedded(p.to_string(), pb.map(str::to_string)),
+        (_, _, Some(b), Some(t), _) => ctx.open_pair(b.to_string(), t.to_string()),
+        (_, _, _, _, Some(u)) => ctx.open_url(u.to_string()),
+        _ => ctx.open_url(DEMO_URL.to_string()),
     }
 }
 
@@ -377,6 +637,10 @@ pub fn App() -> impl IntoView {
         hm_sel: RwSignal::new(None),
         hm_pending: RwSignal::new(None),
         range_a: RwSignal::new(None),
+        source: RwSignal::new(Vec::new()),
+        next_source: RwSignal::new(Vec::new()),
+        label_text: RwSignal::new(String::new()),
+        pending: RwSignal::new(None),
         zoom: RwSignal::new(Vec::new()),
         hover: RwSignal::new(None),
         orientation: RwSignal::new(Orientation::Flame),
@@ -433,6 +697,7 @@ pub fn App() -> impl IntoView {
     });
 
     open_from_fragment(ctx, true);
+    sync_fragment(ctx);
     // A link pasted into an open tab changes only the fragment.
     let _ = window_event_listener(leptos::ev::hashchange, move |_| open_from_fragment(ctx, false));
 
@@ -613,6 +878,7 @@ fn ViewControls() -> impl IntoView {
         match label {
             Ok(label) => {
                 filter_error.set(None);
+                ctx.label_text.set(text.trim().to_string());
                 ctx.set_view(ViewOptions {
                     label,
                     ..ctx.view.get_untracked()
@@ -671,6 +937,73 @@ fn ViewControls() -> impl IntoView {
             </label>
         </Show>
         <InfoPanel/>
+        <CopyLink/>
+    }
+}
+
+/// "Copy link": the view as a link. A profile opened by URL is named by it; a local file or pasted text travels
+/// in the link itself (compressed: the stacks of the current view, so what the receiver sees is what you see).
+#[component]
+fn CopyLink() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let shown = RwSignal::new(None::<(String, String)>);
+    let make = move |_| {
+        let Some(w) = web_sys::window() else { return };
+        let mut f = ctx.fragment();
+        let mut about = String::from("the link names the hosted profile");
+        if f.source().is_empty() {
+            if let Some(loaded) = ctx.loaded.get_untracked() {
+                // The profile travels as folded stacks of the current view: event, weight, root, labels and
+                // time range are baked into it, so they leave the fragment.
+                let v = ctx.view.get_untracked();
+                let s =
+                    scorch_core::share::encode(&loaded.imported.profile, &v, scorch_core::share::DEFAULT_MAX);
+                let keep: Vec<(String, String)> =
+                    f.0.into_iter()
+                        .filter(|(k, _)| matches!(k.as_str(), "view" | "zoom" | "widths" | "abs"))
+                        .collect();
+                f = state::Fragment(keep);
+                f.0.insert(0, ("p".to_string(), s.payload));
+                about = format!(
+                    "the profile is in the link ({} stacks",
+                    group_thousands(s.stacks as u64)
+                );
+                if s.dropped_stacks > 0 {
+                    about.push_str(&format!(
+                        "; {} smaller stacks, {:.2} % of the total, left out to keep it under {} KB",
+                        group_thousands(s.dropped_stacks as u64),
+                        s.dropped_ppm as f64 / 1e4,
+                        scorch_core::share::DEFAULT_MAX / 1024
+                    ));
+                }
+                if v.time_range.is_some() {
+                    about.push_str("; only the selected time range, without timestamps");
+                }
+                about.push(')');
+            }
+        }
+        let loc = w.location();
+        let link = format!(
+            "{}{}{}",
+            loc.origin().unwrap_or_default(),
+            loc.pathname().unwrap_or_default(),
+            f.render()
+        );
+        let _ = w.navigator().clipboard().write_text(&link);
+        shown.set(Some((
+            link.clone(),
+            format!("{} characters: {about}", group_thousands(link.len() as u64)),
+        )));
+    };
+    view! {
+        <button data-testid="copy-link" title="Copy a link to exactly this view" on:click=make>"Copy link"</button>
+        {move || shown.get().map(|(link, size)| view! {
+            <div class="link-panel">
+                <input data-testid="copy-link-text" readonly prop:value=link/>
+                <span data-testid="copy-link-size">{size}</span>
+                <button on:click=move |_| shown.set(None)>"Close"</button>
+            </div>
+        })}
     }
 }
 
@@ -915,9 +1248,14 @@ fn HeatmapPanel() -> impl IntoView {
                 idle_filter: idle,
             },
         );
+        // Keep a selection that a link or the view already holds (it is a time range, not cells).
+        let sel = match (&h, ctx.view.get_untracked().time_range) {
+            (Some(h), Some((s, e))) => h.cell_of(s).zip(h.cell_of(e.saturating_sub(1))),
+            _ => None,
+        };
         ctx.heat.set(h.map(Arc::new));
         mark("bench:heatmap-done");
-        ctx.hm_sel.set(None);
+        ctx.hm_sel.set(sel);
         ctx.hm_pending.set(None);
     });
 

@@ -20,6 +20,8 @@ USAGE:
     scorch heatmap [OPTIONS] FILE
                                  FlameScope's subsecond-offset heatmap: sample counts per second (column)
                                  and offset within it (row)
+    scorch link [--base-url URL] [--max N] FILE
+                                 a link that carries the profile itself (compressed) to a scorch viewer
     scorch diff [OPTIONS] BASE TARGET
                                  what changed from BASE (before) to TARGET (after): functions by change in
                                  their share of each profile's total
@@ -81,7 +83,7 @@ struct Args {
     range: Option<(String, String)>,
 }
 
-const VALUED: [&str; 10] = [
+const VALUED: [&str; 12] = [
     "--event",
     "--root",
     "--compat",
@@ -92,6 +94,8 @@ const VALUED: [&str; 10] = [
     "--tagroot",
     "--fail-if-grows",
     "--rows",
+    "--base-url",
+    "--max",
 ];
 
 impl Args {
@@ -186,6 +190,7 @@ fn run(args: &[String]) -> Result<(), String> {
         "top" => top(&Args::parse(rest)?),
         "diff" => diff(&Args::parse(rest)?),
         "heatmap" => heatmap(&Args::parse(rest)?),
+        "link" => link(&Args::parse(rest)?),
         "info" => {
             let a = Args::parse(rest)?;
             a.only(&[])?;
@@ -574,6 +579,36 @@ fn load_with_view(a: &Args, file: &str) -> Result<(Imported, ViewOptions), Strin
         v.event = Some(event_index(&imp.profile, name)?);
     }
     Ok((imp, v))
+}
+
+fn link(a: &Args) -> Result<(), String> {
+    a.only(&["--base-url", "--max", "--event", "--sample-type"])?;
+    let (imp, v) = load_with_view(a, a.file()?)?;
+    let max: usize = match a.value("--max") {
+        Some(m) => m
+            .parse()
+            .map_err(|_| format!("--max takes a number of characters, not {m}"))?,
+        None => scorch_core::share::DEFAULT_MAX,
+    };
+    let s = scorch_core::share::encode(&imp.profile, &v, max);
+    let base = a.value("--base-url").unwrap_or("http://127.0.0.1:8080/");
+    let base = base.split('#').next().unwrap_or(base);
+    let url = format!("{base}#p={}", s.payload);
+    eprintln!(
+        "link: {} characters, {} distinct stacks{}",
+        group_thousands(url.len() as u64),
+        group_thousands(s.stacks as u64),
+        if s.dropped_stacks > 0 {
+            format!(
+                "; {} smaller stacks ({:.2} % of the total) dropped to stay under {max} characters",
+                group_thousands(s.dropped_stacks as u64),
+                s.dropped_ppm as f64 / 1e4
+            )
+        } else {
+            String::new()
+        }
+    );
+    write_out(format!("{url}\n").as_bytes())
 }
 
 fn event_index(p: &Profile, name: &str) -> Result<u16, String> {

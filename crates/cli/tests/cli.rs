@@ -164,3 +164,24 @@ fn diff_movers_and_the_regression_gate() {
     assert_eq!(code, 1);
     assert!(err.contains("two files"), "{err}");
 }
+
+#[test]
+fn link_carries_the_profile() {
+    let f = data("inf-base-flames.txt");
+    let (code, out, err) = scorch(
+        &["link", "--base-url", "https://intranet/tools/scorch/", &f],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let url = out.trim();
+    assert!(url.starts_with("https://intranet/tools/scorch/#p="), "{url}");
+    assert!(err.contains("characters, 205 distinct stacks"), "{err}");
+    let payload = url.split("#p=").nth(1).unwrap();
+    let folded = scorch_core::share::decode(payload).unwrap();
+    let (_, direct, _) = scorch(&["fold", &f], None);
+    let (_, via_link, _) = scorch(&["fold", "-"], Some(&folded));
+    assert_eq!(via_link, direct, "the link carries exactly the profile");
+    let (code, _, err) = scorch(&["link", "--max", "300", &f], None);
+    assert_eq!(code, 0);
+    assert!(err.contains("smaller stacks") && err.contains("dropped"), "{err}");
+}

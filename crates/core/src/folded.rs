@@ -112,6 +112,8 @@ pub struct FoldedParser {
     two_count_lines: u64,
     /// First counts of `stack BASE TARGET` lines, per stack (raw, scaled like `weight`).
     base_weight: Vec<u64>,
+    /// Set by a `# scorch-unit: NAME` comment (scorch's own links carry one); samples otherwise.
+    unit: Unit,
     // The previous line's frames, to reuse stack ids for a shared prefix (sorted input shares a lot).
     prev: Vec<u8>,
     prev_ends: Vec<usize>,
@@ -131,6 +133,7 @@ impl FoldedParser {
             records: 0,
             two_count_lines: 0,
             base_weight: Vec::new(),
+            unit: Unit::Samples,
             prev: Vec::new(),
             prev_ends: Vec::new(),
             prev_stacks: Vec::new(),
@@ -208,7 +211,7 @@ impl FoldedParser {
         }
         Ok(self
             .b
-            .build(Unit::Samples, self.decimals, self.records, self.warnings))
+            .build(self.unit.clone(), self.decimals, self.records, self.warnings))
     }
 
     // Real lines this reads:
@@ -218,6 +221,15 @@ impl FoldedParser {
     //   a;b;c 12 40            (difffolded: base 12, target 40)
     fn line(&mut self, raw: &[u8], pos: LinePos) -> Result<(), ImportError> {
         let line = trim_ascii(raw);
+        if let Some(unit) = line.strip_prefix(b"# scorch-unit:") {
+            self.unit = match trim_ascii(unit) {
+                b"nanoseconds" => Unit::Nanoseconds,
+                b"bytes" => Unit::Bytes,
+                b"samples" => Unit::Samples,
+                other => Unit::Other(String::from_utf8_lossy(other).into_owned()),
+            };
+            return Ok(());
+        }
         if line.is_empty() || line.starts_with(b"#") {
             return Ok(());
         }

@@ -21,6 +21,7 @@ mod lines;
 pub mod model;
 pub mod perf;
 pub mod pprof;
+pub mod share;
 pub mod top;
 pub mod units;
 pub mod view;

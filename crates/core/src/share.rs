@@ -1,0 +1,146 @@
+//! Profiles carried in a link: the canonical folded text of a view (distinct stacks, weights summed, a
+//! `# scorch-unit:` header), raw-deflated and base64url-encoded, for the `p=` parameter of the URL fragment.
+//! When the link would be too long, stacks below a share of the total are dropped until it fits, and the result
+//! says what was dropped.
+
+use crate::error::{ImportError, ImportErrorKind};
+use crate::export::folded_entries;
+use crate::model::Profile;
+use crate::units::Weight;
+use crate::view::ViewOptions;
+use base64::Engine as _;
+use std::io::{Read, Write};
+
+/// The longest link payload scorch produces by default (characters of `p=`). Most chat tools and browsers
+/// carry far longer links; past this the viewer offers the hosted-URL way or a reduced profile.
+pub const DEFAULT_MAX: usize = 256 * 1024;
+
+/// Largest inflated payload accepted from a link (a link cannot be a zip bomb).
+const MAX_INFLATED: u64 = 256 << 20;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shared {
+    /// base64url, no padding.
+    pub payload: String,
+    /// Distinct stacks carried, and dropped (when reduced).
+    pub stacks: usize,
+    pub dropped_stacks: usize,
+    /// Share of the total weight dropped, in parts per million.
+    pub dropped_ppm: u64,
+}
+
+fn deflate(text: &str) -> String {
+    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    let _ = e.write_all(text.as_bytes());
+    let bytes = e.finish().unwrap_or_default();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Encodes the samples a view selects. `max` caps the payload's length: smaller stacks are dropped to fit.
+pub fn encode(p: &Profile, v: &ViewOptions, max: usize) -> Shared {
+    let unit = v.unit(p);
+    let mut entries = folded_entries(p, v);
+    entries.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let total: u128 = entries.iter().map(|e| u128::from(e.1)).sum();
+    let text_of = |keep: usize| {
+        let mut lines: Vec<String> = entries[..keep]
+            .iter()
+            .map(|(s, w)| {
+                format!(
+                    "{s} {}",
+                    Weight {
+                        raw: *w,
+                        decimals: p.meta.decimals
+                    }
+                )
+            })
+            .collect();
+        lines.sort_unstable();
+        format!("# scorch-unit: {}\n{}\n", unit.name(), lines.join("\n"))
+    };
+    // Keep the heaviest stacks: all of them if they fit, else as many as fit (binary search on the count).
+    let mut keep = entries.len();
+    let mut payload = deflate(&text_of(keep));
+    if payload.len() > max {
+        let (mut lo, mut hi) = (0usize, entries.len());
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if deflate(&text_of(mid)).len() <= max {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        keep = lo;
+        payload = deflate(&text_of(keep));
+    }
+    let dropped: u128 = entries[keep..].iter().map(|e| u128::from(e.1)).sum();
+    Shared {
+        payload,
+        stacks: keep,
+        dropped_stacks: entries.len() - keep,
+        dropped_ppm: (dropped * 1_000_000).checked_div(total).map_or(0, |x| x as u64),
+    }
+}
+
+/// Decodes a `p=` payload back to folded text (then imported like any file).
+pub fn decode(payload: &str) -> Result<Vec<u8>, ImportError> {
+    let bad = |msg: String| ImportError::new(None, ImportErrorKind::Malformed, 0, None, msg);
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload.trim().trim_end_matches('='))
+        .map_err(|e| {
+            bad(format!(
+                "the profile in the link is damaged (base64: {e}); was the link cut short?"
+            ))
+        })?;
+    let mut out = Vec::new();
+    flate2::read::DeflateDecoder::new(&bytes[..])
+        .take(MAX_INFLATED + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| {
+            bad(format!(
+                "the profile in the link is damaged ({e}); was the link cut short?"
+            ))
+        })?;
+    if out.len() as u64 > MAX_INFLATED {
+        return Err(ImportError::new(
+            None,
+            ImportErrorKind::LimitExceeded,
+            MAX_INFLATED,
+            None,
+            format!("the profile in the link inflates past {MAX_INFLATED} bytes"),
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{export::to_folded_view, import_bytes, ImportOptions};
+
+    #[test]
+    fn round_trip_and_reduction() {
+        let text = b"# scorch-unit: nanoseconds\nmain;a 500\nmain;b 300\nmain;c 150\nmain;d 50\n";
+        let p = import_bytes(text, ImportOptions::default()).unwrap().profile;
+        assert_eq!(p.meta.unit, crate::Unit::Nanoseconds);
+        let v = ViewOptions::default_for(&p);
+        let s = encode(&p, &v, DEFAULT_MAX);
+        assert_eq!((s.stacks, s.dropped_stacks, s.dropped_ppm), (4, 0, 0));
+        let back = import_bytes(&decode(&s.payload).unwrap(), ImportOptions::default())
+            .unwrap()
+            .profile;
+        assert_eq!(
+            to_folded_view(&back, &ViewOptions::default_for(&back)),
+            to_folded_view(&p, &v)
+        );
+        assert_eq!(back.meta.unit, crate::Unit::Nanoseconds);
+        // A tiny budget keeps the heaviest stacks and says what it dropped.
+        let full = s.payload.len();
+        let r = encode(&p, &v, full - 4);
+        assert!(r.stacks < 4 && r.payload.len() <= full - 4);
+        assert!(r.dropped_ppm > 0);
+        assert!(decode("not*base64").is_err());
+        assert!(decode("AAAA").is_err());
+    }
+}

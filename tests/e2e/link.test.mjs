@@ -1,0 +1,103 @@
+// Links carry the view: open a profile, set orientation, root, a heatmap range and a zoom, take the link, open it
+// in a fresh browser and find the same state. A local file travels inside the link. Back steps out of a zoom.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { openApp, browser, waitForProfile, settle, FIXTURES } from './harness.mjs';
+
+let app, b;
+before(async () => { app = await openApp(); b = app.b; });
+after(async () => { await app?.close(); });
+
+const snapshot = (page) => page.evaluate(() => {
+  const s = document.querySelector('[data-testid=status]').dataset;
+  const c = document.querySelector('[data-testid=flame-canvas]').dataset;
+  const h = document.querySelector('[data-testid=heatmap-canvas]')?.dataset ?? {};
+  return { total: s.total, samples: s.samples, format: s.format, zoom: c.zoom, orientation: c.orientation,
+    rangeStart: h.rangeStartNs ?? null, rangeEnd: h.rangeEndNs ?? null };
+});
+async function takeLink(page) {
+  await page.click('[data-testid=copy-link]');
+  await page.locator('[data-testid=copy-link-text]').waitFor();
+  return { link: await page.inputValue('[data-testid=copy-link-text]'), size: await page.textContent('[data-testid=copy-link-size]') };
+}
+async function zoomTo(page, name) {
+  for (let i = 0; i < 20; i++) {
+    const p = await page.evaluate((n) => window.__scorchFramePoint(n), name);
+    if (p) { await page.mouse.click(p[0], p[1]); }
+    const z = await page.getAttribute('[data-testid=flame-canvas]', 'data-zoom');
+    if (z.endsWith(name)) return z;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`could not zoom to ${name}`);
+}
+
+test('a link restores orientation, root, time range and zoom in a fresh browser', async () => {
+  const { page } = b;
+  await page.click('[data-testid=view-icicle]');
+  await page.selectOption('[data-testid=root-select]', 'pid');
+  // Seconds 2–3, the burst rows (600–800 ms: rows 30–39 of 50).
+  const cell = (c, r) => page.evaluate(([c, r]) => {
+    const cv = document.querySelector('[data-testid=heatmap-canvas]');
+    const rect = cv.getBoundingClientRect();
+    const cols = Number(cv.dataset.columns), rows = Number(cv.dataset.rows);
+    return { x: rect.left + (c + 0.5) * rect.width / cols, y: rect.top + (rows - 1 - r + 0.5) * rect.height / rows };
+  }, [c, r]);
+  const a = await cell(2, 30), z = await cell(3, 39);
+  await page.mouse.move(a.x, a.y); await page.mouse.down(); await page.mouse.move(z.x, z.y); await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs !== '');
+  await settle(page);
+  await zoomTo(page, 'deflate_block');
+  await settle(page);
+  const want = await snapshot(page);
+  assert.equal(want.orientation, 'icicle');
+  assert.match(want.zoom, /^service-\d+;.*deflate_block$/);
+  const { link, size } = await takeLink(page);
+  assert.match(link, /#url=www\/demo\/service\.perf\.gz&/);
+  assert.match(size, /names the hosted profile/);
+
+  const fresh = await browser();
+  try {
+    await fresh.page.goto(link);
+    await waitForProfile(fresh.page, 'service.perf.gz');
+    await fresh.page.waitForFunction((z) => document.querySelector('[data-testid=flame-canvas]').dataset.zoom === z, want.zoom);
+    assert.deepEqual(await snapshot(fresh.page), want);
+    assert.deepEqual(fresh.errors, []);
+  } finally { await fresh.close(); }
+
+  // Back steps out of the zoom (zoom and range changes are history entries).
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('[data-testid=flame-canvas]').dataset.zoom === '');
+  assert.equal((await snapshot(page)).rangeStart, want.rangeStart, 'the range stays');
+});
+
+test('a local file travels in the link', async () => {
+  const { page } = b;
+  await page.click('[data-testid=view-flame]');
+  await page.setInputFiles('[data-testid=open-file]', path.join(FIXTURES, 'simple.folded'));
+  await waitForProfile(page, 'simple.folded');
+  await zoomTo(page, 'alpha');
+  const want = await snapshot(page);
+  const { link, size } = await takeLink(page);
+  assert.match(link, /#p=[A-Za-z0-9_-]+/);
+  assert.match(size, /characters: the profile is in the link \(3 stacks\)/);
+  const fresh = await browser();
+  try {
+    await fresh.page.goto(link);
+    await waitForProfile(fresh.page, 'profile from the link');
+    await fresh.page.waitForFunction((z) => document.querySelector('[data-testid=flame-canvas]').dataset.zoom === z, want.zoom);
+    const got = await snapshot(fresh.page);
+    assert.deepEqual([got.total, got.zoom], [want.total, want.zoom]);
+  } finally { await fresh.close(); }
+});
+
+test('a damaged link says so', async () => {
+  const fresh = await browser();
+  try {
+    const base = app.server.url;
+    await fresh.page.goto(`${base}#p=AAAA`);
+    const err = fresh.page.locator('[data-testid=error]');
+    await err.waitFor();
+    assert.match(await err.textContent(), /damaged/);
+  } finally { await fresh.close(); }
+});
