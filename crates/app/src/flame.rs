@@ -291,7 +291,12 @@ pub enum Orientation {
 /// The transform between unit space and CSS px for one view.
 pub struct Geometry {
     pub width: f64,
+    /// Height of the whole graph (the scrollable content).
     pub height: f64,
+    /// The visible window onto it: the canvas is only this tall (browsers refuse canvases over ~32,767 px,
+    /// which a deep recursion would need), and draws the rows that fall in it.
+    pub view_top: f64,
+    pub view_h: f64,
     pub vx0: f64,
     pub vx1: f64,
     pub zoom_depth: usize,
@@ -305,6 +310,7 @@ impl Geometry {
         zoom: NodeId,
         width: f64,
         min_height: f64,
+        view_top: f64,
         orientation: Orientation,
     ) -> Geometry {
         let z = zoom.idx();
@@ -313,9 +319,13 @@ impl Geometry {
             d.layout.x1.get(z).copied().unwrap_or(1.0),
         );
         let (vx0, vx1) = if vx1 > vx0 { (vx0, vx1) } else { (0.0, 1.0) };
+        let height = (d.layout.depth_count() as f64 * ROW_H).max(min_height.floor());
+        let view_h = min_height.floor().min(height);
         Geometry {
             width,
-            height: (d.layout.depth_count() as f64 * ROW_H).max(min_height.floor()),
+            height,
+            view_top: view_top.clamp(0.0, (height - view_h).max(0.0)),
+            view_h,
             vx0,
             vx1,
             zoom_depth: d.tree.depth.get(z).copied().unwrap_or(0) as usize,
@@ -331,19 +341,29 @@ impl Geometry {
         self.vx0 + px / self.width * (self.vx1 - self.vx0)
     }
 
+    /// Top of a row on the canvas (CSS px; the canvas shows `[view_top, view_top + view_h)` of the graph).
     pub fn row_y(&self, depth: usize) -> f64 {
-        match self.orientation {
+        let content = match self.orientation {
             Orientation::Flame => self.height - (depth as f64 + 1.0) * ROW_H,
             Orientation::Icicle => depth as f64 * ROW_H,
-        }
+        };
+        content - self.view_top
     }
 
+    /// The row under a canvas y.
     pub fn depth_at(&self, py: f64) -> Option<usize> {
+        let y = py + self.view_top;
         let r = match self.orientation {
-            Orientation::Flame => (self.height - py) / ROW_H,
-            Orientation::Icicle => py / ROW_H,
+            Orientation::Flame => (self.height - y) / ROW_H,
+            Orientation::Icicle => y / ROW_H,
         };
         (r >= 0.0).then_some(r.floor() as usize)
+    }
+
+    /// Is a row (partly) on the canvas?
+    pub fn row_visible(&self, depth: usize) -> bool {
+        let y = self.row_y(depth);
+        y + ROW_H > 0.0 && y < self.view_h
     }
 }
 
@@ -374,7 +394,7 @@ pub fn draw(
     hover: Option<NodeId>,
     g: &Geometry,
 ) {
-    ctx.clear_rect(0.0, 0.0, g.width, g.height);
+    ctx.clear_rect(0.0, 0.0, g.width, g.view_h);
     ctx.set_font(FONT);
     ctx.set_text_baseline("middle");
     let char_w = ctx
@@ -391,6 +411,9 @@ pub fn draw(
     }
     ctx.set_global_alpha(1.0);
     for depth in g.zoom_depth..d.layout.depth_count() {
+        if !g.row_visible(depth) {
+            continue;
+        }
         let Some(row) = d.layout.rows.get(depth) else {
             continue;
         };

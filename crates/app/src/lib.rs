@@ -74,8 +74,9 @@ struct Ctx {
     error: RwSignal<Option<String>>,
     busy: RwSignal<Option<String>>,
     width: RwSignal<f64>,
-    /// Height of the visible flame area in CSS px.
+    /// Height of the visible flame area in CSS px, and how far it is scrolled.
     height: RwSignal<f64>,
+    scroll_top: RwSignal<f64>,
     /// Incremented per load; a finished load that is not the latest is dropped.
     seq: RwSignal<u64>,
 }
@@ -648,6 +649,7 @@ pub fn App() -> impl IntoView {
         busy: RwSignal::new(None),
         width: RwSignal::new(800.0),
         height: RwSignal::new(400.0),
+        scroll_top: RwSignal::new(0.0),
         seq: RwSignal::new(0),
     };
     provide_context(ctx);
@@ -1601,6 +1603,7 @@ fn FlameCanvas() -> impl IntoView {
         ctx.orientation.track();
         ctx.width.track();
         ctx.height.track();
+        ctx.scroll_top.track();
         measure();
         redraw();
     });
@@ -1682,11 +1685,23 @@ fn FlameCanvas() -> impl IntoView {
     };
 
     view! {
-        <div class="flame-scroll" node_ref=scroll_ref>
+        <div class="flame-scroll" node_ref=scroll_ref
+            on:scroll=move |_| {
+                if let Some(el) = scroll_ref.get_untracked() {
+                    ctx.scroll_top.set(f64::from(el.scroll_top()));
+                }
+            }>
+            // The spacer is as tall as the graph (it gives the scroll bar); the canvas stays in view and draws
+            // only the rows under it.
+            <div class="flame-spacer" style:height=move || {
+                let rows = ctx.data.with(|d| d.as_ref().map_or(0, |d| d.layout.depth_count()));
+                format!("{}px", (rows as f64 * ROW_H).max(ctx.height.get().floor()))
+            }>
             <canvas node_ref=canvas_ref data-testid="flame-canvas"
                 data-row-height=ROW_H.to_string() data-depth=depth_attr data-zoom=zoom_attr
                 data-orientation=orientation_attr
                 on:mousemove=on_move on:mouseleave=move |_| ctx.hover.set(None) on:click=on_click></canvas>
+            </div>
         </div>
     }
 }
@@ -1697,6 +1712,7 @@ fn geometry_of(ctx: Ctx, data: &FlameData) -> Geometry {
         ctx.current_zoom(),
         ctx.width.get_untracked(),
         ctx.height.get_untracked(),
+        ctx.scroll_top.get_untracked(),
         ctx.orientation.get_untracked(),
     )
 }
@@ -1778,16 +1794,24 @@ fn paint(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
         return;
     };
     let zoom = ctx.current_zoom();
+    // The real scroll position (content changes can move it without a scroll event).
+    if let Some(top) = canvas
+        .parent_element()
+        .and_then(|s| s.parent_element())
+        .map(|el| f64::from(el.scroll_top()))
+    {
+        ctx.scroll_top.update_untracked(|v| *v = top);
+    }
     let g = geometry_of(ctx, &data);
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-    let (dw, dh) = ((g.width * dpr).round() as u32, (g.height * dpr).round() as u32);
+    let (dw, dh) = ((g.width * dpr).round() as u32, (g.view_h * dpr).round() as u32);
     if canvas.width() != dw || canvas.height() != dh {
         canvas.set_width(dw);
         canvas.set_height(dh);
     }
     let style = web_sys::HtmlElement::style(&canvas);
     let _ = style.set_property("width", &format!("{}px", g.width));
-    let _ = style.set_property("height", &format!("{}px", g.height));
+    let _ = style.set_property("height", &format!("{}px", g.view_h));
     let Some(c2d) = canvas
         .get_context("2d")
         .ok()

@@ -81,6 +81,15 @@ pub fn sniff(prefix: &[u8], at_end: bool) -> Sniff {
         if !complete && prefix.len() < SNIFF_WINDOW {
             return Sniff::NeedMore;
         }
+        // A line longer than the whole window (a very deep stack, a huge name): its count is out of sight.
+        // Stack separators say folded; the parser then checks the rest.
+        if memchr::memchr(b'\n', rest).is_none() && prefix.len() >= SNIFF_WINDOW && judged == 0 {
+            return if memchr::memchr(b';', rest).is_some() && !rest.contains(&0) {
+                Sniff::Yes(Format::Folded)
+            } else {
+                Sniff::No
+            };
+        }
         rest = next;
         let line = trim_ascii(line);
         if line.is_empty() || line.starts_with(b"#") {

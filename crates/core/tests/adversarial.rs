@@ -1,0 +1,119 @@
+//! Hostile and broken input, each with its expected outcome: a typed error or a profile, never a panic, never a
+//! wrong number shown silently. The same cases run in the browser (tests/e2e/adversarial.test.mjs).
+
+use scorch_core::calltree::{CallTree, Order};
+use scorch_core::{export, import_bytes, FlameLayout, ImportErrorKind, ImportOptions, Profile, ViewOptions};
+use std::io::Write;
+
+fn gz(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+fn ok(bytes: &[u8]) -> Profile {
+    let p = import_bytes(bytes, ImportOptions::default()).unwrap().profile;
+    p.validate().unwrap();
+    // Everything downstream copes too.
+    let v = ViewOptions::default_for(&p);
+    let t = CallTree::build(&p, &v, Order::Alphabetical);
+    let _ = FlameLayout::new(&t);
+    let _ = export::to_folded_view(&p, &v);
+    p
+}
+
+fn err(bytes: &[u8]) -> scorch_core::ImportError {
+    import_bytes(bytes, ImportOptions::default())
+        .map(|_| ())
+        .unwrap_err()
+}
+
+#[test]
+fn empty_tiny_random_and_binary() {
+    assert_eq!(err(b"").kind, ImportErrorKind::Empty);
+    assert_eq!(err(b"a").kind, ImportErrorKind::UnknownFormat);
+    assert_eq!(err(b"\n\n  \r\n").kind, ImportErrorKind::Empty);
+    let mut x: u64 = 42;
+    let noise: Vec<u8> = (0..100_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    assert!(import_bytes(&noise, ImportOptions::default()).is_err());
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0";
+    let e = err(png);
+    assert!(e.message.contains("PNG"), "{e}");
+}
+
+#[test]
+fn broken_and_hostile_gzip() {
+    let z = gz(&b"main;a 1\n".repeat(10_000));
+    assert_eq!(err(&z[..z.len() / 3]).kind, ImportErrorKind::Gzip);
+    // A bomb: 100 MB of valid folded lines in ~100 KB; a 10 MB cap stops it with an error naming the limit.
+    let bomb = gz(&b"a;b 1\n".repeat(100 << 20 >> 3));
+    assert!(bomb.len() < 2 << 20);
+    let e = import_bytes(
+        &bomb,
+        ImportOptions {
+            max_decompressed: 10 << 20,
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ImportErrorKind::LimitExceeded);
+    assert!(e.to_string().contains("limit of 10485760 bytes"), "{e}");
+}
+
+#[test]
+fn counts_at_and_over_u64_max() {
+    let p = ok(b"a 18446744073709551615\n");
+    assert_eq!(p.total(), u64::MAX);
+    let e = err(b"a 18446744073709551615\nb 1\n");
+    assert_eq!(
+        (e.kind, e.line),
+        (ImportErrorKind::Overflow, Some(2)),
+        "a sum past 2^64 is an error, not a wrapped number"
+    );
+    let e = err(b"a 18446744073709551616\n");
+    assert_eq!(e.kind, ImportErrorKind::NoValidRecords, "{e}");
+}
+
+#[test]
+fn a_100_000_frame_stack() {
+    let frames: Vec<String> = (0..100_000).map(|i| format!("f{}", i % 97)).collect();
+    let line = format!("{} 5\n", frames.join(";"));
+    // No recursion follows the input: this runs on a small thread stack.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let p = ok(line.as_bytes());
+            (p.max_depth(), p.total())
+        })
+        .unwrap();
+    assert_eq!(handle.join().unwrap(), (100_000, 5));
+}
+
+#[test]
+fn a_10_mb_line_nul_bytes_invalid_utf8_crlf() {
+    let long = format!("main;{} 7\n", "x".repeat(10 << 20));
+    let p = ok(long.as_bytes());
+    assert_eq!(p.total(), 7);
+    let p = ok(b"a\0b;c 1\r\nd\xff\xfe;e 2\r\n");
+    assert_eq!(p.total(), 3);
+    assert_eq!(
+        p.meta.warnings.count, 1,
+        "invalid UTF-8 is shown replaced and counted"
+    );
+    assert!(export::to_folded(&p).contains("d\u{fffd}\u{fffd};e 2"));
+}
+
+#[test]
+fn names_are_data_not_markup() {
+    let text = "<script>alert(1)</script>;\"quoted\" name;<img src=x onerror=alert(2)>;\u{202e}gnp.exe 3\n";
+    let p = ok(text.as_bytes());
+    let folded = export::to_folded(&p);
+    assert_eq!(folded, text, "names come back byte for byte");
+}
