@@ -1,0 +1,23 @@
+//! The `p=` link payload decoder (input from a URL anyone can craft): an error or bytes that import or fail
+//! cleanly; and any profile encoded into a link decodes back to the same folded text.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use scorch_core::{export, share, ImportOptions, ViewOptions};
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Ok(bytes) = share::decode(text) {
+            let _ = scorch_core::import_bytes(&bytes, ImportOptions::default());
+        }
+    }
+    if let Ok(imp) = scorch_core::import_bytes(data, ImportOptions::default()) {
+        let v = ViewOptions::default_for(&imp.profile);
+        let s = share::encode(&imp.profile, &v, share::DEFAULT_MAX);
+        if s.dropped_stacks == 0 {
+            let back = scorch_core::import_bytes(&share::decode(&s.payload).expect("own link decodes"), ImportOptions::default())
+                .expect("own link imports");
+            let v2 = ViewOptions::default_for(&back.profile);
+            assert_eq!(export::to_folded_view(&back.profile, &v2), export::to_folded_view(&imp.profile, &v));
+        }
+    }
+});

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs one fuzz target for SECONDS (default 60), seeded from the repo's test data. Needs a nightly toolchain
+# and cargo-fuzz (`cargo install cargo-fuzz --locked`). Findings land in fuzz/artifacts/TARGET/.
+# Usage: fuzz/run.sh loader|folded|perf|pprof|link [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")"
+target=$1
+secs=${2:-60}
+data=../crates/core/tests/data
+mkdir -p "corpus/$target"
+case $target in
+    folded) cp -n $data/folded/*.txt $data/folded/*.folded $data/folded/*.collapsed "corpus/$target/" 2>/dev/null || true ;;
+    perf) find $data/perf $data/perf-made -maxdepth 1 -type f ! -name '*.gz' ! -name '*.md' -size -200k -exec cp -n {} "corpus/$target/" \; ;;
+    pprof) for f in $data/pprof/*.pb.gz; do zcat -f "$f" > "corpus/$target/$(basename "$f" .gz)" 2>/dev/null || true; done; cp -n $data/pprof/*.pb "corpus/$target/" ;;
+    loader|link) cp -n $data/folded/inf-base-flames.txt $data/perf/fg-perf-dd-stacks-01.txt $data/pprof/parca-fib.pb.gz "corpus/$target/" ;;
+    *) echo "unknown target $target" >&2; exit 2 ;;
+esac
+exec cargo +nightly fuzz run "$target" "corpus/$target" -- -max_total_time="$secs" -rss_limit_mb=4096 -max_len=1048576
