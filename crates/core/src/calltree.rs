@@ -146,16 +146,7 @@ impl CallTree {
 
     /// The call tree of all samples of a profile, in its default view.
     pub fn from_profile(p: &Profile, order: Order) -> CallTree {
-        if !p.events.is_empty() || p.samples.thread.is_some() {
-            return Self::build(p, &ViewOptions::default_for(p), order);
-        }
-        let mut w = vec![0u64; p.stacks.len()];
-        for (s, &x) in p.samples.stack.iter().zip(&p.samples.weight) {
-            if let Some(slot) = w.get_mut(s.idx()) {
-                *slot = slot.saturating_add(x);
-            }
-        }
-        Self::from_stack_weights(p, &w, order)
+        Self::build(p, &ViewOptions::default_for(p), order)
     }
 
     /// The call tree for given self weights per stack id (`stack_self[s]` for stack `s`).

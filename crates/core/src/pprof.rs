@@ -11,7 +11,7 @@
 use crate::error::{ImportError, ImportErrorKind, Warnings};
 use crate::format::Format;
 use crate::model::{
-    FrameId, FrameKind, FullSample, LabelValue, Profile, ProfileBuilder, StackId, StrId, EMPTY_STACK,
+    FrameId, FrameKind, FullSample, LabelValue, Profile, ProfileBuilder, StackId, EMPTY_STACK,
 };
 use crate::units::Unit;
 use rustc_hash::FxHashMap;
@@ -679,9 +679,6 @@ pub(crate) fn looks_like_pprof(prefix: &[u8], at_end: bool) -> Option<bool> {
     }
     Some(true)
 }
-
-#[allow(dead_code)]
-fn _str_id_used(_: StrId) {}
 
 #[cfg(test)]
 mod tests {
