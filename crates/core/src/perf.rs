@@ -478,11 +478,15 @@ fn scorch_names(f: &FrameLine<'_>, java: bool) -> Vec<(String, FrameKind)> {
     sym.split("->")
         .enumerate()
         .map(|(i, part)| {
-            let mut name = tidy_generic(&unknown_fallback(part, &dso, &addr, false));
+            let mut name = tidy_generic(&unknown_fallback(part.trim(), &dso, &addr, false));
             if java {
                 name = tidy_java(name);
             }
-            (name, if i == 0 { kind } else { FrameKind::Inline })
+            // No surrounding whitespace: folded text (exports, links) could not carry it at a stack's ends.
+            (
+                name.trim().to_string(),
+                if i == 0 { kind } else { FrameKind::Inline },
+            )
         })
         .collect()
 }

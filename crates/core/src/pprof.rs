@@ -359,6 +359,8 @@ impl Builder {
                 } else {
                     name
                 };
+                // No surrounding whitespace: folded text (exports, links) could not carry it at a stack's ends.
+                let name = name.trim();
                 names.push(if name.is_empty() {
                     "??".to_string()
                 } else {
