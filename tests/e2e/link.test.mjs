@@ -101,3 +101,23 @@ test('a damaged link says so', async () => {
     assert.match(await err.textContent(), /damaged/);
   } finally { await fresh.close(); }
 });
+
+test('a diff of two local files travels in the link, both sides', async () => {
+  const { page } = b;
+  const DIFF = path.join(FIXTURES, '..', '..', '..', 'crates', 'core', 'tests', 'data', 'diff');
+  await page.setInputFiles('[data-testid=open-file]', path.join(DIFF, 'inf-diff-before.txt'));
+  await waitForProfile(page, 'inf-diff-before.txt');
+  await page.setInputFiles('[data-testid=compare-file]', path.join(DIFF, 'inf-diff-after.txt'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  const want = await page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset }));
+  const { link, size } = await takeLink(page);
+  assert.match(link, /#pb=[A-Za-z0-9_-]+&p=[A-Za-z0-9_-]+/);
+  assert.match(size, /both profiles are in the link/);
+  const fresh = await browser();
+  try {
+    await fresh.page.goto(link);
+    await fresh.page.waitForFunction(() => document.querySelector('[data-testid=status]')?.dataset.format === 'diff');
+    const got = await fresh.page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset }));
+    assert.deepEqual([got.total, got.baseTotal], [want.total, want.baseTotal]);
+  } finally { await fresh.close(); }
+});

@@ -966,10 +966,21 @@ fn CopyLink() -> impl IntoView {
                         .collect();
                 f = state::Fragment(keep);
                 f.0.insert(0, ("p".to_string(), s.payload));
-                about = format!(
-                    "the profile is in the link ({} stacks",
-                    group_thousands(s.stacks as u64)
-                );
+                // A diff of two local profiles carries the base too (not a range comparison: one profile).
+                let base = ctx.base.get_untracked().filter(|b| !Arc::ptr_eq(b, &loaded));
+                about = if let (Some(b), None) = (base, ctx.range_a.get_untracked()) {
+                    let bv = ViewOptions {
+                        time_range: None,
+                        ..matching_view(&b.imported.profile, &loaded.imported.profile, v)
+                    };
+                    let bs =
+                        scorch_core::share::encode(&b.imported.profile, &bv, scorch_core::share::DEFAULT_MAX);
+                    f.0.insert(0, ("pb".to_string(), bs.payload));
+                    String::from("both profiles are in the link (")
+                } else {
+                    String::from("the profile is in the link (")
+                };
+                about.push_str(&format!("{} stacks", group_thousands(s.stacks as u64)));
                 if s.dropped_stacks > 0 {
                     about.push_str(&format!(
                         "; {} smaller stacks, {:.2} % of the total, left out to keep it under {} KB",
