@@ -51,6 +51,14 @@ test('a selection shows exactly its samples; adjacent selections share none', as
   assert.deepEqual([s.columns, s.rows], ['11', '50']);
   const origin = BigInt(s.originNs);
 
+  // Hover says which second, which milliseconds and how many samples.
+  const h = await cell(page, 4, 31);
+  await page.mouse.move(h.x, h.y);
+  await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-hover]').textContent !== '');
+  const grid = JSON.parse(execFileSync(CLI, ['heatmap', '--json', FILE], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const n = grid.counts[4][31];
+  assert.equal(await page.textContent('[data-testid=heatmap-hover]'), `second 4 · 620–640 ms · ${n} sample${n === 1 ? '' : 's'}`);
+
   await drag(page, [2, 0], [2, 24]);
   await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeEndNs !== '');
   s = await state(page);
