@@ -244,8 +244,9 @@ impl FoldedParser {
             return Ok(());
         };
         // `stack BASE TARGET`: the first count is the base, the second the target.
+        // The stack is trimmed first, so `n 1\t\t0` reads as two counts, just as its export `n 1 0` does.
         let mut base_count = None;
-        if let Some((s2, base)) = split_count(stack) {
+        if let Some((s2, base)) = split_count(trim_ascii(stack)) {
             if !trim_ascii(s2).is_empty() {
                 stack = s2;
                 self.two_count_lines += 1;

@@ -133,4 +133,12 @@ fn fuzz_findings() {
         export::to_folded_view(&back, &ViewOptions::default_for(&back)),
         export::to_folded_view(&p, &v)
     );
+
+    // folded: `n 1<TAB><TAB>0` read as one frame `n 1` with count 0, but its export `n 1 0` read back as two
+    // counts. The second count is now looked for after trimming, so both read as a differential line.
+    let data = std::fs::read(dir.join("folded-tab-before-count.folded")).unwrap();
+    let p = scorch_core::folded::parse(&data).unwrap();
+    assert_eq!(p.events.len(), 2, "two counts: base and target");
+    let again = scorch_core::folded::parse(export::to_folded(&p).as_bytes()).unwrap();
+    assert_eq!(export::to_folded(&again), export::to_folded(&p));
 }
