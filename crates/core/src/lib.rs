@@ -11,6 +11,7 @@
 pub mod calltree;
 pub mod diff;
 pub mod error;
+pub mod explore;
 pub mod export;
 pub mod folded;
 pub mod format;

@@ -300,6 +300,69 @@ impl Profile {
             .unwrap_or(0)
     }
 
+    /// The same profile over a new stack table: `map(s)` gives each old stack's new stack (or [`EMPTY_STACK`]),
+    /// or `None` to drop the samples on it. Strings, frames, threads, events and labels are kept as they are, so
+    /// frame ids mean the same in both. Used by the transforms, which cannot add weight, so totals cannot overflow.
+    pub fn restack(&self, stacks: StackTable, map: impl Fn(StackId) -> Option<StackId>) -> Profile {
+        let n = self.samples.len();
+        let mut keep = Vec::with_capacity(n);
+        let mut samples = SampleTable {
+            stack: Vec::with_capacity(n),
+            weight: Vec::with_capacity(n),
+            ..SampleTable::default()
+        };
+        for (i, &s) in self.samples.stack.iter().enumerate() {
+            let new = if s == EMPTY_STACK { Some(EMPTY_STACK) } else { map(s) };
+            if let Some(new) = new {
+                keep.push(i);
+                samples.stack.push(new);
+                samples.weight.push(self.samples.weight.get(i).copied().unwrap_or(0));
+            }
+        }
+        let pick = |col: &Option<Vec<u32>>| {
+            col.as_ref()
+                .map(|c| keep.iter().map(|&i| c.get(i).copied().unwrap_or(0)).collect())
+        };
+        samples.time_ns = self
+            .samples
+            .time_ns
+            .as_ref()
+            .map(|c| keep.iter().map(|&i| c.get(i).copied().unwrap_or(0)).collect());
+        samples.thread = pick(&self.samples.thread);
+        samples.cpu = pick(&self.samples.cpu);
+        samples.labels = pick(&self.samples.labels);
+        samples.event = self
+            .samples
+            .event
+            .as_ref()
+            .map(|c| keep.iter().map(|&i| c.get(i).copied().unwrap_or(0)).collect());
+        let mut events = self.events.clone();
+        for e in &mut events {
+            e.samples = 0;
+            e.total = 0;
+        }
+        if let Some(col) = &samples.event {
+            for (&e, &w) in col.iter().zip(&samples.weight) {
+                if let Some(info) = events.get_mut(e as usize) {
+                    info.samples += 1;
+                    info.total = info.total.saturating_add(w);
+                }
+            }
+        }
+        let total = samples.weight.iter().fold(0u64, |a, &w| a.saturating_add(w));
+        Profile {
+            strings: self.strings.clone(),
+            frames: self.frames.clone(),
+            stacks,
+            samples,
+            threads: self.threads.clone(),
+            events,
+            label_sets: self.label_sets.clone(),
+            meta: self.meta.clone(),
+            total,
+        }
+    }
+
     /// Checks the model's invariants; used by tests.
     pub fn validate(&self) -> Result<(), String> {
         let nstr = self.strings.len() as u32;
