@@ -62,3 +62,38 @@ pub fn synthetic(samples: usize, seconds: u64) -> Imported {
         bytes: 0,
     }
 }
+
+/// A folded-like profile whose call tree has about `nodes` nodes: a random recursive tree over 5,000 function
+/// names (depth about 2·e·ln n), one sample of weight 1–1000 per node. Deterministic.
+pub fn tree(nodes: usize) -> Imported {
+    let mut rng: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut b = ProfileBuilder::new(scorch_core::Format::Folded);
+    let frames: Vec<_> = (0..5000)
+        .map(|i| b.frame(&format!("pkg{}::module{}::function_{i}", i % 23, i % 151), FrameKind::User))
+        .collect();
+    let mut stacks: Vec<StackId> = Vec::with_capacity(nodes);
+    for i in 0..nodes {
+        // Attach to any earlier node (a random recursive tree), or start a new root now and then.
+        let parent = if i == 0 || next() % 1000 == 0 {
+            None
+        } else {
+            Some(stacks[(next() as usize) % stacks.len()])
+        };
+        let f = frames[(next() as usize) % frames.len()];
+        stacks.push(b.stack(parent, f));
+    }
+    for &s in &stacks {
+        let _ = b.push_sample(s, 1 + next() % 1000, 0);
+    }
+    Imported {
+        profile: b.build(Unit::Samples, 0, nodes as u64, Warnings::default()),
+        gzip: false,
+        bytes: 0,
+    }
+}

@@ -19,8 +19,10 @@ const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, mono
 pub struct Loaded {
     pub name: String,
     pub imported: Imported,
-    /// Fill colour per frame id, as CSS text.
-    colors: Vec<String>,
+    /// Fill colour per frame id, as CSS text (name hashed).
+    colors: Arc<Vec<String>>,
+    /// Per frame id: its module's colour (index into `module_colors`).
+    modules: Arc<(Vec<u32>, Vec<String>)>,
 }
 
 impl Loaded {
@@ -32,13 +34,125 @@ impl Loaded {
                 frame_color(p.frame_name(f), p.frame_kind(f))
             })
             .collect();
+        let mut index: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+        let mut module_colors = Vec::new();
+        let module_of: Vec<u32> = (0..p.frames.len())
+            .map(|i| {
+                let f = scorch_core::FrameId(i as u32);
+                let m = module_name(p.frame_name(f), p.frame_kind(f));
+                *index.entry(m).or_insert_with(|| {
+                    module_colors.push(frame_color(m, FrameKind::User));
+                    (module_colors.len() - 1) as u32
+                })
+            })
+            .collect();
         Loaded {
             name,
             imported,
-            colors,
+            colors: Arc::new(colors),
+            modules: Arc::new((module_of, module_colors)),
+        }
+    }
+
+    /// A profile derived from this one by a transform (same strings and frames): shares the colours.
+    pub fn derived(&self, profile: Profile) -> Loaded {
+        Loaded {
+            name: self.name.clone(),
+            imported: Imported {
+                profile,
+                gzip: self.imported.gzip,
+                bytes: self.imported.bytes,
+            },
+            colors: self.colors.clone(),
+            modules: self.modules.clone(),
         }
     }
 }
+
+/// The module (package, namespace, class) a frame belongs to, read from its name: `a::b::f` → `a`,
+/// `math/big.nat.add` → `math/big`, `runtime.mallocgc` → `runtime`; kernel frames are `kernel`, process roots
+/// `process`; a name without a separator is its own module.
+pub fn module_name(name: &str, kind: FrameKind) -> &str {
+    match kind {
+        FrameKind::Kernel => return "kernel",
+        FrameKind::Process => return "process",
+        _ => {}
+    }
+    let name = name.trim_start_matches(['<', '&', '*', '(']);
+    if let Some(i) = name.find("::") {
+        return &name[..i];
+    }
+    let tail_start = name.rfind('/').map_or(0, |i| i + 1);
+    match name[tail_start..].find('.') {
+        Some(i) if tail_start + i > 0 => &name[..tail_start + i],
+        _ => name,
+    }
+}
+
+/// How frames are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorScheme {
+    /// A warm hue hashed from the name: the same function has the same colour in every view.
+    #[default]
+    Name,
+    /// A hue hashed from the module (package, namespace, class).
+    Module,
+    /// One colour per frame kind: user, kernel, JIT, inline, process.
+    Kind,
+    /// From pale to deep red by the frame's share of self time in its own total.
+    SelfTime,
+}
+
+impl ColorScheme {
+    pub const ALL: [ColorScheme; 4] = [
+        ColorScheme::Name,
+        ColorScheme::Module,
+        ColorScheme::Kind,
+        ColorScheme::SelfTime,
+    ];
+    pub fn key(self) -> &'static str {
+        match self {
+            ColorScheme::Name => "name",
+            ColorScheme::Module => "module",
+            ColorScheme::Kind => "kind",
+            ColorScheme::SelfTime => "self",
+        }
+    }
+    pub fn from_key(k: &str) -> Option<ColorScheme> {
+        ColorScheme::ALL.into_iter().find(|c| c.key() == k)
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            ColorScheme::Name => "function",
+            ColorScheme::Module => "module",
+            ColorScheme::Kind => "kind",
+            ColorScheme::SelfTime => "self time",
+        }
+    }
+}
+
+/// Fill colours of the kind scheme (also the legend's swatches).
+pub const KIND_COLORS: [(FrameKind, &str); 5] = [
+    (FrameKind::User, "rgb(242,179,90)"),
+    (FrameKind::Kernel, "rgb(232,116,59)"),
+    (FrameKind::Jit, "rgb(95,181,95)"),
+    (FrameKind::Inline, "rgb(94,196,196)"),
+    (FrameKind::Process, "rgb(180,180,200)"),
+];
+
+/// Ten steps from pale yellow (no self time) to deep red (all self time).
+pub const SELF_COLORS: [&str; 10] = [
+    "rgb(250,240,200)",
+    "rgb(250,225,170)",
+    "rgb(250,205,140)",
+    "rgb(248,185,115)",
+    "rgb(244,160,95)",
+    "rgb(238,135,80)",
+    "rgb(228,108,66)",
+    "rgb(214,80,55)",
+    "rgb(196,52,45)",
+    "rgb(170,28,36)",
+];
 
 /// One view of a loaded profile: its call tree and layout, rebuilt when the view changes.
 pub struct FlameData {
@@ -49,6 +163,8 @@ pub struct FlameData {
     pub layout: FlameLayout,
     /// Set when this is a differential view.
     pub diff: Option<DiffData>,
+    /// Frame masks (search, selected function) cached per key, so a redraw does not run a regex per frame.
+    masks: std::sync::Mutex<Vec<(String, Arc<Vec<bool>>)>>,
 }
 
 /// What a differential view needs per node, on top of the tree of the merged profile.
@@ -91,6 +207,7 @@ impl FlameData {
         names: (String, String),
         widths: Widths,
         absolute: bool,
+        order: Order,
     ) -> FlameData {
         let d = Diff::new(
             Side {
@@ -104,7 +221,7 @@ impl FlameData {
         );
         let (bname, tname) = names;
         let movers = d.movers();
-        let tree = d.tree(widths, Order::Alphabetical);
+        let tree = d.tree(widths, order);
         let nodes: Vec<[u64; 4]> = (0..tree.len())
             .map(|n| {
                 let x = d.node(&tree, NodeId(n as u32));
@@ -158,12 +275,13 @@ impl FlameData {
             tree,
             layout,
             diff: Some(data),
+            masks: Default::default(),
         }
     }
 
-    pub fn new(loaded: Arc<Loaded>, view: ViewOptions) -> FlameData {
+    pub fn new(loaded: Arc<Loaded>, view: ViewOptions, order: Order) -> FlameData {
         let p = &loaded.imported.profile;
-        let tree = CallTree::build(p, &view, Order::Alphabetical);
+        let tree = CallTree::build(p, &view, order);
         let layout = FlameLayout::new(&tree);
         let unit = view.unit(p);
         FlameData {
@@ -173,6 +291,31 @@ impl FlameData {
             tree,
             layout,
             diff: None,
+            masks: Default::default(),
+        }
+    }
+
+    /// Per frame id of this view's profile: does it match? Cached by `key`.
+    pub fn mask(&self, key: &str, m: &scorch_core::explore::Matcher) -> Arc<Vec<bool>> {
+        let Ok(mut cache) = self.masks.lock() else {
+            return Arc::new(m.frame_mask(self.profile()));
+        };
+        if let Some((_, v)) = cache.iter().find(|(k, _)| k == key) {
+            return v.clone();
+        }
+        let v = Arc::new(m.frame_mask(self.profile()));
+        if cache.len() >= 4 {
+            cache.remove(0);
+        }
+        cache.push((key.to_string(), v.clone()));
+        v
+    }
+
+    /// Does node `n` stand for a frame set in `mask`?
+    pub fn node_in(&self, mask: &[bool], n: NodeId) -> bool {
+        match self.tree.frame.get(n.idx()) {
+            Some(&f) if f != ROOT_FRAME => mask.get(f.idx()).copied().unwrap_or(false),
+            _ => false,
         }
     }
 
@@ -193,13 +336,36 @@ impl FlameData {
         (f != ROOT_FRAME).then(|| self.profile().frame_kind(f))
     }
 
-    fn color_of(&self, n: NodeId) -> &str {
+    fn color_of(&self, n: NodeId, scheme: ColorScheme) -> &str {
         if let Some(c) = self.diff.as_ref().and_then(|d| d.colors.get(n.idx())) {
             return c;
         }
-        match self.tree.frame.get(n.idx()) {
-            Some(&f) if f != ROOT_FRAME => self.loaded.colors.get(f.idx()).map_or("#ccc", |s| s.as_str()),
-            _ => "rgb(200,200,200)",
+        let f = match self.tree.frame.get(n.idx()) {
+            Some(&f) if f != ROOT_FRAME => f,
+            _ => return "rgb(200,200,200)",
+        };
+        match scheme {
+            ColorScheme::Name => self.loaded.colors.get(f.idx()).map_or("#ccc", |s| s.as_str()),
+            ColorScheme::Module => {
+                let (of, colors) = &*self.loaded.modules;
+                of.get(f.idx())
+                    .and_then(|&m| colors.get(m as usize))
+                    .map_or("#ccc", |s| s.as_str())
+            }
+            ColorScheme::Kind => {
+                let k = self.profile().frame_kind(f);
+                KIND_COLORS.iter().find(|(x, _)| *x == k).map_or("#ccc", |(_, c)| c)
+            }
+            ColorScheme::SelfTime => {
+                let total = self.tree.total.get(n.idx()).copied().unwrap_or(0);
+                let own = self.tree.self_w.get(n.idx()).copied().unwrap_or(0);
+                let step = if total == 0 {
+                    0
+                } else {
+                    ((own as f64 / total as f64) * 9.0).round() as usize
+                };
+                SELF_COLORS.get(step.min(9)).copied().unwrap_or("#ccc")
+            }
         }
     }
 
@@ -386,14 +552,22 @@ fn ancestor_at(d: &FlameData, zoom: NodeId, depth: usize) -> Option<NodeId> {
     d.tree.path(zoom).get(depth - 1).copied()
 }
 
+/// What a frame's drawing depends on besides the layout.
+pub struct Paint<'a> {
+    pub hover: Option<NodeId>,
+    /// Search matches per frame id: matches are highlighted, the rest dimmed.
+    pub search: Option<&'a [bool]>,
+    /// The selected function per frame id: outlined.
+    pub selected: Option<&'a [bool]>,
+    pub scheme: ColorScheme,
+    pub dark: bool,
+}
+
+/// Highlight colour of search matches (flamegraph.pl's magenta).
+pub const MATCH_COLOR: &str = "rgb(230,0,230)";
+
 /// Draws the whole flame graph. The context is already scaled to CSS px.
-pub fn draw(
-    ctx: &CanvasRenderingContext2d,
-    d: &FlameData,
-    zoom: NodeId,
-    hover: Option<NodeId>,
-    g: &Geometry,
-) {
+pub fn draw(ctx: &CanvasRenderingContext2d, d: &FlameData, zoom: NodeId, paint: &Paint, g: &Geometry) {
     ctx.clear_rect(0.0, 0.0, g.width, g.view_h);
     ctx.set_font(FONT);
     ctx.set_text_baseline("middle");
@@ -406,7 +580,7 @@ pub fn draw(
     ctx.set_global_alpha(0.6);
     for depth in 0..g.zoom_depth {
         if let Some(n) = ancestor_at(d, zoom, depth) {
-            draw_box(ctx, d, n, 0.0, g.width, g.row_y(depth), char_w, hover == Some(n));
+            draw_box(ctx, d, n, 0.0, g.width, g.row_y(depth), char_w, paint);
         }
     }
     ctx.set_global_alpha(1.0);
@@ -425,13 +599,21 @@ pub fn draw(
             let x0 = g.px(d.layout.x0[n.idx()]).max(0.0);
             let x1 = g.px(d.layout.x1[n.idx()]).min(g.width);
             if x1 - x0 < 1.0 {
-                // Cull sub-pixel frames: jump to the first frame that starts at the next pixel.
+                // Merge sub-pixel frames: skip every frame that ends inside this pixel (siblings do not overlap,
+                // so ends are sorted too), and draw the run as one 1 px sliver when it covers half the pixel.
+                // A wide frame that merely starts inside the pixel is not skipped.
                 let next = g.unit_x(x0.floor() + 1.0);
-                let skip = row[i + 1..range.end].partition_point(|m| d.layout.x0[m.idx()] < next);
+                let skip = row[i + 1..range.end].partition_point(|m| d.layout.x1[m.idx()] <= next);
+                let last = row[i + skip];
+                let end = g.px(d.layout.x1[last.idx()]).min(g.width);
+                if end - x0 >= 0.5 {
+                    ctx.set_fill_style_str(d.color_of(n, paint.scheme));
+                    ctx.fill_rect(x0.floor(), y, 1.0, ROW_H - 1.0);
+                }
                 i += 1 + skip;
                 continue;
             }
-            draw_box(ctx, d, n, x0, x1, y, char_w, hover == Some(n));
+            draw_box(ctx, d, n, x0, x1, y, char_w, paint);
             i += 1;
         }
     }
@@ -446,10 +628,21 @@ fn draw_box(
     x1: f64,
     y: f64,
     char_w: f64,
-    hovered: bool,
+    paint: &Paint,
 ) {
     let w = x1 - x0;
-    ctx.set_fill_style_str(d.color_of(n));
+    let matched = paint.search.map(|m| d.node_in(m, n));
+    let fill = if matched == Some(true) {
+        MATCH_COLOR
+    } else {
+        d.color_of(n, paint.scheme)
+    };
+    let dim = matched == Some(false);
+    let alpha = ctx.global_alpha();
+    if dim {
+        ctx.set_global_alpha(alpha * 0.35);
+    }
+    ctx.set_fill_style_str(fill);
     // One CSS px gap on the right and bottom separates neighbours when there is room.
     let gap = if w > 3.0 { 1.0 } else { 0.0 };
     ctx.fill_rect(x0, y, w - gap, ROW_H - 1.0);
@@ -467,8 +660,13 @@ fn draw_box(
         ctx.stroke_rect(x0 + 0.75, y + 0.75, (w - gap - 1.5).max(0.0), ROW_H - 2.5);
         let _ = ctx.set_line_dash(&js_sys::Array::new());
     }
-    if hovered {
-        ctx.set_stroke_style_str("#000");
+    if paint.selected.is_some_and(|m| d.node_in(m, n)) && w > 2.0 {
+        ctx.set_stroke_style_str(if paint.dark { "#7dd3fc" } else { "#0b4fd6" });
+        ctx.set_line_width(2.0);
+        ctx.stroke_rect(x0 + 1.0, y + 1.0, (w - gap - 2.0).max(0.0), ROW_H - 3.0);
+    }
+    if paint.hover == Some(n) {
+        ctx.set_stroke_style_str(if paint.dark { "#fff" } else { "#000" });
         ctx.set_line_width(1.5);
         ctx.stroke_rect(x0 + 0.75, y + 0.75, (w - gap - 1.5).max(0.0), ROW_H - 2.5);
     }
@@ -486,5 +684,8 @@ fn draw_box(
             s
         };
         let _ = ctx.fill_text(&text, x0 + 3.0, y + ROW_H / 2.0);
+    }
+    if dim {
+        ctx.set_global_alpha(alpha);
     }
 }

@@ -9,9 +9,10 @@ mod flame;
 mod load;
 mod state;
 
-use flame::{FlameData, Geometry, Loaded, Orientation, ROW_H};
+use flame::{ColorScheme, FlameData, Geometry, Loaded, Orientation, ROW_H};
 use leptos::prelude::*;
-use scorch_core::calltree::NodeId;
+use scorch_core::calltree::{NodeId, Order};
+use scorch_core::explore::{FunctionRow, Pattern, Transform};
 use scorch_core::diff::Widths;
 use scorch_core::units::group_thousands;
 use scorch_core::{RootMode, ViewOptions, WeightMode};
@@ -32,6 +33,81 @@ struct Hover {
 
 /// A heatmap cell: (column, row).
 type Cell = (u32, u32);
+
+/// What the main area shows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    /// The call tree, root first.
+    Flame,
+    /// Bottom-up: leaf functions merged at the root, their callers above.
+    Inverted,
+    /// A selected function's callers above and callees below, with the function table.
+    Sandwich,
+    /// The function table.
+    Functions,
+}
+
+impl Mode {
+    const ALL: [Mode; 4] = [Mode::Flame, Mode::Inverted, Mode::Sandwich, Mode::Functions];
+    fn key(self) -> &'static str {
+        match self {
+            Mode::Flame => "flame",
+            Mode::Inverted => "inverted",
+            Mode::Sandwich => "sandwich",
+            Mode::Functions => "functions",
+        }
+    }
+    fn label(self) -> &'static str {
+        match self {
+            Mode::Flame => "Flame graph",
+            Mode::Inverted => "Inverted",
+            Mode::Sandwich => "Sandwich",
+            Mode::Functions => "Functions",
+        }
+    }
+    fn from_key(k: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.key() == k)
+    }
+}
+
+/// The function table of the shown profile: rows, the view's total weight and sample count.
+type FnTable = (Vec<FunctionRow>, u64, u64);
+
+/// One flame graph on the page: the main one, or a side of the sandwich. Its own data, zoom, hover and size.
+#[derive(Clone, Copy)]
+struct Pane {
+    name: &'static str,
+    data: RwSignal<Option<Arc<FlameData>>>,
+    zoom: RwSignal<Vec<NodeId>>,
+    hover: RwSignal<Option<Hover>>,
+    width: RwSignal<f64>,
+    height: RwSignal<f64>,
+    scroll_top: RwSignal<f64>,
+    /// A fixed orientation (the sandwich: callers grow up from the function, callees down); `None` follows the
+    /// page's flame/icicle switch.
+    fixed: Option<Orientation>,
+}
+
+impl Pane {
+    fn new(name: &'static str, fixed: Option<Orientation>) -> Pane {
+        Pane {
+            name,
+            data: RwSignal::new(None),
+            zoom: RwSignal::new(Vec::new()),
+            hover: RwSignal::new(None),
+            width: RwSignal::new(800.0),
+            height: RwSignal::new(300.0),
+            scroll_top: RwSignal::new(0.0),
+            fixed,
+        }
+    }
+    fn current_zoom(&self) -> NodeId {
+        self.zoom.with(|z| z.last().copied().unwrap_or(NodeId::ROOT))
+    }
+    fn orientation(&self, ctx: &Ctx) -> Orientation {
+        self.fixed.unwrap_or_else(|| ctx.orientation.get_untracked())
+    }
+}
 
 /// Shared state: a small `Copy` struct of signals.
 #[derive(Clone, Copy)]
@@ -79,11 +155,120 @@ struct Ctx {
     scroll_top: RwSignal<f64>,
     /// Incremented per load; a finished load that is not the latest is dropped.
     seq: RwSignal<u64>,
+    /// The search: matches highlighted, the rest dimmed, the matched share shown. Kept across view changes.
+    search: RwSignal<Pattern>,
+    /// Which match "next"/"previous" last went to.
+    match_idx: RwSignal<Option<usize>>,
+    /// Transforms applied in order to the loaded profile(s) before anything is shown.
+    transforms: RwSignal<Vec<Transform>>,
+    mode: RwSignal<Mode>,
+    /// The selected function (by name): outlined everywhere, the sandwich's subject, the function transforms' target.
+    selected: RwSignal<Option<String>>,
+    order: RwSignal<Order>,
+    scheme: RwSignal<ColorScheme>,
+    /// `auto` (the system setting), `light` or `dark`.
+    theme: RwSignal<&'static str>,
+    /// The loaded profile after the transforms (what the function table and the sandwich read).
+    shown: RwSignal<Option<Arc<Loaded>>>,
+    fn_table: RwSignal<Option<Arc<FnTable>>>,
+    callers: Pane,
+    callees: Pane,
+    help: RwSignal<bool>,
 }
 
 impl Ctx {
     fn current_zoom(&self) -> NodeId {
         self.zoom.with(|z| z.last().copied().unwrap_or(NodeId::ROOT))
+    }
+
+    fn main_pane(&self) -> Pane {
+        Pane {
+            name: "main",
+            data: self.data,
+            zoom: self.zoom,
+            hover: self.hover,
+            width: self.width,
+            height: self.height,
+            scroll_top: self.scroll_top,
+            fixed: None,
+        }
+    }
+
+    /// The loaded profile after the transforms; on a transform error, the error is shown and the profile as is.
+    fn transformed(&self, l: &Arc<Loaded>) -> Arc<Loaded> {
+        let ts = self.transforms.get_untracked();
+        match scorch_core::explore::apply_all(&l.imported.profile, &ts) {
+            Ok(None) => l.clone(),
+            Ok(Some(p)) => Arc::new(l.derived(p)),
+            Err(e) => {
+                self.error.set(Some(e));
+                l.clone()
+            }
+        }
+    }
+
+    /// Adds a transform (it applies on top of the others) and rebuilds.
+    fn push_transform(&self, t: Transform) {
+        self.transforms.update(|ts| ts.push(t));
+        self.rebuild();
+    }
+
+    fn remove_transform(&self, i: usize) {
+        self.transforms.update(|ts| {
+            if i < ts.len() {
+                ts.remove(i);
+            }
+        });
+        self.rebuild();
+    }
+
+    fn set_mode(&self, m: Mode) {
+        if self.mode.get_untracked() != m {
+            self.mode.set(m);
+            self.rebuild();
+        }
+    }
+
+    fn select(&self, name: Option<String>) {
+        if self.selected.get_untracked() != name {
+            self.selected.set(name);
+            self.rebuild_sandwich();
+        }
+    }
+
+    /// The two sides of the sandwich for the selected function (empty outside the sandwich).
+    fn rebuild_sandwich(&self) {
+        let (Some(shown), Some(f), Mode::Sandwich) = (
+            self.shown.get_untracked(),
+            self.selected.get_untracked(),
+            self.mode.get_untracked(),
+        ) else {
+            self.callers.data.set(None);
+            self.callees.data.set(None);
+            return;
+        };
+        let view = ViewOptions {
+            root: RootMode::None,
+            ..self.view.get_untracked()
+        };
+        let order = self.order.get_untracked();
+        let p = &shown.imported.profile;
+        for (pane, side) in [
+            (self.callers, scorch_core::explore::callers(p, &f)),
+            (self.callees, scorch_core::explore::callees(p, &f)),
+        ] {
+            pane.zoom.set(Vec::new());
+            pane.hover.set(None);
+            match side {
+                Ok(side) => pane
+                    .data
+                    .set(Some(Arc::new(FlameData::new(Arc::new(shown.derived(side)), view, order)))),
+                Err(e) => {
+                    self.error.set(Some(e));
+                    pane.data.set(None);
+                }
+            }
+        }
     }
 
     fn start_load(&self, what: String) -> u64 {
@@ -168,9 +353,37 @@ impl Ctx {
             return;
         };
         let view = self.view.get_untracked();
+        let order = self.order.get_untracked();
+        let mode = self.mode.get_untracked();
+        let same = self
+            .base
+            .get_untracked()
+            .is_some_and(|b| Arc::ptr_eq(&b, &target));
+        let target = self.transformed(&target);
+        self.shown.set(Some(target.clone()));
         let data = match self.base.get_untracked() {
-            None => FlameData::new(target, view),
+            None => {
+                if matches!(mode, Mode::Functions | Mode::Sandwich) {
+                    let t = scorch_core::explore::functions(&target.imported.profile, &view);
+                    self.fn_table.set(Some(Arc::new(t)));
+                } else {
+                    self.fn_table.set(None);
+                }
+                match mode {
+                    Mode::Inverted => match scorch_core::explore::invert(&target.imported.profile) {
+                        Ok(inv) => FlameData::new(Arc::new(target.derived(inv)), view, order),
+                        Err(e) => {
+                            self.error.set(Some(e));
+                            FlameData::new(target, view, order)
+                        }
+                    },
+                    _ => FlameData::new(target, view, order),
+                }
+            }
             Some(base) => {
+                // Transforms apply to both sides; a profile compared with itself (ranges, two counts) is one.
+                let base = if same { target.clone() } else { self.transformed(&base) };
+                self.fn_table.set(None);
                 let (bview, tview, names) = if let Some((be, te)) = self.diff_events.get_untracked() {
                     let counts = |e: u16| if e == 0 { "first counts" } else { "second counts" };
                     (
@@ -217,12 +430,15 @@ impl Ctx {
                     names,
                     self.diff_widths.get_untracked(),
                     self.diff_absolute.get_untracked(),
+                    order,
                 )
             }
         };
         self.zoom.set(Vec::new());
         self.hover.set(None);
+        self.match_idx.set(None);
         self.data.set(Some(Arc::new(data)));
+        self.rebuild_sandwich();
     }
 
     /// Selects cells a..b of the heatmap: the flame graph shows exactly the samples of that time range; with a
@@ -358,6 +574,24 @@ impl Ctx {
             self.range_a.set(Some((h.origin_ns + s, h.origin_ns + e)));
             self.base.set(Some(loaded.clone()));
         }
+        self.search.set(Pattern {
+            text: f.get("q").unwrap_or_default().to_string(),
+            regex: f.get("qf").is_some_and(|x| x.contains('r')),
+            case_sensitive: f.get("qf").is_some_and(|x| x.contains('c')),
+        });
+        self.transforms
+            .set(scorch_core::explore::transforms_from_text(f.get("tx").unwrap_or_default()));
+        self.mode
+            .set(f.get("mode").and_then(Mode::from_key).unwrap_or(Mode::Flame));
+        self.selected
+            .set(f.get("sel").filter(|s| !s.is_empty()).map(str::to_string));
+        self.order.set(if f.get("order") == Some("heavy") {
+            Order::Weight
+        } else {
+            Order::Alphabetical
+        });
+        self.scheme
+            .set(f.get("color").and_then(ColorScheme::from_key).unwrap_or_default());
         self.view.set(v);
         self.rebuild();
         if let (Some(path), Some(data)) = (f.get("zoom"), self.data.get_untracked()) {
@@ -427,6 +661,34 @@ impl Ctx {
             if let Some(a) = self.range_a.get_untracked() {
                 f.set("a", rel(a));
             }
+        }
+        let q = self.search.get_untracked();
+        if !q.text.is_empty() {
+            f.set("q", q.text.clone());
+            let flags = format!(
+                "{}{}",
+                if q.regex { "r" } else { "" },
+                if q.case_sensitive { "c" } else { "" }
+            );
+            if !flags.is_empty() {
+                f.set("qf", flags);
+            }
+        }
+        let ts = self.transforms.get_untracked();
+        if !ts.is_empty() {
+            f.set("tx", scorch_core::explore::transforms_to_text(&ts));
+        }
+        if self.mode.get_untracked() != Mode::Flame {
+            f.set("mode", self.mode.get_untracked().key());
+        }
+        if let Some(sel) = self.selected.get_untracked() {
+            f.set("sel", sel);
+        }
+        if self.order.get_untracked() == Order::Weight {
+            f.set("order", "heavy");
+        }
+        if self.scheme.get_untracked() != ColorScheme::Name {
+            f.set("color", self.scheme.get_untracked().key());
         }
         if self.base.get_untracked().is_some() {
             if self.diff_widths.get_untracked() == Widths::Base {
@@ -557,6 +819,12 @@ fn sync_fragment(ctx: Ctx) {
         ctx.source.track();
         ctx.heat.track();
         ctx.label_text.track();
+        ctx.search.track();
+        ctx.transforms.track();
+        ctx.mode.track();
+        ctx.selected.track();
+        ctx.order.track();
+        ctx.scheme.track();
         if ctx.pending.get_untracked().is_some() || ctx.loaded.get_untracked().is_none() {
             return; // a link's state is still to be applied
         }
@@ -566,7 +834,9 @@ fn sync_fragment(ctx: Ctx) {
         if f == current {
             return;
         }
-        let meaningful = ["zoom", "range", "a"].iter().any(|k| f.get(k) != current.get(k))
+        let meaningful = ["zoom", "range", "a", "tx", "mode", "sel"]
+            .iter()
+            .any(|k| f.get(k) != current.get(k))
             || f.source() != current.source();
         let url = if f.0.is_empty() {
             let loc = w.location();
@@ -651,6 +921,19 @@ pub fn App() -> impl IntoView {
         height: RwSignal::new(400.0),
         scroll_top: RwSignal::new(0.0),
         seq: RwSignal::new(0),
+        search: RwSignal::new(Pattern::default()),
+        match_idx: RwSignal::new(None),
+        transforms: RwSignal::new(Vec::new()),
+        mode: RwSignal::new(Mode::Flame),
+        selected: RwSignal::new(None),
+        order: RwSignal::new(Order::Alphabetical),
+        scheme: RwSignal::new(ColorScheme::Name),
+        theme: RwSignal::new("auto"),
+        shown: RwSignal::new(None),
+        fn_table: RwSignal::new(None),
+        callers: Pane::new("callers", Some(Orientation::Flame)),
+        callees: Pane::new("callees", Some(Orientation::Icicle)),
+        help: RwSignal::new(false),
     };
     provide_context(ctx);
 
@@ -685,7 +968,16 @@ pub fn App() -> impl IntoView {
         if in_field {
             return;
         }
+        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+            if (e.ctrl_key() || e.meta_key()) && e.key() == "z" && ctx.transforms.with(|t| !t.is_empty()) {
+                e.prevent_default();
+                let last = ctx.transforms.with(|t| t.len() - 1);
+                ctx.remove_transform(last);
+            }
+            return;
+        }
         match e.key().as_str() {
+            "Escape" if ctx.help.get_untracked() => ctx.help.set(false),
             "Escape" if ctx.zoom.with(|z| !z.is_empty()) => ctx.zoom.update(|z| {
                 z.pop();
             }),
@@ -694,7 +986,54 @@ pub fn App() -> impl IntoView {
             }
             "[" => ctx.step_range(-1),
             "]" => ctx.step_range(1),
+            "/" => {
+                e.prevent_default();
+                focus_testid("search");
+            }
+            "n" => step_match(ctx, 1),
+            "N" => step_match(ctx, -1),
+            "r" => ctx.zoom.set(Vec::new()),
+            "1" => ctx.set_mode(Mode::Flame),
+            "2" => ctx.set_mode(Mode::Inverted),
+            "3" => ctx.set_mode(Mode::Sandwich),
+            "4" => ctx.set_mode(Mode::Functions),
+            "i" => ctx.orientation.update(|o| {
+                *o = match o {
+                    Orientation::Flame => Orientation::Icicle,
+                    Orientation::Icicle => Orientation::Flame,
+                }
+            }),
+            "h" => ctx.order.update(|o| {
+                *o = match o {
+                    Order::Alphabetical => Order::Weight,
+                    Order::Weight => Order::Alphabetical,
+                };
+                ctx.rebuild();
+            }),
+            "t" => cycle_theme(ctx),
+            "?" => ctx.help.update(|h| *h = !*h),
             _ => {}
+        }
+    });
+
+    // The theme: follow the system unless chosen.
+    Effect::new(move |_| {
+        let t = ctx.theme.get();
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = el.set_attribute("data-theme", t);
+        }
+    });
+    // Outline and search highlight change the picture of every pane.
+    Effect::new(move |_| {
+        ctx.search.track();
+        ctx.selected.track();
+        ctx.scheme.track();
+        ctx.theme.track();
+        for pane in [ctx.main_pane(), ctx.callers, ctx.callees] {
+            pane.hover.notify();
         }
     });
 
@@ -703,6 +1042,8 @@ pub fn App() -> impl IntoView {
     // A link pasted into an open tab changes only the fragment.
     let _ = window_event_listener(leptos::ev::hashchange, move |_| open_from_fragment(ctx, false));
 
+    let main = ctx.main_pane();
+    let mode = move || ctx.mode.get();
     view! {
         <header class="toolbar">
             <span class="brand">"scorch"</span>
@@ -710,13 +1051,27 @@ pub fn App() -> impl IntoView {
             <span class="spacer"></span>
             <ViewControls/>
             <OrientationToggle/>
+            <ThemeToggle/>
+            <button data-testid="help-toggle" title="Keyboard shortcuts (?)" on:click=move |_| ctx.help.update(|h| *h = !*h)>"?"</button>
         </header>
         <ErrorBanner/>
         <DiffBar/>
         <HeatmapPanel/>
-        <Breadcrumb/>
-        <FlameCanvas/>
-        <Tooltip/>
+        <ExploreBar/>
+        <Show when=move || matches!(mode(), Mode::Flame | Mode::Inverted) || ctx.base.with(|b| b.is_some())>
+            <Breadcrumb/>
+            <FlameCanvas pane=main/>
+        </Show>
+        <Show when=move || mode() == Mode::Functions && ctx.base.with(|b| b.is_none())>
+            <FunctionTable compact=false/>
+        </Show>
+        <Show when=move || mode() == Mode::Sandwich && ctx.base.with(|b| b.is_none())>
+            <Sandwich/>
+        </Show>
+        <Tooltip pane=main/>
+        <Tooltip pane=ctx.callers/>
+        <Tooltip pane=ctx.callees/>
+        <Shortcuts/>
         <StatusLine/>
     }
 }
@@ -962,7 +1317,22 @@ fn CopyLink() -> impl IntoView {
                     scorch_core::share::encode(&loaded.imported.profile, &v, scorch_core::share::DEFAULT_MAX);
                 let keep: Vec<(String, String)> =
                     f.0.into_iter()
-                        .filter(|(k, _)| matches!(k.as_str(), "view" | "zoom" | "widths" | "abs"))
+                        .filter(|(k, _)| {
+                            matches!(
+                                k.as_str(),
+                                "view"
+                                    | "zoom"
+                                    | "widths"
+                                    | "abs"
+                                    | "q"
+                                    | "qf"
+                                    | "tx"
+                                    | "mode"
+                                    | "sel"
+                                    | "order"
+                                    | "color"
+                            )
+                        })
                         .collect();
                 f = state::Fragment(keep);
                 f.0.insert(0, ("p".to_string(), s.payload));
@@ -1547,7 +1917,7 @@ struct Scheduler {
 }
 
 #[component]
-fn FlameCanvas() -> impl IntoView {
+fn FlameCanvas(pane: Pane) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     let scroll_ref = NodeRef::<leptos::html::Div>::new();
@@ -1556,20 +1926,23 @@ fn FlameCanvas() -> impl IntoView {
     });
 
     let measure = move || {
-        if let Some(el) = scroll_ref.get_untracked() {
+        if let Some(el) = scroll_ref.try_get_untracked().flatten() {
             let w = f64::from(el.client_width()).max(100.0);
-            if (w - ctx.width.get_untracked()).abs() > 0.5 {
-                ctx.width.set(w);
+            if (w - pane.width.get_untracked()).abs() > 0.5 {
+                pane.width.set(w);
             }
             let h = f64::from(el.client_height()).max(0.0);
-            if (h - ctx.height.get_untracked()).abs() > 0.5 {
-                ctx.height.set(h);
+            if (h - pane.height.get_untracked()).abs() > 0.5 {
+                pane.height.set(h);
             }
         }
     };
-    let _ = window_event_listener(leptos::ev::resize, move |_| measure());
-    install_test_hook(ctx, canvas_ref);
-    install_bench_hooks(ctx);
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+    install_test_hook(ctx, pane, canvas_ref);
+    if pane.name == "main" {
+        install_bench_hooks(ctx);
+    }
     // The flame area also changes size when panels above it open or close: follow it, and keep the root in view.
     Effect::new(move |observed: Option<bool>| {
         if observed == Some(true) {
@@ -1578,15 +1951,17 @@ fn FlameCanvas() -> impl IntoView {
         let Some(el) = scroll_ref.get() else { return false };
         let on_resize = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
             measure();
-            if ctx.orientation.get_untracked() == Orientation::Flame {
-                if let Some(el) = scroll_ref.get_untracked() {
+            if pane.orientation(&ctx) == Orientation::Flame {
+                if let Some(el) = scroll_ref.try_get_untracked().flatten() {
                     el.set_scroll_top(el.scroll_height());
                 }
             }
         });
         if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
             observer.observe(&el);
-            std::mem::forget(observer);
+            // A pane that leaves the page (view switches) stops observing; its closure must not run after.
+            let observer = send_wrapper::SendWrapper::new(observer);
+            on_cleanup(move || observer.disconnect());
         }
         on_resize.forget();
         true
@@ -1601,29 +1976,30 @@ fn FlameCanvas() -> impl IntoView {
             let sched = sched.clone();
             request_animation_frame(move || {
                 *sched.pending.borrow_mut() = false;
-                paint(ctx, canvas_ref);
+                paint(ctx, pane, canvas_ref);
             });
         }
     };
 
     // Everything that changes the picture schedules one redraw.
     Effect::new(move |_| {
-        ctx.data.track();
-        ctx.zoom.track();
-        ctx.hover.track();
+        pane.data.track();
+        pane.zoom.track();
+        pane.hover.track();
         ctx.orientation.track();
-        ctx.width.track();
-        ctx.height.track();
-        ctx.scroll_top.track();
+        pane.width.track();
+        pane.height.track();
+        pane.scroll_top.track();
         measure();
         redraw();
     });
 
     // On a new profile in flame orientation, show the root (bottom) first.
     Effect::new(move |_| {
-        let tall = ctx.data.with(|d| d.as_ref().map(|d| d.layout.depth_count()));
-        let o = ctx.orientation.get();
-        if let (Some(_), Some(el)) = (tall, scroll_ref.get_untracked()) {
+        let tall = pane.data.with(|d| d.as_ref().map(|d| d.layout.depth_count()));
+        ctx.orientation.track();
+        let o = pane.orientation(&ctx);
+        if let (Some(_), Some(el)) = (tall, scroll_ref.try_get_untracked().flatten()) {
             request_animation_frame(move || {
                 el.set_scroll_top(if o == Orientation::Flame {
                     el.scroll_height()
@@ -1635,14 +2011,14 @@ fn FlameCanvas() -> impl IntoView {
     });
 
     let geometry = move || {
-        let data = ctx.data.get_untracked()?;
-        let g = geometry_of(ctx, &data);
+        let data = pane.data.get_untracked()?;
+        let g = geometry_of(ctx, pane, &data);
         Some((data, g))
     };
 
     let on_move = move |ev: leptos::ev::MouseEvent| {
         let Some((data, g)) = geometry() else { return };
-        let Some(canvas) = canvas_ref.get_untracked() else {
+        let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
             return;
         };
         let rect = canvas.get_bounding_client_rect();
@@ -1650,19 +2026,19 @@ fn FlameCanvas() -> impl IntoView {
             f64::from(ev.client_x()) - rect.left(),
             f64::from(ev.client_y()) - rect.top(),
         );
-        let node = flame::hit(&data, ctx.current_zoom(), &g, px, py);
+        let node = flame::hit(&data, pane.current_zoom(), &g, px, py);
         let next = node.map(|node| Hover {
             node,
             client_x: ev.client_x().into(),
             client_y: ev.client_y().into(),
         });
-        if ctx.hover.get_untracked() != next {
-            ctx.hover.set(next);
+        if pane.hover.get_untracked() != next {
+            pane.hover.set(next);
         }
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((data, g)) = geometry() else { return };
-        let Some(canvas) = canvas_ref.get_untracked() else {
+        let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
             return;
         };
         let rect = canvas.get_bounding_client_rect();
@@ -1670,17 +2046,24 @@ fn FlameCanvas() -> impl IntoView {
             f64::from(ev.client_x()) - rect.left(),
             f64::from(ev.client_y()) - rect.top(),
         );
-        match flame::hit(&data, ctx.current_zoom(), &g, px, py) {
-            Some(NodeId::ROOT) => ctx.zoom.set(Vec::new()),
-            Some(n) if n != ctx.current_zoom() => ctx.zoom.update(|z| z.push(n)),
+        let hit = flame::hit(&data, pane.current_zoom(), &g, px, py);
+        match hit {
+            Some(NodeId::ROOT) => pane.zoom.set(Vec::new()),
+            Some(n) if n != pane.current_zoom() => pane.zoom.update(|z| z.push(n)),
             _ => {}
+        }
+        // A click in the main graph also selects the function (outlined everywhere, the sandwich's subject).
+        if let (Some(n), "main") = (hit, pane.name) {
+            if n != NodeId::ROOT && data.kind_of(n) != Some(scorch_core::FrameKind::Process) {
+                ctx.select(Some(data.name_of(n).to_string()));
+            }
         }
     };
 
     let zoom_attr = move || {
         ctx.data
             .get()
-            .map(|d| d.path_string(ctx.current_zoom()))
+            .map(|d| d.path_string(pane.current_zoom()))
             .unwrap_or_default()
     };
     let depth_attr = move || {
@@ -1690,7 +2073,10 @@ fn FlameCanvas() -> impl IntoView {
             .unwrap_or(0)
             .to_string()
     };
-    let orientation_attr = move || match ctx.orientation.get() {
+    let orientation_attr = move || match {
+        ctx.orientation.track();
+        pane.orientation(&ctx)
+    } {
         Orientation::Flame => "flame",
         Orientation::Icicle => "icicle",
     };
@@ -1698,45 +2084,62 @@ fn FlameCanvas() -> impl IntoView {
     view! {
         <div class="flame-scroll" node_ref=scroll_ref
             on:scroll=move |_| {
-                if let Some(el) = scroll_ref.get_untracked() {
-                    ctx.scroll_top.set(f64::from(el.scroll_top()));
+                if let Some(el) = scroll_ref.try_get_untracked().flatten() {
+                    pane.scroll_top.set(f64::from(el.scroll_top()));
                 }
             }>
             // The spacer is as tall as the graph (it gives the scroll bar); the canvas stays in view and draws
             // only the rows under it.
             <div class="flame-spacer" style:height=move || {
-                let rows = ctx.data.with(|d| d.as_ref().map_or(0, |d| d.layout.depth_count()));
-                format!("{}px", (rows as f64 * ROW_H).max(ctx.height.get().floor()))
+                let rows = pane.data.with(|d| d.as_ref().map_or(0, |d| d.layout.depth_count()));
+                format!("{}px", (rows as f64 * ROW_H).max(pane.height.get().floor()))
             }>
-            <canvas node_ref=canvas_ref data-testid="flame-canvas"
+            <canvas node_ref=canvas_ref data-testid=if pane.name == "main" { "flame-canvas".to_string() } else { format!("{}-canvas", pane.name) }
                 data-row-height=ROW_H.to_string() data-depth=depth_attr data-zoom=zoom_attr
                 data-orientation=orientation_attr
-                on:mousemove=on_move on:mouseleave=move |_| ctx.hover.set(None) on:click=on_click></canvas>
+                on:mousemove=on_move on:mouseleave=move |_| pane.hover.set(None) on:click=on_click></canvas>
             </div>
         </div>
     }
 }
 
-fn geometry_of(ctx: Ctx, data: &FlameData) -> Geometry {
+fn geometry_of(ctx: Ctx, pane: Pane, data: &FlameData) -> Geometry {
     Geometry::new(
         data,
-        ctx.current_zoom(),
-        ctx.width.get_untracked(),
-        ctx.height.get_untracked(),
-        ctx.scroll_top.get_untracked(),
-        ctx.orientation.get_untracked(),
+        pane.current_zoom(),
+        pane.width.get_untracked(),
+        pane.height.get_untracked(),
+        pane.scroll_top.get_untracked(),
+        pane.orientation(&ctx),
     )
 }
 
-/// Test hook: `window.__scorchFramePoint(name)` gives the page (CSS px) centre of the widest drawn frame with
-/// that name, or null. Browser tests use it to hover and click frames of real profiles.
-fn install_test_hook(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
-    let hook = wasm_bindgen::closure::Closure::<dyn Fn(String) -> wasm_bindgen::JsValue>::new(
-        move |name: String| {
-            let (Some(data), Some(canvas)) = (ctx.data.get_untracked(), canvas_ref.get_untracked()) else {
+thread_local! {
+    /// The panes on the page with their canvases, for the test hook.
+    static PANES: RefCell<Vec<(Pane, NodeRef<leptos::html::Canvas>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Test hook: `window.__scorchFramePoint(name, pane?)` gives the page (CSS px) centre of the widest drawn frame
+/// with that name in a pane (`main`, `callers`, `callees`; default `main`), or null. Browser tests use it to
+/// hover and click frames of real profiles.
+fn install_test_hook(ctx: Ctx, pane: Pane, canvas_ref: NodeRef<leptos::html::Canvas>) {
+    PANES.with(|p| {
+        let mut p = p.borrow_mut();
+        p.retain(|(x, _)| x.name != pane.name);
+        p.push((pane, canvas_ref));
+    });
+    let hook = wasm_bindgen::closure::Closure::<dyn Fn(String, Option<String>) -> wasm_bindgen::JsValue>::new(
+        move |name: String, which: Option<String>| {
+            let which = which.unwrap_or_else(|| "main".to_string());
+            let Some((pane, canvas_ref)) =
+                PANES.with(|p| p.borrow().iter().find(|(x, _)| x.name == which).copied())
+            else {
                 return wasm_bindgen::JsValue::NULL;
             };
-            let g = geometry_of(ctx, &data);
+            let (Some(data), Some(canvas)) = (pane.data.get_untracked(), canvas_ref.try_get_untracked().flatten()) else {
+                return wasm_bindgen::JsValue::NULL;
+            };
+            let g = geometry_of(ctx, pane, &data);
             let best = (1..data.tree.len())
                 .filter(|&n| data.name_of(NodeId(n as u32)) == name)
                 .filter_map(|n| {
@@ -1788,32 +2191,47 @@ fn install_bench_hooks(ctx: Ctx) {
         }
         t1 - t0
     });
+    let load_tree = wasm_bindgen::closure::Closure::<dyn Fn(f64) -> f64>::new(move |n: f64| {
+        let seq = ctx.start_load(format!("synthetic tree of {n} nodes"));
+        let imported = bench::tree(n as usize);
+        ctx.finish_load(seq, format!("tree-{n}"), Ok(imported));
+        ctx.data.get_untracked().map_or(0.0, |d| d.tree.len() as f64)
+    });
+    // The paint durations (ms) since the last call, and clears them.
+    let paint_times = wasm_bindgen::closure::Closure::<dyn Fn() -> js_sys::Array>::new(move || {
+        PAINT_TIMES.with(|t| t.borrow_mut().drain(..).map(wasm_bindgen::JsValue::from).collect())
+    });
     if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &"__scorchBenchTree".into(), load_tree.as_ref());
+        let _ = js_sys::Reflect::set(&w, &"__scorchPaintTimes".into(), paint_times.as_ref());
         let _ = js_sys::Reflect::set(&w, &"__scorchBenchLoad".into(), load.as_ref());
         let _ = js_sys::Reflect::set(&w, &"__scorchBenchHeatmap".into(), time_heatmap.as_ref());
     }
     load.forget();
+    load_tree.forget();
+    paint_times.forget();
     time_heatmap.forget();
 }
 
 /// Sizes the canvas for the device-pixel ratio and draws the current view.
-fn paint(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
-    let Some(canvas) = canvas_ref.get_untracked() else {
+fn paint(ctx: Ctx, pane: Pane, canvas_ref: NodeRef<leptos::html::Canvas>) {
+    let t0 = now();
+    let Some(Some(canvas)) = canvas_ref.try_get_untracked() else {
         return;
     };
-    let Some(data) = ctx.data.get_untracked() else {
+    let Some(data) = pane.data.get_untracked() else {
         return;
     };
-    let zoom = ctx.current_zoom();
+    let zoom = pane.current_zoom();
     // The real scroll position (content changes can move it without a scroll event).
     if let Some(top) = canvas
         .parent_element()
         .and_then(|s| s.parent_element())
         .map(|el| f64::from(el.scroll_top()))
     {
-        ctx.scroll_top.update_untracked(|v| *v = top);
+        pane.scroll_top.update_untracked(|v| *v = top);
     }
-    let g = geometry_of(ctx, &data);
+    let g = geometry_of(ctx, pane, &data);
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     let (dw, dh) = ((g.width * dpr).round() as u32, (g.view_h * dpr).round() as u32);
     if canvas.width() != dw || canvas.height() != dh {
@@ -1832,7 +2250,27 @@ fn paint(ctx: Ctx, canvas_ref: NodeRef<leptos::html::Canvas>) {
         return;
     };
     let _ = c2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-    flame::draw(&c2d, &data, zoom, ctx.hover.get_untracked().map(|h| h.node), &g);
+    let search = search_mask(ctx, &data);
+    let selected = ctx.selected.get_untracked().map(|f| {
+        data.mask(
+            &format!("sel\n{f}"),
+            &scorch_core::explore::Matcher::Exact(f.clone()),
+        )
+    });
+    let paint = flame::Paint {
+        hover: pane.hover.get_untracked().map(|h| h.node),
+        search: search.as_deref().map(|v| v.as_slice()),
+        selected: selected.as_deref().map(|v| v.as_slice()),
+        scheme: ctx.scheme.get_untracked(),
+        dark: is_dark(ctx),
+    };
+    flame::draw(&c2d, &data, zoom, &paint, &g);
+    PAINT_TIMES.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.len() < 10_000 {
+            t.push(now() - t0);
+        }
+    });
     if RENDER_MARK_PENDING.with(|p| p.replace(false)) {
         mark("bench:rendered");
     }
@@ -1909,16 +2347,16 @@ fn diff_tooltip_rows(x: &flame::DiffData, n: usize) -> Vec<(&'static str, &'stat
 }
 
 #[component]
-fn Tooltip() -> impl IntoView {
+fn Tooltip(pane: Pane) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let content = move || {
-        let h = ctx.hover.get()?;
-        let data = ctx.data.get()?;
+        let h = pane.hover.get()?;
+        let data = pane.data.get()?;
         let n = h.node.idx();
         let kind = data
             .kind_of(h.node)
             .filter(|k| *k != scorch_core::FrameKind::User);
-        let zoom = ctx.current_zoom();
+        let zoom = pane.current_zoom();
         // Inside a zoom, also the share of the zoomed frame (the visible width).
         let in_zoom = (zoom != NodeId::ROOT && data.tree.path(h.node).contains(&zoom)).then(|| {
             format!(
@@ -1928,6 +2366,13 @@ fn Tooltip() -> impl IntoView {
             )
         });
         let diff_rows = data.diff.as_ref().map(|x| diff_tooltip_rows(x, n));
+        // When transforms, a range or a filter narrow the view, also the share of the whole profile.
+        let shown_total = data.tree.total.first().copied().unwrap_or(0);
+        let whole = whole_total(ctx)
+            .filter(|&w| w != shown_total && data.diff.is_none() && pane.name == "main")
+            .map(|w| {
+                scorch_core::units::format_percent(data.tree.total[n] as f64, w as f64) + " of the whole profile"
+            });
         Some((
             h,
             data.name_of(h.node).to_string(),
@@ -1936,10 +2381,11 @@ fn Tooltip() -> impl IntoView {
             data.describe(data.tree.self_w[n]),
             in_zoom,
             diff_rows,
+            whole,
         ))
     };
     move || {
-        content().map(|(h, name, kind, total, self_, in_zoom, diff_rows)| {
+        content().map(|(h, name, kind, total, self_, in_zoom, diff_rows, whole)| {
             let win = web_sys::window();
             let size = |v: Option<Result<wasm_bindgen::JsValue, _>>, d| v.and_then(|v| v.ok()).and_then(|v| v.as_f64()).unwrap_or(d);
             let w = size(win.as_ref().map(|w| w.inner_width()), 1200.0);
@@ -1961,6 +2407,9 @@ fn Tooltip() -> impl IntoView {
                             <div class="tt-row"><span>"self"</span><span data-testid="tooltip-self">{self_}</span></div>
                         }.into_any(),
                     }}
+                    {whole.map(|w| view! {
+                        <div class="tt-row"><span>"whole"</span><span data-testid="tooltip-whole">{w}</span></div>
+                    })}
                     {in_zoom.map(|z| view! {
                         <div class="tt-row"><span>"zoom"</span><span data-testid="tooltip-zoom">{z}</span></div>
                     })}
@@ -2051,5 +2500,458 @@ fn StatusLine() -> impl IntoView {
             data-unit=move || info().map(|i| i.5).unwrap_or_default()>
             {move || info().map(|i| i.3).unwrap_or_else(|| "No profile open".to_string())}
         </footer>
+    }
+}
+
+thread_local! {
+    /// How long each paint took (ms), for the redraw benchmark (`__scorchPaintTimes`).
+    static PAINT_TIMES: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+fn focus_testid(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(&format!("[data-testid=\"{id}\"]")).ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
+fn is_dark(ctx: Ctx) -> bool {
+    match ctx.theme.get_untracked() {
+        "dark" => true,
+        "light" => false,
+        _ => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
+    }
+}
+
+fn cycle_theme(ctx: Ctx) {
+    ctx.theme.update(|t| {
+        *t = match *t {
+            "auto" => "light",
+            "light" => "dark",
+            _ => "auto",
+        }
+    });
+}
+
+/// The search's frame mask for a view's profile (cached in the view), or None without a valid search.
+fn search_mask(ctx: Ctx, data: &FlameData) -> Option<Arc<Vec<bool>>> {
+    let q = ctx.search.get_untracked();
+    if q.text.is_empty() {
+        return None;
+    }
+    let m = q.compile().ok()?;
+    Some(data.mask(&format!("q\n{}", q.to_text()), &m))
+}
+
+/// The whole profile's total for the view's event and weight (before transforms, ranges and filters).
+fn whole_total(ctx: Ctx) -> Option<u64> {
+    let l = ctx.loaded.get_untracked()?;
+    let p = &l.imported.profile;
+    let v = ctx.view.get_untracked();
+    let e = v.event.and_then(|e| p.events.get(e as usize));
+    Some(match (v.weight, e) {
+        (WeightMode::Count, Some(e)) => e.samples,
+        (WeightMode::Count, None) => p.samples.len() as u64,
+        (WeightMode::Weight, Some(e)) => e.total,
+        (WeightMode::Weight, None) => p.total(),
+    })
+}
+
+/// Matching nodes that have no matching ancestor, left to right: where "next match" goes.
+fn match_nodes(data: &FlameData, mask: &[bool]) -> Vec<NodeId> {
+    let t = &data.tree;
+    let mut covered = vec![false; t.len()];
+    let mut out = Vec::new();
+    for n in 1..t.len() {
+        let above = covered[t.parent[n] as usize];
+        let m = data.node_in(mask, NodeId(n as u32));
+        if m && !above {
+            out.push(NodeId(n as u32));
+        }
+        covered[n] = above || m;
+    }
+    out.sort_by(|a, b| data.layout.x0[a.idx()].total_cmp(&data.layout.x0[b.idx()]));
+    out
+}
+
+/// Zooms to the next (+1) or previous (-1) match.
+fn step_match(ctx: Ctx, dir: i64) {
+    let Some(data) = ctx.data.get_untracked() else { return };
+    let Some(mask) = search_mask(ctx, &data) else { return };
+    let nodes = match_nodes(&data, &mask);
+    if nodes.is_empty() {
+        return;
+    }
+    let len = nodes.len() as i64;
+    let i = match ctx.match_idx.get_untracked() {
+        None if dir > 0 => 0,
+        None => len - 1,
+        Some(i) => (i as i64 + dir).rem_euclid(len),
+    } as usize;
+    ctx.match_idx.set(Some(i));
+    ctx.zoom.set(vec![nodes[i]]);
+}
+
+/// The matched share of the search over the shown view: (matched, shown total).
+fn matched(ctx: Ctx) -> Option<(u64, u64)> {
+    ctx.search.track();
+    let data = ctx.data.get()?;
+    let mask = search_mask(ctx, &data)?;
+    Some((
+        scorch_core::explore::matched_total(&data.tree, &mask),
+        data.tree.total.first().copied().unwrap_or(0),
+    ))
+}
+
+/// Search, view mode, order, colours, the selected function's actions and the transform chips.
+#[component]
+fn ExploreBar() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let search_error = move || {
+        let q = ctx.search.get();
+        (!q.text.is_empty()).then(|| q.compile().err()).flatten()
+    };
+    let set_search = move |f: &dyn Fn(&mut Pattern)| {
+        ctx.search.update(|q| f(q));
+        ctx.match_idx.set(None);
+    };
+    let matched_text = move || {
+        matched(ctx).map(|(m, t)| {
+            let pct = if t == 0 { 0.0 } else { m as f64 / t as f64 * 100.0 };
+            let count = match ctx.data.get_untracked().and_then(|d| search_mask(ctx, &d).map(|m| match_nodes(&d, &m).len())) {
+                Some(n) => n,
+                None => 0,
+            };
+            let at = ctx
+                .match_idx
+                .get()
+                .map(|i| format!(" · {}/{}", i + 1, count))
+                .unwrap_or_else(|| format!(" · {count} frames"));
+            (format!("{pct}"), format!("Matched: {pct:.2} %{at}"))
+        })
+    };
+    let pattern_tx = move |make: fn(Pattern) -> Transform| {
+        let q = ctx.search.get_untracked();
+        if !q.text.is_empty() && q.compile().is_ok() {
+            ctx.push_transform(make(q));
+        }
+    };
+    let fn_tx = move |make: fn(String) -> Transform| {
+        if let Some(f) = ctx.selected.get_untracked() {
+            ctx.push_transform(make(f));
+        }
+    };
+    let in_diff = move || ctx.base.with(|b| b.is_some());
+    let selected_info = move || {
+        let f = ctx.selected.get()?;
+        let data = ctx.data.get()?;
+        let mask = data.mask(&format!("sel\n{f}"), &scorch_core::explore::Matcher::Exact(f.clone()));
+        let total = scorch_core::explore::matched_total(&data.tree, &mask);
+        let own: u64 = (1..data.tree.len())
+            .filter(|&n| data.node_in(&mask, NodeId(n as u32)))
+            .map(|n| data.tree.self_w[n])
+            .sum();
+        Some((f, data.describe(total), data.describe(own)))
+    };
+    view! {
+        <div class="explore" data-testid="explore">
+            <div class="segmented" role="group" aria-label="view">
+                {Mode::ALL.into_iter().map(|m| view! {
+                    <button data-testid=format!("view-mode-{}", m.key())
+                        class:active=move || ctx.mode.get() == m
+                        prop:disabled=move || in_diff() && m != Mode::Flame
+                        title=move || format!("{} (key {})", m.label(), Mode::ALL.iter().position(|x| *x == m).unwrap_or(0) + 1)
+                        on:click=move |_| ctx.set_mode(m)>{m.label()}</button>
+                }).collect_view()}
+            </div>
+            <input data-testid="search" class="search" type="search" placeholder="Search functions ( / )"
+                prop:value=move || ctx.search.get().text
+                on:input=move |ev| { let t = event_target_value(&ev); set_search(&|q| q.text = t.clone()); }
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    if ev.key() == "Enter" { step_match(ctx, if ev.shift_key() { -1 } else { 1 }); }
+                    if ev.key() == "Escape" {
+                        if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) { let _ = el.blur(); }
+                    }
+                }/>
+            <label class="control" title="Regular expression"><input type="checkbox" data-testid="search-regex"
+                prop:checked=move || ctx.search.get().regex
+                on:change=move |ev| { let on = event_target_checked(&ev); set_search(&|q| q.regex = on); }/>".*"</label>
+            <label class="control" title="Match case"><input type="checkbox" data-testid="search-case"
+                prop:checked=move || ctx.search.get().case_sensitive
+                on:change=move |ev| { let on = event_target_checked(&ev); set_search(&|q| q.case_sensitive = on); }/>"Aa"</label>
+            <button data-testid="search-prev" title="Previous match (Shift+Enter, N)" on:click=move |_| step_match(ctx, -1)>"‹"</button>
+            <button data-testid="search-next" title="Next match (Enter, n)" on:click=move |_| step_match(ctx, 1)>"›"</button>
+            {move || matched_text().map(|(v, text)| view! { <span class="matched" data-testid="matched" data-value=v>{text}</span> })}
+            {move || search_error().map(|e| view! { <span class="filter-error" data-testid="search-error">{e}</span> })}
+            <Show when=move || !ctx.search.get().text.is_empty() && search_error().is_none()>
+                <button data-testid="tx-hide" title="Remove matching frames; their callees join their callers"
+                    on:click=move |_| pattern_tx(Transform::Hide)>"Hide"</button>
+                <button data-testid="tx-ignore" title="Drop every sample whose stack has a match"
+                    on:click=move |_| pattern_tx(Transform::Ignore)>"Ignore"</button>
+                <button data-testid="tx-from" title="Drop the frames above the outermost match (samples without one are dropped)"
+                    on:click=move |_| pattern_tx(Transform::ShowFrom)>"Show from"</button>
+            </Show>
+            <span class="spacer"></span>
+            <label class="control">"Order "
+                <select data-testid="order-select" prop:value=move || if ctx.order.get() == Order::Weight { "heavy" } else { "alpha" }
+                    on:change=move |ev| {
+                        ctx.order.set(if event_target_value(&ev) == "heavy" { Order::Weight } else { Order::Alphabetical });
+                        ctx.rebuild();
+                    }>
+                    <option value="alpha">"alphabetical"</option>
+                    <option value="heavy">"left-heavy"</option>
+                </select>
+            </label>
+            <label class="control">"Colour by "
+                <select data-testid="color-select" prop:value=move || ctx.scheme.get().key()
+                    on:change=move |ev| ctx.scheme.set(ColorScheme::from_key(&event_target_value(&ev)).unwrap_or_default())>
+                    {ColorScheme::ALL.into_iter().map(|c| view! { <option value=c.key()>{c.label()}</option> }).collect_view()}
+                </select>
+            </label>
+            <Legend/>
+        </div>
+        {move || selected_info().map(|(f, total, own)| view! {
+            <div class="selection" data-testid="selection">
+                <span class="sel-label">"Selected"</span>
+                <span class="sel-name" data-testid="selected-name">{f}</span>
+                <span class="hint" data-testid="selected-total">{format!("total {total} · self {own}")}</span>
+                <button data-testid="sel-sandwich" prop:disabled=in_diff title="Its callers and callees"
+                    on:click=move |_| ctx.set_mode(Mode::Sandwich)>"Sandwich"</button>
+                <button data-testid="tx-focus" title="Keep only samples through it, re-rooted at its outermost call"
+                    on:click=move |_| fn_tx(Transform::Focus)>"Focus"</button>
+                <button data-testid="tx-merge" title="Remove it: its callees join its callers, its self time goes to them"
+                    on:click=move |_| fn_tx(Transform::Merge)>"Merge"</button>
+                <button data-testid="tx-rec" title="Collapse recursion (direct and indirect) into its outermost call"
+                    on:click=move |_| fn_tx(Transform::CollapseRecursion)>"Collapse recursion"</button>
+                <button data-testid="tx-drec" title="Collapse direct recursion only (f calling f)"
+                    on:click=move |_| fn_tx(Transform::CollapseDirect)>"Collapse direct recursion"</button>
+                <button data-testid="sel-clear" title="Clear the selection" on:click=move |_| ctx.select(None)>"×"</button>
+            </div>
+        })}
+        <Show when=move || ctx.transforms.with(|t| !t.is_empty())>
+            <div class="chips" data-testid="transforms">
+                <span class="sel-label">"Transforms"</span>
+                {move || ctx.transforms.get().into_iter().enumerate().map(|(i, t)| view! {
+                    <span class="chip" data-testid="transform-chip">
+                        <span>{t.label()}</span>
+                        <button data-testid="transform-remove" title="Remove this transform" on:click=move |_| ctx.remove_transform(i)>"×"</button>
+                    </span>
+                }).collect_view()}
+                <span class="hint">"Ctrl+Z removes the last"</span>
+            </div>
+        </Show>
+    }
+}
+
+/// What the colours mean.
+#[component]
+fn Legend() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    move || {
+        let diff = ctx.base.with(|b| b.is_some());
+        let body = if diff {
+            view! { <span>"red grew, blue shrank (see the diff bar)"</span> }.into_any()
+        } else {
+            match ctx.scheme.get() {
+                ColorScheme::Name => view! { <span>"hue from the function name: the same function, the same colour in every view"</span> }.into_any(),
+                ColorScheme::Module => view! { <span>"hue from the module (namespace, package, class) read from the name"</span> }.into_any(),
+                ColorScheme::Kind => flame::KIND_COLORS.iter().map(|(k, c)| view! {
+                    <span class="swatch" style:background=*c></span><span>{k.name()}</span>
+                }).collect_view().into_any(),
+                ColorScheme::SelfTime => view! {
+                    <span>"self share of the frame's total: "</span>
+                    <span class="swatch" style:background=flame::SELF_COLORS[0]></span><span>"0 %"</span>
+                    <span class="swatch" style:background=flame::SELF_COLORS[9]></span><span>"100 %"</span>
+                }.into_any(),
+            }
+        };
+        view! {
+            <span class="legend" data-testid="legend">
+                {body}
+                {move || (!ctx.search.get().text.is_empty()).then(|| view! {
+                    <span class="swatch" style:background=flame::MATCH_COLOR></span><span>"match"</span>
+                })}
+            </span>
+        }
+    }
+}
+
+/// Every function with self and total, sortable, filtered by the search; a click selects the function.
+#[component]
+fn FunctionTable(compact: bool) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    // Column to sort by and whether ascending.
+    let sort = RwSignal::new(("self", false));
+    const LIMIT: usize = 500;
+    let rows = move || {
+        let table = ctx.fn_table.get()?;
+        let q = ctx.search.get();
+        let m = (!q.text.is_empty()).then(|| q.compile().ok()).flatten();
+        let mut rows: Vec<&FunctionRow> = table
+            .0
+            .iter()
+            .filter(|r| m.as_ref().is_none_or(|m| m.is_match(&r.name)))
+            .collect();
+        let (col, asc) = sort.get();
+        rows.sort_by(|a, b| {
+            let o = match col {
+                "name" => a.name.cmp(&b.name),
+                "total" => a.total_w.cmp(&b.total_w),
+                "self_n" => a.self_samples.cmp(&b.self_samples),
+                "total_n" => a.total_samples.cmp(&b.total_samples),
+                _ => a.self_w.cmp(&b.self_w),
+            };
+            let o = if asc { o } else { o.reverse() };
+            o.then(a.name.cmp(&b.name))
+        });
+        let matching = rows.len();
+        let data = ctx.data.get_untracked()?;
+        let unit = data.unit.clone();
+        let decimals = data.profile().meta.decimals;
+        let whole = whole_total(ctx).unwrap_or(table.1);
+        let fmt = |raw: u64| {
+            scorch_core::units::format_value(raw as f64 / 10f64.powi(decimals as i32), &unit)
+        };
+        let pct = |raw: u64, of: u64| scorch_core::units::format_percent(raw as f64, of as f64);
+        let out: Vec<_> = rows
+            .into_iter()
+            .take(LIMIT)
+            .map(|r| {
+                (
+                    r.name.clone(),
+                    fmt(r.self_w),
+                    pct(r.self_w, table.1),
+                    fmt(r.total_w),
+                    pct(r.total_w, table.1),
+                    (whole != table.1).then(|| pct(r.total_w, whole)),
+                    group_thousands(r.self_samples),
+                    group_thousands(r.total_samples),
+                )
+            })
+            .collect();
+        Some((out, matching, table.0.len(), whole != table.1))
+    };
+    let header = move |key: &'static str, label: &'static str| {
+        view! {
+            <th><button class="th" data-testid=format!("sort-{key}") on:click=move |_| sort.update(|s| {
+                *s = if s.0 == key { (key, !s.1) } else { (key, key == "name") };
+            })>{label}{move || { let (c, asc) = sort.get(); (c == key).then_some(if asc { " ▲" } else { " ▼" }) }}</button></th>
+        }
+    };
+    view! {
+        <div class="fn-table" class:compact=compact data-testid="function-table">
+            {move || match rows() {
+                None => view! { <p class="hint">"No profile open."</p> }.into_any(),
+                Some((rows, matching, all, narrowed)) => view! {
+                    <p class="hint" data-testid="function-count" data-matching=matching.to_string()>
+                        {format!("{} of {} functions{}{}", group_thousands(matching as u64), group_thousands(all as u64),
+                            if matching > LIMIT { format!(", the first {LIMIT} shown") } else { String::new() },
+                            if narrowed { "; “of whole” is the share before transforms, ranges and filters" } else { "" })}
+                    </p>
+                    <table>
+                        <thead><tr>
+                            {header("self", "Self")}<th>"Self %"</th>
+                            {header("total", "Total")}<th>"Total %"</th>
+                            {narrowed.then(|| view! { <th>"of whole"</th> })}
+                            {header("self_n", "Self samples")}{header("total_n", "Total samples")}
+                            {header("name", "Function")}
+                        </tr></thead>
+                        <tbody>
+                            {rows.into_iter().map(|(name, s, sp, t, tp, tw, sn, tn)| {
+                                let n2 = name.clone();
+                                let n3 = name.clone();
+                                let n4 = name.clone();
+                                view! {
+                                    <tr data-testid="fn-row" data-name=n4
+                                        class:selected=move || ctx.selected.with(|x| x.as_deref() == Some(n3.as_str()))
+                                        on:click=move |_| ctx.select(Some(n2.clone()))>
+                                        <td class="num">{s}</td><td class="num">{sp}</td>
+                                        <td class="num">{t}</td><td class="num">{tp}</td>
+                                        {tw.map(|w| view! { <td class="num">{w}</td> })}
+                                        <td class="num">{sn}</td><td class="num">{tn}</td>
+                                        <td class="fn-name">{name}</td>
+                                    </tr>
+                                }
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }.into_any(),
+            }}
+        </div>
+    }
+}
+
+/// The selected function's callers (above, growing up from it) and callees (below), with the function table.
+#[component]
+fn Sandwich() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let name = move || ctx.selected.get();
+    view! {
+        <div class="sandwich" data-testid="sandwich">
+            <FunctionTable compact=true/>
+            {move || match name() {
+                None => view! { <p class="hint sandwich-empty">"Select a function (in the table, or click a frame in the flame graph) to see its callers and callees."</p> }.into_any(),
+                Some(f) => view! {
+                    <div class="sandwich-title">"Callers of "<b>{f.clone()}</b>" (the function at the bottom, its callers above)"</div>
+                    <FlameCanvas pane=ctx.callers/>
+                    <div class="sandwich-title">"Callees of "<b>{f}</b>" (the function at the top, what it calls below)"</div>
+                    <FlameCanvas pane=ctx.callees/>
+                }.into_any(),
+            }}
+        </div>
+    }
+}
+
+#[component]
+fn ThemeToggle() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    view! {
+        <button data-testid="theme-toggle" title="Theme: follows the system (auto), light or dark (t)"
+            data-theme=move || ctx.theme.get() on:click=move |_| cycle_theme(ctx)>
+            {move || match ctx.theme.get() { "light" => "☀ light", "dark" => "☾ dark", _ => "◐ auto" }}
+        </button>
+    }
+}
+
+/// The keyboard shortcuts, opened with `?`.
+#[component]
+fn Shortcuts() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    const KEYS: [(&str, &str); 14] = [
+        ("/", "focus the search"),
+        ("Enter / n", "next match (zooms to it)"),
+        ("Shift+Enter / N", "previous match"),
+        ("Esc", "zoom out one step; clear the time range"),
+        ("r", "reset the zoom"),
+        ("1 2 3 4", "flame graph, inverted, sandwich, functions"),
+        ("i", "flame ↔ icicle"),
+        ("h", "alphabetical ↔ left-heavy"),
+        ("t", "theme: auto, light, dark"),
+        ("[ ]", "previous / next time range"),
+        ("Ctrl+Z", "remove the last transform"),
+        ("click", "zoom to a frame and select its function"),
+        ("Ctrl+V", "open pasted folded stacks"),
+        ("?", "this list"),
+    ];
+    view! {
+        <Show when=move || ctx.help.get()>
+            <div class="shortcuts" data-testid="shortcuts" role="dialog" aria-label="keyboard shortcuts">
+                <table>
+                    {KEYS.iter().map(|(k, what)| view! { <tr><th><kbd>{*k}</kbd></th><td>{*what}</td></tr> }).collect_view()}
+                </table>
+                <button on:click=move |_| ctx.help.set(false)>"Close"</button>
+            </div>
+        </Show>
     }
 }

@@ -3,7 +3,10 @@
 //! Keys: the source (`url`, or `base` + `target`, or `p` = a profile carried in the link, `pb` its diff base),
 //! `view=icicle`, `zoom` (frame names from the root, `;`-joined), `ev` (event or sample type by name),
 //! `w=count`, `root` (`comm|pid|tid|none|label:KEY`), `tf` (label filter text), `rows`, `idle=0`,
-//! `range` and `a` (time ranges as `START-END` nanoseconds after the heatmap origin), `widths=base`, `abs=1`.
+//! `range` and `a` (time ranges as `START-END` nanoseconds after the heatmap origin), `widths=base`, `abs=1`,
+//! `q` (search text) with `qf` (`r` regex, `c` case-sensitive), `tx` (transforms, one per line, as
+//! `scorch_core::explore::Transform::to_text`), `mode` (`inverted|sandwich|functions`), `sel` (selected
+//! function), `order=heavy`, `color` (`module|kind|self`).
 
 /// Parsed fragment parameters, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
