@@ -174,6 +174,8 @@ struct Ctx {
     callers: Pane,
     callees: Pane,
     help: RwSignal<bool>,
+    /// Profiles opened so far (the status line's `data-loads`, so tests can wait for a reload of the same file).
+    loads: RwSignal<u64>,
 }
 
 impl Ctx {
@@ -321,6 +323,11 @@ impl Ctx {
                 self.hm_pending.set(None);
                 self.range_a.set(None);
                 self.label_text.set(String::new());
+                // Transforms and the selection name functions of the profile that was open; a link restores its
+                // own below (`apply_state`). The search stays.
+                self.transforms.set(Vec::new());
+                self.selected.set(None);
+                self.loads.update(|n| *n += 1);
                 self.loaded.set(Some(loaded));
                 self.rebuild();
                 self.source.set(self.next_source.get_untracked());
@@ -934,6 +941,7 @@ pub fn App() -> impl IntoView {
         callers: Pane::new("callers", Some(Orientation::Flame)),
         callees: Pane::new("callees", Some(Orientation::Icicle)),
         help: RwSignal::new(false),
+        loads: RwSignal::new(0),
     };
     provide_context(ctx);
 
@@ -1003,13 +1011,13 @@ pub fn App() -> impl IntoView {
                     Orientation::Icicle => Orientation::Flame,
                 }
             }),
-            "h" => ctx.order.update(|o| {
-                *o = match o {
+            "h" => {
+                ctx.order.set(match ctx.order.get_untracked() {
                     Order::Alphabetical => Order::Weight,
                     Order::Weight => Order::Alphabetical,
-                };
+                });
                 ctx.rebuild();
-            }),
+            }
             "t" => cycle_theme(ctx),
             "?" => ctx.help.update(|h| *h = !*h),
             _ => {}
@@ -2491,7 +2499,7 @@ fn StatusLine() -> impl IntoView {
         })
     };
     view! {
-        <footer class="status" data-testid="status"
+        <footer class="status" data-testid="status" data-loads=move || ctx.loads.get().to_string()
             data-format=move || info().map(|i| i.0).unwrap_or("")
             data-samples=move || info().map(|i| i.6).unwrap_or_default()
             data-total=move || info().map(|i| i.1).unwrap_or_default()
@@ -2675,7 +2683,7 @@ fn ExploreBar() -> impl IntoView {
                         on:click=move |_| ctx.set_mode(m)>{m.label()}</button>
                 }).collect_view()}
             </div>
-            <input data-testid="search" class="search" type="search" placeholder="Search functions ( / )"
+            <input data-testid="search" class="search" type="text" placeholder="Search functions ( / )"
                 prop:value=move || ctx.search.get().text
                 on:input=move |ev| { let t = event_target_value(&ev); set_search(&|q| q.text = t.clone()); }
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {

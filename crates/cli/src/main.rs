@@ -16,6 +16,9 @@ scorch — read profiles (perf script, pprof, folded stacks; plain or gzip'd) on
 USAGE:
     scorch fold [OPTIONS] FILE   canonical folded stacks: one line per distinct stack, sorted, weights summed
     scorch top [OPTIONS] FILE    functions by flat and cumulative weight, like `go tool pprof -top`
+    scorch search [OPTIONS] FILE PATTERN
+                                 the share of samples whose stack has a matching frame (each sample once):
+                                 prints MATCHED TOTAL PERCENT; --regex, --case (default: substring, any case)
     scorch info FILE             format, samples, total, events, distinct stacks, maximum depth
     scorch heatmap [OPTIONS] FILE
                                  FlameScope's subsecond-offset heatmap: sample counts per second (column)
@@ -33,6 +36,11 @@ FOLD OPTIONS:
     --count               weigh each sample 1 instead of its period
     --tagfilter KEY=VALUE pprof: only samples with this label (numbers: KEY=LO:HI, units like 4kb, 10ms)
     --tagroot KEY         pprof: group samples by this label's value (a KEY=VALUE root frame)
+    --transform T         apply a transform (repeatable, in order): focus:F, merge:F, rec:F (collapse
+                          recursion), drec:F (direct only), ignore:FLAGS:TEXT, hide:FLAGS:TEXT,
+                          from:FLAGS:TEXT (show from); FLAGS: r = regex, c = case-sensitive (may be empty)
+    --invert              the inverted (bottom-up) stacks: leaf function first
+    --callers F / --callees F   the sandwich's sides for function F
     --compat inferno      write exactly what inferno-collapse-perf writes; then also:
         --pid --tid --kernel --jit --addrs --all --event-filter EVENT   (inferno's own flags)
 
@@ -83,7 +91,10 @@ struct Args {
     range: Option<(String, String)>,
 }
 
-const VALUED: [&str; 12] = [
+const VALUED: [&str; 15] = [
+    "--transform",
+    "--callers",
+    "--callees",
     "--event",
     "--root",
     "--compat",
@@ -154,6 +165,14 @@ impl Args {
             .and_then(|(_, v)| v.as_deref())
     }
 
+    fn values(&self, name: &str) -> Vec<&str> {
+        self.flags
+            .iter()
+            .filter(|(n, _)| n == name)
+            .filter_map(|(_, v)| v.as_deref())
+            .collect()
+    }
+
     fn only(&self, allowed: &[&str]) -> Result<(), String> {
         match self.flags.iter().find(|(n, _)| !allowed.contains(&n.as_str())) {
             Some((n, _)) => Err(format!("unknown option {n}")),
@@ -188,6 +207,7 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         "fold" => fold(&Args::parse(rest)?),
         "top" => top(&Args::parse(rest)?),
+        "search" => search(&Args::parse(rest)?),
         "diff" => diff(&Args::parse(rest)?),
         "heatmap" => heatmap(&Args::parse(rest)?),
         "link" => link(&Args::parse(rest)?),
@@ -215,10 +235,15 @@ fn fold(a: &Args) -> Result<(), String> {
                 "--tagfilter",
                 "--tagroot",
                 "--range",
+                "--transform",
+                "--invert",
+                "--callers",
+                "--callees",
             ])?;
             let imp = load(file, ImportOptions::default())?;
             warn(&imp);
-            let p = &imp.profile;
+            let explored = explore(a, &imp.profile)?;
+            let p = explored.as_ref().unwrap_or(&imp.profile);
             let mut v = ViewOptions::default_for(p);
             if let Some(name) = a.value("--event").or(a.value("--sample-type")) {
                 v.event = Some(event_index(p, name)?);
@@ -242,6 +267,7 @@ fn fold(a: &Args) -> Result<(), String> {
                 v.time_range = Some((h.origin_ns + s, h.origin_ns + e));
             }
             let text = if v.time_range.is_none()
+                && explored.is_none()
                 && p.events.is_empty()
                 && p.samples.thread.is_none()
                 && v.weight == WeightMode::Weight
@@ -297,6 +323,60 @@ fn fold(a: &Args) -> Result<(), String> {
         }
         Some(other) => Err(format!("--compat takes `inferno`, not `{other}`")),
     }
+}
+
+/// `--transform T` (repeatable, in order; `focus:F`, `merge:F`, `rec:F`, `drec:F`, `ignore:FLAGS:TEXT`,
+/// `hide:FLAGS:TEXT`, `from:FLAGS:TEXT`), then `--invert`, `--callers F` or `--callees F`: the same transforms
+/// and views as the app's. `None` when none is asked for.
+fn explore(a: &Args, p: &Profile) -> Result<Option<Profile>, String> {
+    use scorch_core::explore;
+    let mut ts = Vec::new();
+    for t in a.values("--transform") {
+        ts.push(explore::Transform::from_text(t).ok_or_else(|| {
+            format!("--transform {t:?}: expected focus:F, merge:F, rec:F, drec:F, ignore:FLAGS:TEXT, hide:FLAGS:TEXT or from:FLAGS:TEXT")
+        })?);
+    }
+    let mut out = explore::apply_all(p, &ts)?;
+    let cur = |o: &Option<Profile>| -> Profile { o.clone().unwrap_or_else(|| p.clone()) };
+    if a.has("--invert") {
+        out = Some(explore::invert(&cur(&out))?);
+    }
+    if let Some(f) = a.value("--callers") {
+        out = Some(explore::callers(&cur(&out), f)?);
+    }
+    if let Some(f) = a.value("--callees") {
+        out = Some(explore::callees(&cur(&out), f)?);
+    }
+    Ok(out)
+}
+
+/// `scorch search FILE PATTERN`: the weight of the samples whose stack has a matching frame (each sample once,
+/// as flamegraph.pl's "Matched"), of the view's total. Prints `MATCHED TOTAL PERCENT`.
+fn search(a: &Args) -> Result<(), String> {
+    a.only(&["--event", "--sample-type", "--regex", "--case", "--transform", "--tagfilter"])?;
+    let (file, text) = match a.positional.as_slice() {
+        [f, t] => (f.as_str(), t.as_str()),
+        _ => return Err("usage: scorch search FILE PATTERN [--regex] [--case]".into()),
+    };
+    let (imp, mut v) = load_with_view(a, file)?;
+    apply_labels(a, &imp.profile, &mut v)?;
+    let explored = explore(a, &imp.profile)?;
+    let p = explored.as_ref().unwrap_or(&imp.profile);
+    let pat = scorch_core::explore::Pattern {
+        text: text.to_string(),
+        regex: a.has("--regex"),
+        case_sensitive: a.has("--case"),
+    };
+    let m = pat.compile()?;
+    let tree = scorch_core::CallTree::build(p, &v, scorch_core::calltree::Order::Alphabetical);
+    let matched = scorch_core::explore::matched_total(&tree, &m.frame_mask(p));
+    let total = tree.total.first().copied().unwrap_or(0);
+    let pct = if total == 0 {
+        0.0
+    } else {
+        matched as f64 / total as f64 * 100.0
+    };
+    write_out(format!("{matched} {total} {pct}\n").as_bytes())
 }
 
 fn top(a: &Args) -> Result<(), String> {
