@@ -75,7 +75,12 @@ pub fn tree(nodes: usize) -> Imported {
     };
     let mut b = ProfileBuilder::new(scorch_core::Format::Folded);
     let frames: Vec<_> = (0..5000)
-        .map(|i| b.frame(&format!("pkg{}::module{}::function_{i}", i % 23, i % 151), FrameKind::User))
+        .map(|i| {
+            b.frame(
+                &format!("pkg{}::module{}::function_{i}", i % 23, i % 151),
+                FrameKind::User,
+            )
+        })
         .collect();
     let mut stacks: Vec<StackId> = Vec::with_capacity(nodes);
     for i in 0..nodes {

@@ -12,8 +12,8 @@ mod state;
 use flame::{ColorScheme, FlameData, Geometry, Loaded, Orientation, ROW_H};
 use leptos::prelude::*;
 use scorch_core::calltree::{NodeId, Order};
-use scorch_core::explore::{FunctionRow, Pattern, Transform};
 use scorch_core::diff::Widths;
+use scorch_core::explore::{FunctionRow, Pattern, Transform};
 use scorch_core::units::group_thousands;
 use scorch_core::{RootMode, ViewOptions, WeightMode};
 use std::cell::RefCell;
@@ -262,9 +262,11 @@ impl Ctx {
             pane.zoom.set(Vec::new());
             pane.hover.set(None);
             match side {
-                Ok(side) => pane
-                    .data
-                    .set(Some(Arc::new(FlameData::new(Arc::new(shown.derived(side)), view, order)))),
+                Ok(side) => pane.data.set(Some(Arc::new(FlameData::new(
+                    Arc::new(shown.derived(side)),
+                    view,
+                    order,
+                )))),
                 Err(e) => {
                     self.error.set(Some(e));
                     pane.data.set(None);
@@ -389,7 +391,11 @@ impl Ctx {
             }
             Some(base) => {
                 // Transforms apply to both sides; a profile compared with itself (ranges, two counts) is one.
-                let base = if same { target.clone() } else { self.transformed(&base) };
+                let base = if same {
+                    target.clone()
+                } else {
+                    self.transformed(&base)
+                };
                 self.fn_table.set(None);
                 let (bview, tview, names) = if let Some((be, te)) = self.diff_events.get_untracked() {
                     let counts = |e: u16| if e == 0 { "first counts" } else { "second counts" };
@@ -586,8 +592,9 @@ impl Ctx {
             regex: f.get("qf").is_some_and(|x| x.contains('r')),
             case_sensitive: f.get("qf").is_some_and(|x| x.contains('c')),
         });
-        self.transforms
-            .set(scorch_core::explore::transforms_from_text(f.get("tx").unwrap_or_default()));
+        self.transforms.set(scorch_core::explore::transforms_from_text(
+            f.get("tx").unwrap_or_default(),
+        ));
         self.mode
             .set(f.get("mode").and_then(Mode::from_key).unwrap_or(Mode::Flame));
         self.selected
@@ -2081,12 +2088,12 @@ fn FlameCanvas(pane: Pane) -> impl IntoView {
             .unwrap_or(0)
             .to_string()
     };
-    let orientation_attr = move || match {
+    let orientation_attr = move || {
         ctx.orientation.track();
-        pane.orientation(&ctx)
-    } {
-        Orientation::Flame => "flame",
-        Orientation::Icicle => "icicle",
+        match pane.orientation(&ctx) {
+            Orientation::Flame => "flame",
+            Orientation::Icicle => "icicle",
+        }
     };
 
     view! {
@@ -2144,7 +2151,10 @@ fn install_test_hook(ctx: Ctx, pane: Pane, canvas_ref: NodeRef<leptos::html::Can
             else {
                 return wasm_bindgen::JsValue::NULL;
             };
-            let (Some(data), Some(canvas)) = (pane.data.get_untracked(), canvas_ref.try_get_untracked().flatten()) else {
+            let (Some(data), Some(canvas)) = (
+                pane.data.get_untracked(),
+                canvas_ref.try_get_untracked().flatten(),
+            ) else {
                 return wasm_bindgen::JsValue::NULL;
             };
             let g = geometry_of(ctx, pane, &data);
@@ -2207,7 +2217,12 @@ fn install_bench_hooks(ctx: Ctx) {
     });
     // The paint durations (ms) since the last call, and clears them.
     let paint_times = wasm_bindgen::closure::Closure::<dyn Fn() -> js_sys::Array>::new(move || {
-        PAINT_TIMES.with(|t| t.borrow_mut().drain(..).map(wasm_bindgen::JsValue::from).collect())
+        PAINT_TIMES.with(|t| {
+            t.borrow_mut()
+                .drain(..)
+                .map(wasm_bindgen::JsValue::from)
+                .collect()
+        })
     });
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"__scorchBenchTree".into(), load_tree.as_ref());
@@ -2272,7 +2287,7 @@ fn paint(ctx: Ctx, pane: Pane, canvas_ref: NodeRef<leptos::html::Canvas>) {
         scheme: ctx.scheme.get_untracked(),
         dark: is_dark(ctx),
     };
-    flame::draw(&c2d, &data, zoom, &paint, &g);
+    flame::draw(&c2d, &data, zoom, &paint, &g, dpr);
     PAINT_TIMES.with(|t| {
         let mut t = t.borrow_mut();
         if t.len() < 10_000 {
@@ -2379,7 +2394,8 @@ fn Tooltip(pane: Pane) -> impl IntoView {
         let whole = whole_total(ctx)
             .filter(|&w| w != shown_total && data.diff.is_none() && pane.name == "main")
             .map(|w| {
-                scorch_core::units::format_percent(data.tree.total[n] as f64, w as f64) + " of the whole profile"
+                scorch_core::units::format_percent(data.tree.total[n] as f64, w as f64)
+                    + " of the whole profile"
             });
         Some((
             h,
@@ -2525,7 +2541,11 @@ fn now() -> f64 {
 fn focus_testid(id: &str) {
     if let Some(el) = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(&format!("[data-testid=\"{id}\"]")).ok().flatten())
+        .and_then(|d| {
+            d.query_selector(&format!("[data-testid=\"{id}\"]"))
+                .ok()
+                .flatten()
+        })
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
     {
         let _ = el.focus();
@@ -2595,8 +2615,12 @@ fn match_nodes(data: &FlameData, mask: &[bool]) -> Vec<NodeId> {
 
 /// Zooms to the next (+1) or previous (-1) match.
 fn step_match(ctx: Ctx, dir: i64) {
-    let Some(data) = ctx.data.get_untracked() else { return };
-    let Some(mask) = search_mask(ctx, &data) else { return };
+    let Some(data) = ctx.data.get_untracked() else {
+        return;
+    };
+    let Some(mask) = search_mask(ctx, &data) else {
+        return;
+    };
     let nodes = match_nodes(&data, &mask);
     if nodes.is_empty() {
         return;
@@ -2637,10 +2661,11 @@ fn ExploreBar() -> impl IntoView {
     let matched_text = move || {
         matched(ctx).map(|(m, t)| {
             let pct = if t == 0 { 0.0 } else { m as f64 / t as f64 * 100.0 };
-            let count = match ctx.data.get_untracked().and_then(|d| search_mask(ctx, &d).map(|m| match_nodes(&d, &m).len())) {
-                Some(n) => n,
-                None => 0,
-            };
+            let count = ctx
+                .data
+                .get_untracked()
+                .and_then(|d| search_mask(ctx, &d).map(|m| match_nodes(&d, &m).len()))
+                .unwrap_or_default();
             let at = ctx
                 .match_idx
                 .get()
@@ -2664,7 +2689,10 @@ fn ExploreBar() -> impl IntoView {
     let selected_info = move || {
         let f = ctx.selected.get()?;
         let data = ctx.data.get()?;
-        let mask = data.mask(&format!("sel\n{f}"), &scorch_core::explore::Matcher::Exact(f.clone()));
+        let mask = data.mask(
+            &format!("sel\n{f}"),
+            &scorch_core::explore::Matcher::Exact(f.clone()),
+        );
         let total = scorch_core::explore::matched_total(&data.tree, &mask);
         let own: u64 = (1..data.tree.len())
             .filter(|&n| data.node_in(&mask, NodeId(n as u32)))
@@ -2828,9 +2856,8 @@ fn FunctionTable(compact: bool) -> impl IntoView {
         let unit = data.unit.clone();
         let decimals = data.profile().meta.decimals;
         let whole = whole_total(ctx).unwrap_or(table.1);
-        let fmt = |raw: u64| {
-            scorch_core::units::format_value(raw as f64 / 10f64.powi(decimals as i32), &unit)
-        };
+        let fmt =
+            |raw: u64| scorch_core::units::format_value(raw as f64 / 10f64.powi(decimals as i32), &unit);
         let pct = |raw: u64, of: u64| scorch_core::units::format_percent(raw as f64, of as f64);
         let out: Vec<_> = rows
             .into_iter()

@@ -353,7 +353,14 @@ fn explore(a: &Args, p: &Profile) -> Result<Option<Profile>, String> {
 /// `scorch search FILE PATTERN`: the weight of the samples whose stack has a matching frame (each sample once,
 /// as flamegraph.pl's "Matched"), of the view's total. Prints `MATCHED TOTAL PERCENT`.
 fn search(a: &Args) -> Result<(), String> {
-    a.only(&["--event", "--sample-type", "--regex", "--case", "--transform", "--tagfilter"])?;
+    a.only(&[
+        "--event",
+        "--sample-type",
+        "--regex",
+        "--case",
+        "--transform",
+        "--tagfilter",
+    ])?;
     let (file, text) = match a.positional.as_slice() {
         [f, t] => (f.as_str(), t.as_str()),
         _ => return Err("usage: scorch search FILE PATTERN [--regex] [--case]".into()),

@@ -315,7 +315,11 @@ pub fn apply(p: &Profile, t: &Transform) -> Result<Profile, String> {
                 } else {
                     outer.get(parent as usize).copied().unwrap_or(GONE)
                 };
-                let s = if hit(f) && above != GONE { above } else { it.get(pnew, f) };
+                let s = if hit(f) && above != GONE {
+                    above
+                } else {
+                    it.get(pnew, f)
+                };
                 outer.push(if above == GONE && hit(f) { s } else { above });
                 s
             }
@@ -351,7 +355,13 @@ fn sampled(p: &Profile) -> Vec<bool> {
 }
 
 /// Appends the path from `s` up to the root, leaf first, under `base` in the interner.
-fn push_reversed(p: &Profile, it: &mut Interner, base: u32, s: StackId, budget: &mut usize) -> Result<u32, String> {
+fn push_reversed(
+    p: &Profile,
+    it: &mut Interner,
+    base: u32,
+    s: StackId,
+    budget: &mut usize,
+) -> Result<u32, String> {
     let mut node = base;
     let mut cur = Some(s);
     while let Some(c) = cur {
@@ -522,7 +532,12 @@ pub fn functions(p: &Profile, v: &ViewOptions) -> (Vec<FunctionRow>, u64, u64) {
         }
     }
     let mut rows: Vec<FunctionRow> = rows.into_iter().filter(|r| r.total_samples > 0).collect();
-    rows.sort_by(|a, b| b.self_w.cmp(&a.self_w).then(b.total_w.cmp(&a.total_w)).then(a.name.cmp(&b.name)));
+    rows.sort_by(|a, b| {
+        b.self_w
+            .cmp(&a.self_w)
+            .then(b.total_w.cmp(&a.total_w))
+            .then(a.name.cmp(&b.name))
+    });
     (rows, total_w, total_n)
 }
 

@@ -312,11 +312,17 @@ impl Profile {
             ..SampleTable::default()
         };
         for (i, &s) in self.samples.stack.iter().enumerate() {
-            let new = if s == EMPTY_STACK { Some(EMPTY_STACK) } else { map(s) };
+            let new = if s == EMPTY_STACK {
+                Some(EMPTY_STACK)
+            } else {
+                map(s)
+            };
             if let Some(new) = new {
                 keep.push(i);
                 samples.stack.push(new);
-                samples.weight.push(self.samples.weight.get(i).copied().unwrap_or(0));
+                samples
+                    .weight
+                    .push(self.samples.weight.get(i).copied().unwrap_or(0));
             }
         }
         let pick = |col: &Option<Vec<u32>>| {

@@ -33,15 +33,27 @@ fn focus_reroots_at_the_outermost_call() {
 #[test]
 fn ignore_drops_samples_through_a_match() {
     let p = parse(REC).unwrap();
-    assert_eq!(t(&p, Transform::Ignore(Pattern::plain("h"))), "main;f;f;f 2\nmain;g;f 3\nmain;x 1\n");
-    assert_eq!(t(&p, Transform::Ignore(Pattern::regex("^[gx]$"))), "main;f;f;f 2\n");
+    assert_eq!(
+        t(&p, Transform::Ignore(Pattern::plain("h"))),
+        "main;f;f;f 2\nmain;g;f 3\nmain;x 1\n"
+    );
+    assert_eq!(
+        t(&p, Transform::Ignore(Pattern::regex("^[gx]$"))),
+        "main;f;f;f 2\n"
+    );
 }
 
 #[test]
 fn hide_and_merge_move_weight_to_the_caller() {
     let p = parse(REC).unwrap();
-    assert_eq!(t(&p, Transform::Merge("f".into())), "main 2\nmain;g 3\nmain;g;h 4\nmain;x 1\n");
-    assert_eq!(t(&p, Transform::Hide(Pattern::regex("^(f|g)$"))), "main 5\nmain;h 4\nmain;x 1\n");
+    assert_eq!(
+        t(&p, Transform::Merge("f".into())),
+        "main 2\nmain;g 3\nmain;g;h 4\nmain;x 1\n"
+    );
+    assert_eq!(
+        t(&p, Transform::Hide(Pattern::regex("^(f|g)$"))),
+        "main 5\nmain;h 4\nmain;x 1\n"
+    );
     // Hiding every frame leaves the weight at the root: the total never changes.
     let all = apply(&p, &Transform::Hide(Pattern::regex("."))).unwrap();
     assert_eq!(all.total(), 10);
@@ -65,7 +77,10 @@ fn collapse_recursion_direct_and_indirect() {
 fn show_from_cuts_above_the_outermost_match() {
     let p = parse(REC).unwrap();
     // pprof's example: [A B C B] with show_from=B gives [B C B]; samples without a match are dropped.
-    assert_eq!(t(&p, Transform::ShowFrom(Pattern::plain("g"))), "g;f 3\ng;f;h 4\n");
+    assert_eq!(
+        t(&p, Transform::ShowFrom(Pattern::plain("g"))),
+        "g;f 3\ng;f;h 4\n"
+    );
     let q = parse(b"A;B;C;B 1\nA;D 2\n").unwrap();
     assert_eq!(t(&q, Transform::ShowFrom(Pattern::plain("B"))), "B;C;B 1\n");
     assert_eq!(t(&q, Transform::ShowFrom(Pattern::plain("C"))), "C;B 1\n");
@@ -92,7 +107,10 @@ fn inverted_tree_merges_by_leaf() {
     let p = parse(b"main;a;leaf 3\nmain;b;leaf 2\nmain;a 1\nother;leaf 4\n").unwrap();
     let inv = invert(&p).unwrap();
     inv.validate().unwrap();
-    assert_eq!(fold(&inv), "a;main 1\nleaf;a;main 3\nleaf;b;main 2\nleaf;other 4\n");
+    assert_eq!(
+        fold(&inv),
+        "a;main 1\nleaf;a;main 3\nleaf;b;main 2\nleaf;other 4\n"
+    );
     let tree = CallTree::from_profile(&inv, Order::Weight);
     let leaf = tree.find_path(&inv, &["leaf"]).unwrap();
     assert_eq!((tree.total[leaf.idx()], tree.self_w[leaf.idx()]), (9, 0));
@@ -112,7 +130,10 @@ fn sandwich_callers_and_callees() {
     let (rows, total, samples) = functions(&p, &ViewOptions::default_for(&p));
     assert_eq!((total, samples), (10, 4));
     let f = rows.iter().find(|r| r.name == "f").unwrap();
-    assert_eq!((f.self_w, f.total_w, f.self_samples, f.total_samples), (5, 9, 2, 3));
+    assert_eq!(
+        (f.self_w, f.total_w, f.self_samples, f.total_samples),
+        (5, 9, 2, 3)
+    );
 }
 
 #[test]
@@ -148,28 +169,50 @@ fn real_profiles_from_every_format() {
     for (file, func) in [
         ("perf/fg-perf-dd-stacks-01.txt", "sys_write"),
         ("pprof/parca-fib.pb.gz", "math/big.nat.add"),
-        ("folded/inf-base-flames.txt", "alloc::vec::Vec<u64>::Integer_encode_all"),
+        (
+            "folded/inf-base-flames.txt",
+            "alloc::vec::Vec<u64>::Integer_encode_all",
+        ),
     ] {
         let p = corpus(file);
         let v = ViewOptions::default_for(&p);
         let total = CallTree::build(&p, &v, Order::Alphabetical).total[0];
         let (rows, fw, _) = functions(&p, &v);
         assert_eq!(fw, total, "{file}");
-        let row = rows.iter().find(|r| r.name == func).unwrap_or_else(|| panic!("{file}: {func}"));
+        let row = rows
+            .iter()
+            .find(|r| r.name == func)
+            .unwrap_or_else(|| panic!("{file}: {func}"));
         // The function table agrees with `top`'s independent flat/cum (go tool pprof's numbers).
         let (top, _) = scorch_core::top::top(&p, &v);
         let cum = top.iter().find(|r| r.name == func).unwrap();
-        assert_eq!((cum.flat, cum.cum), (row.self_w as i128, row.total_w as i128), "{file}");
+        assert_eq!(
+            (cum.flat, cum.cum),
+            (row.self_w as i128, row.total_w as i128),
+            "{file}"
+        );
         // The sandwich's two halves both weigh the function's total.
         for side in [callers(&p, func).unwrap(), callees(&p, func).unwrap()] {
             side.validate().unwrap();
-            assert_eq!(CallTree::build(&side, &v, Order::Alphabetical).total[0], row.total_w, "{file}");
+            assert_eq!(
+                CallTree::build(&side, &v, Order::Alphabetical).total[0],
+                row.total_w,
+                "{file}"
+            );
         }
         let inv = invert(&p).unwrap();
         inv.validate().unwrap();
-        assert_eq!(CallTree::build(&inv, &v, Order::Alphabetical).total[0], total, "{file}");
+        assert_eq!(
+            CallTree::build(&inv, &v, Order::Alphabetical).total[0],
+            total,
+            "{file}"
+        );
         let merged = apply(&p, &Transform::Merge(func.into())).unwrap();
-        assert_eq!(CallTree::build(&merged, &v, Order::Alphabetical).total[0], total, "{file}");
+        assert_eq!(
+            CallTree::build(&merged, &v, Order::Alphabetical).total[0],
+            total,
+            "{file}"
+        );
         let tree = CallTree::build(&p, &v, Order::Alphabetical);
         let m = matched_total(&tree, &Matcher::Exact(func.into()).frame_mask(&p));
         assert_eq!(m, row.total_w, "{file}");

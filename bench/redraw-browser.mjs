@@ -1,0 +1,64 @@
+// Redraw benchmark (not a test): headless Chromium, the release build in dist/. Opens a synthetic profile whose
+// call tree has about one million nodes (`__scorchBenchTree`), then
+//   - zoom: clicks a frame (zoom in) and presses Esc (zoom out), 40 times at seeded random points;
+//   - hover: moves the mouse to 200 seeded random points over the graph;
+// and reports, per kind, the time `paint` took (wasm: layout to canvas calls, from `__scorchPaintTimes`) and the
+// time from the event to the end of the paint it caused (the `bench:paint` mark), median and 95th percentile.
+// Usage: node bench/redraw-browser.mjs [NODES]   (after ./scripts/test.sh or trunk build --release)
+import { serve, browser } from '../tests/e2e/harness.mjs';
+
+const nodes = Number(process.argv[2] || 1_000_000);
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
+const stats = (xs) => ({ n: xs.length, median: +pct(xs, 0.5).toFixed(2), p95: +pct(xs, 0.95).toFixed(2), max: +Math.max(...xs).toFixed(2) });
+let seed = 12345;
+const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+
+const server = await serve();
+const b = await browser();
+const { page } = b;
+await page.goto(server.url);
+await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.dataset.format);
+const t0 = Date.now();
+const treeNodes = await page.evaluate((n) => window.__scorchBenchTree(n), nodes);
+const loadMs = Date.now() - t0;
+await page.waitForTimeout(500);
+const box = await page.evaluate(() => document.querySelector('[data-testid=flame-canvas]').getBoundingClientRect().toJSON());
+
+/** Runs `act` (which dispatches one event) and waits for the paint it causes: [paint ms, event→painted ms]. */
+async function measure(act) {
+  await page.evaluate(() => window.__scorchPaintTimes());
+  const before = await page.evaluate(() => performance.getEntriesByName('bench:paint').at(-1)?.startTime ?? 0);
+  const start = await page.evaluate(() => performance.now());
+  await act();
+  const end = await page.evaluate(async (before) => {
+    for (let i = 0; i < 400; i++) {
+      await new Promise((r) => requestAnimationFrame(r));
+      const m = performance.getEntriesByName('bench:paint').at(-1);
+      if (m && m.startTime > before) return m.startTime;
+    }
+    return null;
+  }, before);
+  const paints = await page.evaluate(() => window.__scorchPaintTimes());
+  return end === null ? null : [paints.at(-1), end - start];
+}
+
+const zoomPaint = [], zoomLatency = [], hoverPaint = [], hoverLatency = [];
+for (let i = 0; i < (process.env.ZOOMS ? +process.env.ZOOMS : 40); i++) {
+  const x = box.left + rand() * box.width, y = box.top + box.height * (0.55 + rand() * 0.4);
+  for (const act of [() => page.mouse.click(x, y), () => page.keyboard.press('Escape')]) {
+    const r = await measure(act);
+    if (r) { zoomPaint.push(r[0]); zoomLatency.push(r[1]); }
+  }
+}
+for (let i = 0; i < (process.env.HOVERS ? +process.env.HOVERS : 200); i++) {
+  const x = box.left + rand() * box.width, y = box.top + box.height * (0.3 + rand() * 0.7);
+  const r = await measure(() => page.mouse.move(x, y));
+  if (r) { hoverPaint.push(r[0]); hoverLatency.push(r[1]); }
+}
+console.log(JSON.stringify({
+  nodes: treeNodes, load_ms: loadMs, canvas: `${Math.round(box.width)}×${Math.round(box.height)} CSS px`,
+  zoom: { paint_ms: stats(zoomPaint), event_to_painted_ms: stats(zoomLatency) },
+  hover: { paint_ms: stats(hoverPaint), event_to_painted_ms: stats(hoverLatency) },
+}, null, 2));
+await b.close();
+await server.close();
