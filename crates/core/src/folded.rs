@@ -114,6 +114,9 @@ pub struct FoldedParser {
     base_weight: Vec<u64>,
     /// Set by a `# scorch-unit: NAME` comment (scorch's own links carry one); samples otherwise.
     unit: Unit,
+    /// Set by the same comment: scorch's own output has one count per line, so a name ending in a number (a
+    /// process `dd 29776 666709.78206`) stays a name instead of reading as a two-count line.
+    one_count: bool,
     // The previous line's frames, to reuse stack ids for a shared prefix (sorted input shares a lot).
     prev: Vec<u8>,
     prev_ends: Vec<usize>,
@@ -134,6 +137,7 @@ impl FoldedParser {
             two_count_lines: 0,
             base_weight: Vec::new(),
             unit: Unit::Samples,
+            one_count: false,
             prev: Vec::new(),
             prev_ends: Vec::new(),
             prev_stacks: Vec::new(),
@@ -228,6 +232,7 @@ impl FoldedParser {
                 b"samples" => Unit::Samples,
                 other => Unit::Other(String::from_utf8_lossy(other).into_owned()),
             };
+            self.one_count = true;
             return Ok(());
         }
         if line.is_empty() || line.starts_with(b"#") {
@@ -246,7 +251,7 @@ impl FoldedParser {
         // `stack BASE TARGET`: the first count is the base, the second the target.
         // The stack is trimmed first, so `n 1\t\t0` reads as two counts, just as its export `n 1 0` does.
         let mut base_count = None;
-        if let Some((s2, base)) = split_count(trim_ascii(stack)) {
+        if let Some((s2, base)) = split_count(trim_ascii(stack)).filter(|_| !self.one_count) {
             if !trim_ascii(s2).is_empty() {
                 stack = s2;
                 self.two_count_lines += 1;

@@ -134,6 +134,19 @@ fn fuzz_findings() {
         export::to_folded_view(&p, &v)
     );
 
+    // link: a perf header whose timestamp did not parse left a process named `dd 29776 666709.78206`; in the
+    // link's folded text `dd 29776 666709.78206 1` read back as a two-count line. scorch's own links (marked by
+    // their `# scorch-unit:` header) have one count per line, so a name ending in numbers stays a name.
+    let data = std::fs::read(dir.join("link-name-ending-in-numbers.perf")).unwrap();
+    let p = ok(&data);
+    let v = ViewOptions::default_for(&p);
+    let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
+    let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
+    assert_eq!(
+        export::to_folded_view(&back, &ViewOptions::default_for(&back)),
+        export::to_folded_view(&p, &v)
+    );
+
     // folded: `n 1<TAB><TAB>0` read as one frame `n 1` with count 0, but its export `n 1 0` read back as two
     // counts. The second count is now looked for after trimming, so both read as a differential line.
     let data = std::fs::read(dir.join("folded-tab-before-count.folded")).unwrap();
