@@ -13,8 +13,13 @@ const snapshot = (page) => page.evaluate(() => {
   const s = document.querySelector('[data-testid=status]').dataset;
   const c = document.querySelector('[data-testid=flame-canvas]').dataset;
   const h = document.querySelector('[data-testid=heatmap-canvas]')?.dataset ?? {};
+  const text = (id) => document.querySelector(`[data-testid=${id}]`)?.textContent ?? null;
   return { total: s.total, samples: s.samples, format: s.format, zoom: c.zoom, orientation: c.orientation,
-    rangeStart: h.rangeStartNs ?? null, rangeEnd: h.rangeEndNs ?? null };
+    rangeStart: h.rangeStartNs ?? null, rangeEnd: h.rangeEndNs ?? null,
+    search: document.querySelector('[data-testid=search]').value,
+    matched: document.querySelector('[data-testid=matched]')?.dataset.value ?? null,
+    selected: text('selected-name'), transforms: text('transforms'),
+    mode: document.querySelector('.explore .segmented button.active')?.dataset.testid ?? null };
 });
 async function takeLink(page) {
   await page.click('[data-testid=copy-link]');
@@ -32,8 +37,13 @@ async function zoomTo(page, name) {
   throw new Error(`could not zoom to ${name}`);
 }
 
-test('a link restores orientation, root, time range and zoom in a fresh browser', async () => {
+test('a link restores orientation, root, transforms, time range, zoom, selection and search in a fresh browser', async () => {
   const { page } = b;
+  // A transform: merge __libc_start_call_main (selected by a click on its frame) into its callers.
+  const libc = await page.evaluate(() => window.__scorchFramePoint('__libc_start_call_main'));
+  await page.mouse.click(libc[0], libc[1]);
+  await page.click('[data-testid=tx-merge]');
+  await page.locator('[data-testid=transform-chip]').waitFor();
   await page.click('[data-testid=view-icicle]');
   await page.selectOption('[data-testid=root-select]', 'pid');
   // Seconds 2–3, the burst rows (600–800 ms: rows 30–39 of 50).
@@ -48,10 +58,15 @@ test('a link restores orientation, root, time range and zoom in a fresh browser'
   await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs !== '');
   await settle(page);
   await zoomTo(page, 'deflate_block');
+  await page.fill('[data-testid=search]', 'hash');
+  await page.click('[data-testid=search-regex]');
   await settle(page);
   const want = await snapshot(page);
   assert.equal(want.orientation, 'icicle');
-  assert.match(want.zoom, /^service-\d+;.*deflate_block$/);
+  assert.match(want.zoom, /^service-\d+;main;deflate_block$/, 'the merged frame is gone from the path');
+  assert.equal(want.selected, 'deflate_block');
+  assert.match(want.transforms, /merge: __libc_start_call_main/);
+  assert.ok(Number(want.matched) > 0 && Number(want.matched) < 100, `matched ${want.matched}`);
   const { link, size } = await takeLink(page);
   assert.match(link, /#url=www\/demo\/service\.perf\.gz&/);
   assert.match(size, /names the hosted profile/);
@@ -71,13 +86,20 @@ test('a link restores orientation, root, time range and zoom in a fresh browser'
   assert.equal((await snapshot(page)).rangeStart, want.rangeStart, 'the range stays');
 });
 
-test('a local file travels in the link', async () => {
+test('a local file travels in the link, with its view mode, order, colours and search', async () => {
   const { page } = b;
   await page.click('[data-testid=view-flame]');
   await page.setInputFiles('[data-testid=open-file]', path.join(FIXTURES, 'simple.folded'));
   await waitForProfile(page, 'simple.folded');
-  await zoomTo(page, 'alpha');
+  await page.click('[data-testid=search-regex]');
+  await page.fill('[data-testid=search]', 'beta');
+  await page.click('[data-testid=view-mode-inverted]');
+  await page.selectOption('[data-testid=order-select]', 'heavy');
+  await page.selectOption('[data-testid=color-select]', 'kind');
+  await settle(page);
+  await zoomTo(page, 'beta');
   const want = await snapshot(page);
+  assert.equal(want.mode, 'view-mode-inverted');
   const { link, size } = await takeLink(page);
   assert.match(link, /#p=[A-Za-z0-9_-]+/);
   assert.match(size, /characters: the profile is in the link \(3 stacks\)/);
@@ -87,8 +109,15 @@ test('a local file travels in the link', async () => {
     await waitForProfile(fresh.page, 'profile from the link');
     await fresh.page.waitForFunction((z) => document.querySelector('[data-testid=flame-canvas]').dataset.zoom === z, want.zoom);
     const got = await snapshot(fresh.page);
-    assert.deepEqual([got.total, got.zoom], [want.total, want.zoom]);
+    assert.deepEqual(got, { ...want, samples: got.samples, format: got.format });
+    assert.equal(await fresh.page.inputValue('[data-testid=order-select]'), 'heavy');
+    assert.equal(await fresh.page.inputValue('[data-testid=color-select]'), 'kind');
   } finally { await fresh.close(); }
+  await page.click('[data-testid=view-mode-flame]');
+  await page.selectOption('[data-testid=order-select]', 'alpha');
+  await page.selectOption('[data-testid=color-select]', 'name');
+  await page.fill('[data-testid=search]', '');
+  await page.click('[data-testid=search-regex]');
 });
 
 test('a damaged link says so', async () => {
