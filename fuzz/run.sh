@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for SECONDS (default 60), seeded from the repo's test data. Needs a nightly toolchain
 # and cargo-fuzz (`cargo install cargo-fuzz --locked`). Findings land in fuzz/artifacts/TARGET/.
-# Usage: fuzz/run.sh loader|folded|perf|pprof|link [SECONDS]
+# Usage: fuzz/run.sh loader|folded|perf|pprof|link [SECONDS]   (FUZZ_QUIET=1: one summary line, as in the tests)
 set -euo pipefail
 cd "$(dirname "$0")"
 target=$1
@@ -15,4 +15,17 @@ case $target in
     loader|link) cp -n $data/folded/inf-base-flames.txt $data/perf/fg-perf-dd-stacks-01.txt $data/pprof/parca-fib.pb.gz "corpus/$target/" ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
-exec cargo +nightly fuzz run "$target" "corpus/$target" -- -max_total_time="$secs" -rss_limit_mb=4096 -max_len=1048576
+args=(-max_total_time="$secs" -rss_limit_mb=4096 -max_len=1048576)
+if [ -z "${FUZZ_QUIET:-}" ]; then
+    exec cargo +nightly fuzz run "$target" "corpus/$target" -- "${args[@]}"
+fi
+# Quiet (the test command): one line per target; the log's tail on a finding.
+log="target/last-$target.log"
+mkdir -p target
+if cargo +nightly fuzz run "$target" "corpus/$target" -- "${args[@]}" >"$log" 2>&1; then
+    echo "fuzz $target: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$log" | tail -1)"
+else
+    tail -n 60 "$log" >&2
+    echo "fuzz $target: FAILED (a finding is in fuzz/artifacts/$target/; the log is fuzz/$log)" >&2
+    exit 1
+fi

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what scorch's build and tests need, idempotently, from the registries this machine reaches.
-# Usage: scripts/setup.sh [--browser]   (--browser also installs Debian's chromium for the browser tests)
+# Usage: scripts/setup.sh [--browser] [--fuzz]
+#   --browser  also installs Debian's chromium for the browser tests
+#   --fuzz     also installs a nightly toolchain and cargo-fuzz for the fuzz targets in fuzz/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,11 +43,24 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] 
 fi
 
 # Debian chromium for the browser tests (Playwright's own browser download does not work here).
-if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then
+ARGS=" $* "
+if [[ "$ARGS" == *" --browser "* ]] && [ ! -x /usr/bin/chromium ]; then
     say "installing Debian's chromium"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+# Fuzzing: libFuzzer needs a nightly toolchain (minimal profile, from rustup's own server) and cargo-fuzz.
+if [[ "$ARGS" == *" --fuzz "* ]]; then
+    if ! rustup toolchain list | grep -q '^nightly'; then
+        say "installing a nightly toolchain (minimal) for cargo-fuzz"
+        rustup toolchain install nightly --profile minimal
+    fi
+    if ! cargo fuzz --version >/dev/null 2>&1; then
+        say "installing cargo-fuzz (about 2 minutes the first time)"
+        cargo install cargo-fuzz --version 0.13.2 --locked
+    fi
 fi
 
 # Dependencies, so that trunk's offline cargo build finds everything.

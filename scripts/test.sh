@@ -2,7 +2,7 @@
 # Runs every test: format, lint, native tests, the wasm build, and the browser tests in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --browser
+scripts/setup.sh --browser --fuzz
 . scripts/env.sh
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
@@ -15,6 +15,11 @@ cargo clippy --locked -p scorch-app --target wasm32-unknown-unknown -- -D warnin
 
 step "native tests"
 cargo test --locked -p scorch-core -p scorch-cli
+
+step "fuzz (20 s per target; long runs: fuzz/run.sh TARGET SECONDS, figures in docs/BENCHMARKS.md)"
+for t in loader folded perf pprof link; do
+    FUZZ_QUIET=1 fuzz/run.sh "$t" 20
+done
 
 step "wasm build (release)"
 trunk build --release
