@@ -109,8 +109,8 @@ impl CallTree {
         // Totals, leaf to root (ids are topological).
         t.total = t.self_w.clone();
         for i in (1..t.len()).rev() {
-            let par = t.parent[i] as usize;
-            let add = t.total[i];
+            let par = t.parent.get(i).copied().unwrap_or(NO_PARENT) as usize;
+            let add = t.total.get(i).copied().unwrap_or(0);
             if let Some(x) = t.total.get_mut(par) {
                 *x = x.saturating_add(add);
             }
@@ -157,9 +157,9 @@ impl CallTree {
         let mut stack_total: Vec<u64> = (0..n).map(|i| stack_self.get(i).copied().unwrap_or(0)).collect();
         let mut keep: Vec<bool> = stack_total.iter().map(|&w| w > 0).collect();
         for i in (0..n).rev() {
-            let par = p.stacks.parent[i];
-            if par != NO_PARENT && keep[i] {
-                let t = stack_total[i];
+            let par = p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT);
+            if par != NO_PARENT && keep.get(i).copied().unwrap_or(false) {
+                let t = stack_total.get(i).copied().unwrap_or(0);
                 if let Some(pt) = stack_total.get_mut(par as usize) {
                     *pt = pt.saturating_add(t);
                 }
@@ -187,63 +187,81 @@ impl CallTree {
         t.total.push(0);
         let mut node_of = vec![u32::MAX; n];
         let mut root_total = 0u64;
-        for i in 0..n {
-            if !keep[i] {
+        for (i, (&k, (&par, &frame))) in keep
+            .iter()
+            .zip(p.stacks.parent.iter().zip(&p.stacks.frame))
+            .enumerate()
+        {
+            if !k {
                 continue;
             }
-            let par = p.stacks.parent[i];
+            let st = stack_total.get(i).copied().unwrap_or(0);
             let pnode = if par == NO_PARENT {
                 0
             } else {
                 node_of.get(par as usize).copied().unwrap_or(0)
             };
             let id = t.frame.len() as u32;
-            node_of[i] = id;
-            t.frame.push(p.stacks.frame[i]);
+            if let Some(slot) = node_of.get_mut(i) {
+                *slot = id;
+            }
+            t.frame.push(frame);
             t.origin.push(i as u32);
             t.parent.push(pnode);
             let d = t.depth.get(pnode as usize).copied().unwrap_or(0) + 1;
             t.depth.push(d);
             t.self_w.push(stack_self.get(i).copied().unwrap_or(0));
-            t.total.push(stack_total[i]);
+            t.total.push(st);
             if par == NO_PARENT {
-                root_total = root_total.saturating_add(stack_total[i]);
+                root_total = root_total.saturating_add(st);
             }
         }
-        t.total[0] = root_total;
+        if let Some(r) = t.total.first_mut() {
+            *r = root_total;
+        }
         t.link_children(p, order);
         t
     }
 
     fn link_children(&mut self, p: &Profile, order: Order) {
+        // Counting sort of node ids by parent: `count[p]..count[p + 1]` is the slice of `p`'s children.
         let n = self.frame.len();
         let mut count = vec![0u32; n + 1];
         for &par in self.parent.iter().skip(1) {
-            count[par as usize + 1] += 1;
+            if let Some(c) = count.get_mut(par as usize + 1) {
+                *c += 1;
+            }
         }
-        for i in 1..=n {
-            count[i] += count[i - 1];
+        let mut acc = 0u32;
+        for c in count.iter_mut() {
+            acc += *c;
+            *c = acc;
         }
         let mut fill = count.clone();
         let mut list = vec![NodeId(0); n.saturating_sub(1)];
         for (i, &par) in self.parent.iter().enumerate().skip(1) {
-            let slot = &mut fill[par as usize];
-            list[*slot as usize] = NodeId(i as u32);
-            *slot += 1;
+            if let Some(slot) = fill.get_mut(par as usize) {
+                if let Some(x) = list.get_mut(*slot as usize) {
+                    *x = NodeId(i as u32);
+                }
+                *slot += 1;
+            }
         }
-        for i in 0..n {
-            let (a, b) = (count[i] as usize, count[i + 1] as usize);
-            let kids = &mut list[a..b];
+        let frame_of = |x: &NodeId| self.frame.get(x.idx()).copied().unwrap_or(ROOT_FRAME);
+        let total_of = |x: &NodeId| self.total.get(x.idx()).copied().unwrap_or(0);
+        for w in count.windows(2) {
+            let &[a, b] = w else { continue };
+            let Some(kids) = list.get_mut(a as usize..b as usize) else {
+                continue;
+            };
             match order {
                 Order::Alphabetical => kids.sort_by(|x, y| {
-                    let (fx, fy) = (self.frame[x.idx()], self.frame[y.idx()]);
+                    let (fx, fy) = (frame_of(x), frame_of(y));
                     p.frame_name(fx)
                         .cmp(p.frame_name(fy))
                         .then(p.frame_kind(fx).cmp(&p.frame_kind(fy)))
                 }),
-                Order::Weight => {
-                    kids.sort_by(|x, y| self.total[y.idx()].cmp(&self.total[x.idx()]).then(x.cmp(y)))
-                }
+                Order::Weight => kids.sort_by(|x, y| total_of(y).cmp(&total_of(x)).then(x.cmp(y))),
             }
         }
         self.child_start = count;
@@ -297,7 +315,7 @@ impl CallTree {
             cur = *self
                 .children(cur)
                 .iter()
-                .find(|&&c| p.frame_name(self.frame[c.idx()]) == *name)?;
+                .find(|&&c| self.frame.get(c.idx()).is_some_and(|&f| p.frame_name(f) == *name))?;
         }
         Some(cur)
     }

@@ -50,17 +50,20 @@ impl Diff {
             let p = side.profile;
             let t = CallTree::build(p, &side.view, Order::Alphabetical);
             let mut merged_of = vec![None::<StackId>; t.len()];
-            for n in 1..t.len() {
-                let f = t.frame[n];
+            let slot = if k == 0 { &mut selfs[0] } else { &mut selfs[1] };
+            for (n, ((&f, &par), &own)) in t.frame.iter().zip(&t.parent).zip(&t.self_w).enumerate().skip(1) {
                 let frame = b.frame(p.frame_name(f), p.frame_kind(f));
-                let parent = merged_of.get(t.parent[n] as usize).copied().flatten();
+                let parent = merged_of.get(par as usize).copied().flatten();
                 let s = b.stack(parent, frame);
-                merged_of[n] = Some(s);
-                let slot = &mut selfs[k];
+                if let Some(m) = merged_of.get_mut(n) {
+                    *m = Some(s);
+                }
                 if slot.len() <= s.idx() {
                     slot.resize(s.idx() + 1, 0);
                 }
-                slot[s.idx()] = slot[s.idx()].saturating_add(t.self_w[n]);
+                if let Some(x) = slot.get_mut(s.idx()) {
+                    *x = x.saturating_add(own);
+                }
             }
         }
         let merged = b.build(Unit::Samples, 0, 0, Default::default());
@@ -71,9 +74,9 @@ impl Diff {
         let subtotal = |selfw: &[u64]| {
             let mut tot = selfw.to_vec();
             for i in (0..n).rev() {
-                let par = merged.stacks.parent[i];
+                let par = merged.stacks.parent.get(i).copied().unwrap_or(NO_PARENT);
                 if par != NO_PARENT {
-                    let v = tot[i];
+                    let v = tot.get(i).copied().unwrap_or(0);
                     if let Some(x) = tot.get_mut(par as usize) {
                         *x = x.saturating_add(v);
                     }
@@ -140,12 +143,16 @@ impl Diff {
         let p = &self.merged;
         let mut acc: FxHashMap<FrameId, [u64; 4]> = FxHashMap::default();
         let mut seen: FxHashSet<FrameId> = FxHashSet::default();
-        for s in 0..p.stacks.len() {
-            let (bs, ts) = (self.base_self[s], self.target_self[s]);
+        for (s, ((&bs, &ts), &leaf)) in self
+            .base_self
+            .iter()
+            .zip(&self.target_self)
+            .zip(&p.stacks.frame)
+            .enumerate()
+        {
             if bs == 0 && ts == 0 {
                 continue;
             }
-            let leaf = p.stacks.frame[s];
             let e = acc.entry(leaf).or_default();
             e[0] += bs;
             e[1] += ts;
@@ -162,8 +169,8 @@ impl Diff {
         let mut by_name: FxHashMap<&str, [u64; 4]> = FxHashMap::default();
         for (f, v) in acc {
             let e = by_name.entry(p.frame_name(f)).or_default();
-            for k in 0..4 {
-                e[k] += v[k];
+            for (x, y) in e.iter_mut().zip(v) {
+                *x += y;
             }
         }
         let (bt, tt) = (self.base_sum, self.target_sum);
@@ -234,8 +241,11 @@ pub fn diff_folded(base: Side<'_>, target: Side<'_>, normalize: bool) -> String 
     for (k, side) in [base, target].into_iter().enumerate() {
         for (text, raw) in folded_entries(side.profile, &side.view) {
             let w = whole(side.profile, raw);
-            stacks.entry(text).or_default()[k] += w;
-            totals[k] = totals[k].saturating_add(w);
+            let entry = stacks.entry(text).or_default();
+            if let (Some(x), Some(t)) = (entry.get_mut(k), totals.get_mut(k)) {
+                *x += w;
+                *t = t.saturating_add(w);
+            }
         }
     }
     let mut out = String::new();

@@ -382,9 +382,9 @@ pub fn invert(p: &Profile) -> Result<Profile, String> {
     let mut it = Interner::default();
     let mut new = vec![GONE; p.stacks.len()];
     let mut budget = MAX_INVERTED_NODES;
-    for (i, &u) in used.iter().enumerate() {
+    for (i, (&u, slot)) in used.iter().zip(new.iter_mut()).enumerate() {
         if u {
-            new[i] = push_reversed(p, &mut it, EMPTY, StackId(i as u32), &mut budget)?;
+            *slot = push_reversed(p, &mut it, EMPTY, StackId(i as u32), &mut budget)?;
         }
     }
     Ok(finish(p, new, it, true))
@@ -396,26 +396,25 @@ pub fn callers(p: &Profile, function: &str) -> Result<Profile, String> {
     let mask = Matcher::Exact(function.to_string()).frame_mask(p);
     let n = p.stacks.len();
     // The innermost call of the function at or above each stack.
-    let mut inner = vec![GONE; n];
-    for i in 0..n {
-        let f = p.stacks.frame.get(i).copied().unwrap_or(FrameId(0));
-        inner[i] = if mask.get(f.idx()).copied().unwrap_or(false) {
+    let mut inner: Vec<u32> = Vec::with_capacity(n);
+    for (i, (&f, &par)) in p.stacks.frame.iter().zip(&p.stacks.parent).enumerate() {
+        let v = if mask.get(f.idx()).copied().unwrap_or(false) {
             i as u32
         } else {
-            match p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT) {
+            match par {
                 NO_PARENT => GONE,
                 par => inner.get(par as usize).copied().unwrap_or(GONE),
             }
         };
+        inner.push(v);
     }
     let used = sampled(p);
     let mut it = Interner::default();
     let mut memo: FxHashMap<u32, u32> = FxHashMap::default();
     let mut new = vec![GONE; n];
     let mut budget = MAX_INVERTED_NODES;
-    for i in 0..n {
-        let t = inner[i];
-        if !used[i] || t == GONE {
+    for (i, (&t, &u)) in inner.iter().zip(&used).enumerate() {
+        if !u || t == GONE {
             continue;
         }
         let id = match memo.get(&t) {
@@ -426,7 +425,9 @@ pub fn callers(p: &Profile, function: &str) -> Result<Profile, String> {
                 id
             }
         };
-        new[i] = id;
+        if let Some(slot) = new.get_mut(i) {
+            *slot = id;
+        }
     }
     Ok(finish(p, new, it, false))
 }
@@ -453,7 +454,9 @@ pub fn matched_total(tree: &CallTree, frame_mask: &[bool]) -> u64 {
         if m && !above {
             sum = sum.saturating_add(tree.total.get(n).copied().unwrap_or(0));
         }
-        covered[n] = above || m;
+        if let Some(c) = covered.get_mut(n) {
+            *c = above || m;
+        }
     }
     sum
 }
@@ -507,8 +510,8 @@ pub fn functions(p: &Profile, v: &ViewOptions) -> (Vec<FunctionRow>, u64, u64) {
         })
         .collect();
     let mut stamp = vec![u32::MAX; rows.len()];
-    for s in 0..n {
-        if c[s] == 0 {
+    for (s, (&ws, &cs)) in w.iter().zip(&c).enumerate() {
+        if cs == 0 {
             continue;
         }
         let mut cur = Some(StackId(s as u32));
@@ -518,13 +521,13 @@ pub fn functions(p: &Profile, v: &ViewOptions) -> (Vec<FunctionRow>, u64, u64) {
             let k = fn_of.get(f.idx()).copied().unwrap_or(0);
             if let (Some(row), Some(mark)) = (rows.get_mut(k), stamp.get_mut(k)) {
                 if leaf {
-                    row.self_w = row.self_w.saturating_add(w[s]);
-                    row.self_samples += c[s];
+                    row.self_w = row.self_w.saturating_add(ws);
+                    row.self_samples += cs;
                 }
                 if *mark != s as u32 {
                     *mark = s as u32;
-                    row.total_w = row.total_w.saturating_add(w[s]);
-                    row.total_samples += c[s];
+                    row.total_w = row.total_w.saturating_add(ws);
+                    row.total_samples += cs;
                 }
             }
             leaf = false;

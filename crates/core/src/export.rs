@@ -32,7 +32,7 @@ pub fn to_folded(p: &Profile) -> String {
     // Build each stack's text once, parents before children.
     let mut text: Vec<String> = Vec::with_capacity(p.stacks.len());
     let mut lines = Vec::new();
-    for i in 0..p.stacks.len() {
+    for (i, ((&f, &hit), &raw)) in p.stacks.frame.iter().zip(&has).zip(&w).enumerate() {
         let mut s = match p
             .stacks
             .parent(crate::StackId(i as u32))
@@ -46,15 +46,14 @@ pub fn to_folded(p: &Profile) -> String {
             }
             None => String::new(),
         };
-        let f = p.stacks.frame[i];
         folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
-        if has[i] {
+        if hit {
             let mut line = s.clone();
             let _ = write!(
                 line,
                 " {}",
                 Weight {
-                    raw: w[i],
+                    raw,
                     decimals: p.meta.decimals
                 }
             );

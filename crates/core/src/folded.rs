@@ -44,14 +44,15 @@ pub(crate) fn looks_like_folded_line(line: &[u8]) -> bool {
 /// Splits `stack COUNT` at the last space or tab. The count must be a non-negative decimal number.
 fn split_count(line: &[u8]) -> Option<(&[u8], &[u8])> {
     let i = memchr::memrchr2(b' ', b'\t', line)?;
-    let count = &line[i + 1..];
+    let (stack, rest) = line.split_at_checked(i)?;
+    let count = rest.get(1..)?;
     if count.is_empty() || !count.iter().all(|&b| b.is_ascii_digit() || b == b'.') {
         return None;
     }
     if count.iter().filter(|&&b| b == b'.').count() > 1 || count == b"." {
         return None;
     }
-    Some((&line[..i], count))
+    Some((stack, count))
 }
 
 /// A parsed count: `mantissa / 10^decimals`.
@@ -193,7 +194,9 @@ impl FoldedParser {
                 if !named {
                     continue;
                 }
-                for (event, w) in [(base, self.base_weight[i]), (target, self.weight[i])] {
+                let bw = self.base_weight.get(i).copied().unwrap_or(0);
+                let tw = self.weight.get(i).copied().unwrap_or(0);
+                for (event, w) in [(base, bw), (target, tw)] {
                     let s = FullSample {
                         stack: StackId(i as u32),
                         weight: w,
@@ -293,17 +296,17 @@ impl FoldedParser {
             self.weight.resize(i + 1, 0);
             self.named.resize(i + 1, false);
         }
-        self.weight[i] = self.weight[i]
-            .checked_add(c.mantissa)
-            .ok_or_else(|| overflow(pos))?;
-        self.named[i] = true;
+        if let (Some(w), Some(named)) = (self.weight.get_mut(i), self.named.get_mut(i)) {
+            *w = w.checked_add(c.mantissa).ok_or_else(|| overflow(pos))?;
+            *named = true;
+        }
         if base_raw > 0 {
             if self.base_weight.len() <= i {
                 self.base_weight.resize(i + 1, 0);
             }
-            self.base_weight[i] = self.base_weight[i]
-                .checked_add(base_raw)
-                .ok_or_else(|| overflow(pos))?;
+            if let Some(w) = self.base_weight.get_mut(i) {
+                *w = w.checked_add(base_raw).ok_or_else(|| overflow(pos))?;
+            }
         }
         self.total = self.total.checked_add(c.mantissa).ok_or_else(|| overflow(pos))?;
         self.records += 1;
@@ -332,15 +335,18 @@ impl FoldedParser {
         let mut diverged = false;
         let frames = memchr::memchr_iter(b';', stack).chain(std::iter::once(stack.len()));
         for (depth, end) in frames.enumerate() {
-            let frame = &stack[start..end];
-            let reuse = !diverged
-                && depth < self.prev_ends.len()
-                && self
-                    .prev
-                    .get(prev_start(&self.prev_ends, depth)..self.prev_ends[depth])
-                    == Some(frame);
-            let id = if reuse {
-                self.prev_stacks[depth]
+            let frame = stack.get(start..end).unwrap_or_default();
+            let reused = if diverged {
+                None
+            } else {
+                self.prev_ends
+                    .get(depth)
+                    .and_then(|&e| self.prev.get(prev_start(&self.prev_ends, depth)..e))
+                    .filter(|prev| *prev == frame)
+                    .and_then(|_| self.prev_stacks.get(depth).copied())
+            };
+            let id = if let Some(id) = reused {
+                id
             } else {
                 diverged = true;
                 let (name, kind) = split_kind(frame);

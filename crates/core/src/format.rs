@@ -75,8 +75,11 @@ pub fn sniff(prefix: &[u8], at_end: bool) -> Sniff {
     let mut judged = 0;
     while !rest.is_empty() {
         let (line, next, complete) = match memchr::memchr(b'\n', rest) {
-            Some(i) => (&rest[..i], &rest[i + 1..], true),
-            None => (rest, &rest[rest.len()..], at_end),
+            Some(i) => {
+                let (line, next) = crate::lines::split_around(rest, i);
+                (line, next, true)
+            }
+            None => (rest, &[][..], at_end),
         };
         if !complete && prefix.len() < SNIFF_WINDOW {
             return Sniff::NeedMore;

@@ -89,14 +89,14 @@ impl Heatmap {
 
 /// Per stack: is any frame on it an idle function?
 fn idle_stacks(p: &Profile) -> Vec<bool> {
-    let mut idle = vec![false; p.stacks.len()];
-    for i in 0..p.stacks.len() {
-        let par = p.stacks.parent[i];
+    let mut idle: Vec<bool> = Vec::with_capacity(p.stacks.len());
+    for (&par, &f) in p.stacks.parent.iter().zip(&p.stacks.frame) {
         let inherited = par != NO_PARENT && idle.get(par as usize).copied().unwrap_or(false);
-        idle[i] = inherited || {
-            let name = p.frame_name(p.stacks.frame[i]);
-            IDLE.iter().any(|f| name.contains(f))
+        let here = inherited || {
+            let name = p.frame_name(f);
+            IDLE.iter().any(|x| name.contains(x))
         };
+        idle.push(here);
     }
     idle
 }
@@ -141,14 +141,18 @@ pub fn heatmap(p: &Profile, v: &ViewOptions, o: &HeatmapOptions) -> Option<Heatm
     let selected = |i: usize| v.weigh(p, i).is_some();
     let keep = |i: usize| selected(i) && !idle.get(i).copied().unwrap_or(false);
     // The grid spans every selected sample, idle ones included: an idle stretch stays visible as empty cells.
-    let first = (0..times.len())
-        .filter(|&i| selected(i))
-        .map(|i| times[i])
+    let first = times
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| selected(i))
+        .map(|(_, &t)| t)
         .min()?;
     let origin_ns = first - first % SECOND;
-    let last = (0..times.len())
-        .filter(|&i| selected(i))
-        .map(|i| times[i])
+    let last = times
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| selected(i))
+        .map(|(_, &t)| t)
         .max()
         .unwrap_or(first);
     // A very long capture would make a huge grid: cap it (about 27 hours of columns).

@@ -114,7 +114,7 @@ impl Sink {
                     odd: None,
                     high: None,
                 };
-                let utf8 = u.decode(&data[2..]);
+                let utf8 = u.decode(data.get(2..).unwrap_or_default());
                 self.utf16 = Some(u);
                 return self.accept_utf8(&utf8);
             }
@@ -131,7 +131,7 @@ impl Sink {
     }
 
     fn decide(&mut self, at_end: bool) -> Result<(), ImportError> {
-        let window = &self.head[..self.head.len().min(SNIFF_WINDOW)];
+        let window = self.head.get(..SNIFF_WINDOW).unwrap_or(&self.head);
         match sniff(window, at_end || self.head.len() >= SNIFF_WINDOW) {
             Sniff::NeedMore => Ok(()),
             Sniff::No => {

@@ -24,39 +24,41 @@ impl FlameLayout {
     pub fn new(t: &CallTree) -> FlameLayout {
         let n = t.len();
         let mut start = vec![0u64; n];
-        let mut x0 = vec![0f64; n];
-        let mut x1 = vec![0f64; n];
+        let mut x0 = Vec::with_capacity(n);
+        let mut x1 = Vec::with_capacity(n);
         let root = t.total.first().copied().unwrap_or(0);
         let inv = if root == 0 { 0.0 } else { 1.0 / root as f64 };
         let mut rows: Vec<Vec<NodeId>> = vec![Vec::new(); t.max_depth() as usize + 1];
         // Node ids are topological, so a parent's start is known before its children are placed.
-        for i in 0..n {
+        for (i, (&tot, &depth)) in t.total.iter().zip(&t.depth).enumerate() {
             let node = NodeId(i as u32);
-            let s = start[i];
-            let tot = t.total[i];
-            x0[i] = s as f64 * inv;
-            x1[i] = s.saturating_add(tot) as f64 * inv;
+            let s = start.get(i).copied().unwrap_or(0);
+            x0.push(s as f64 * inv);
+            x1.push(s.saturating_add(tot) as f64 * inv);
             if tot > 0 {
-                if let Some(r) = rows.get_mut(t.depth[i] as usize) {
+                if let Some(r) = rows.get_mut(depth as usize) {
                     r.push(node);
                 }
             }
             let mut cursor = s;
             for &c in t.children(node) {
-                start[c.idx()] = cursor;
-                cursor = cursor.saturating_add(t.total[c.idx()]);
+                if let Some(slot) = start.get_mut(c.idx()) {
+                    *slot = cursor;
+                }
+                cursor = cursor.saturating_add(t.total.get(c.idx()).copied().unwrap_or(0));
             }
         }
+        let at = |xs: &[f64], n: &NodeId| xs.get(n.idx()).copied().unwrap_or(0.0);
         for r in &mut rows {
-            r.sort_by(|a, b| x0[a.idx()].total_cmp(&x0[b.idx()]));
+            r.sort_by(|a, b| at(&x0, a).total_cmp(&at(&x0, b)));
         }
         let row_x0 = rows
             .iter()
-            .map(|r| r.iter().map(|n| x0[n.idx()]).collect())
+            .map(|r| r.iter().map(|n| at(&x0, n)).collect())
             .collect();
         let row_x1 = rows
             .iter()
-            .map(|r| r.iter().map(|n| x1[n.idx()]).collect())
+            .map(|r| r.iter().map(|n| at(&x1, n)).collect())
             .collect();
         FlameLayout {
             x0,
@@ -69,10 +71,13 @@ impl FlameLayout {
 
     /// The node at unit-space `x` in row `depth`, if any.
     pub fn node_at(&self, x: f64, depth: usize) -> Option<NodeId> {
-        let row = self.rows.get(depth)?;
-        let i = row.partition_point(|n| self.x0[n.idx()] <= x);
-        let n = *row.get(i.checked_sub(1)?)?;
-        (x < self.x1[n.idx()]).then_some(n)
+        let (row, rx0, rx1) = (
+            self.rows.get(depth)?,
+            self.row_x0.get(depth)?,
+            self.row_x1.get(depth)?,
+        );
+        let i = rx0.partition_point(|&a| a <= x).checked_sub(1)?;
+        (x < *rx1.get(i)?).then_some(*row.get(i)?)
     }
 
     /// Index range of `rows[depth]` that overlaps `[a, b)`.

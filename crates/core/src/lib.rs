@@ -5,7 +5,13 @@
 //! every malformed input becomes an [`ImportError`] or a counted [`Warning`].
 #![cfg_attr(
     not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::unreachable)
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::indexing_slicing
+    )
 )]
 
 pub mod calltree;

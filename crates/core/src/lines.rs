@@ -41,19 +41,21 @@ impl LineSplitter {
                     return self.check_len(self.carry.len());
                 }
                 Some(i) => {
-                    self.carry.extend_from_slice(&chunk[..i]);
+                    let (head, rest) = split_around(chunk, i);
+                    self.carry.extend_from_slice(head);
                     self.check_len(self.carry.len())?;
                     let line = std::mem::take(&mut self.carry);
                     self.emit(&line, &mut f)?;
                     self.carry = line;
                     self.carry.clear();
-                    chunk = &chunk[i + 1..];
+                    chunk = rest;
                 }
             }
         }
         while let Some(i) = memchr::memchr(b'\n', chunk) {
-            self.emit(&chunk[..i], &mut f)?;
-            chunk = &chunk[i + 1..];
+            let (line, rest) = split_around(chunk, i);
+            self.emit(line, &mut f)?;
+            chunk = rest;
         }
         if !chunk.is_empty() {
             self.check_len(chunk.len())?;
@@ -104,6 +106,13 @@ impl LineSplitter {
         }
         Ok(())
     }
+}
+
+/// `s` split around the byte at `i` (a separator found by memchr): what is before it and what is after it. An `i`
+/// past the end gives `(s, [])`.
+pub(crate) fn split_around(s: &[u8], i: usize) -> (&[u8], &[u8]) {
+    let (head, rest) = s.split_at(i.min(s.len()));
+    (head, rest.get(1..).unwrap_or_default())
 }
 
 #[cfg(test)]

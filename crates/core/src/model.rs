@@ -283,14 +283,14 @@ impl Profile {
 
     /// Depth (number of frames) of the deepest stack that has samples.
     pub fn max_depth(&self) -> usize {
-        let mut depth = vec![0u32; self.stacks.len()];
-        for i in 0..self.stacks.len() {
-            let p = self.stacks.parent[i];
-            depth[i] = if p == NO_PARENT {
+        let mut depth: Vec<u32> = Vec::with_capacity(self.stacks.len());
+        for &p in &self.stacks.parent {
+            let d = if p == NO_PARENT {
                 1
             } else {
                 depth.get(p as usize).copied().unwrap_or(0) + 1
             };
+            depth.push(d);
         }
         self.samples
             .stack

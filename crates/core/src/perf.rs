@@ -10,6 +10,7 @@
 
 use crate::error::{ImportError, ImportErrorKind, Warnings};
 use crate::format::{trim_ascii, Format};
+use crate::lines::split_around;
 use crate::lines::{LinePos, LineSplitter};
 use crate::model::{FrameId, FrameKind, FullSample, Profile, ProfileBuilder, StackId, EMPTY_STACK};
 use crate::units::Unit;
@@ -71,12 +72,13 @@ fn is_space(b: u8) -> bool {
 fn tokens(line: &[u8]) -> Vec<(usize, usize)> {
     let mut out = Vec::with_capacity(12);
     let mut i = 0;
+    let at = |i: usize| line.get(i).copied();
     while i < line.len() {
-        while i < line.len() && is_space(line[i]) {
+        while at(i).is_some_and(is_space) {
             i += 1;
         }
         let start = i;
-        while i < line.len() && !is_space(line[i]) {
+        while at(i).is_some_and(|b| !is_space(b)) {
             i += 1;
         }
         if i > start {
@@ -104,8 +106,8 @@ fn parse_u64(s: &[u8]) -> Option<u64> {
 pub(crate) fn parse_time_ns(tok: &[u8]) -> Option<u64> {
     let t = tok.strip_suffix(b":")?;
     let (secs, frac) = match memchr::memchr(b'.', t) {
-        Some(i) => (&t[..i], &t[i + 1..]),
-        None => (t, &t[t.len()..]),
+        Some(i) => split_around(t, i),
+        None => (t, &[][..]),
     };
     let secs = parse_u64(secs)?;
     if !frac.iter().all(u8::is_ascii_digit) || frac.len() > 9 {
@@ -121,7 +123,10 @@ pub(crate) fn parse_time_ns(tok: &[u8]) -> Option<u64> {
 /// `pid/tid` or a single number (perf's tid).
 fn parse_pid_tid(tok: &[u8]) -> Option<(Option<u32>, u32)> {
     match memchr::memchr(b'/', tok) {
-        Some(i) => Some((Some(parse_u32(&tok[..i])?), parse_u32(&tok[i + 1..])?)),
+        Some(i) => {
+            let (pid, tid) = split_around(tok, i);
+            Some((Some(parse_u32(pid)?), parse_u32(tid)?))
+        }
         None => Some((None, parse_u32(tok)?)),
     }
 }
@@ -135,8 +140,9 @@ fn is_modifier_suffix(s: &[u8]) -> bool {
 fn event_name(tok: &[u8]) -> (&[u8], bool) {
     let mut name = tok.strip_suffix(b":").unwrap_or(tok);
     if let Some(i) = memchr::memrchr(b':', name) {
-        if is_modifier_suffix(&name[i + 1..]) {
-            name = &name[..i];
+        let (head, suffix) = split_around(name, i);
+        if is_modifier_suffix(suffix) {
+            name = head;
         }
     }
     let tracepoint = memchr::memchr(b':', name).is_some();
@@ -154,7 +160,7 @@ fn event_name(tok: &[u8]) -> (&[u8], bool) {
 //   perf 1234 [000] 5.000000: sched:sched_switch: prev_comm=perf prev_pid=1234 ==> next_comm=swapper/0
 pub(crate) fn parse_header(line: &[u8]) -> Option<Header<'_>> {
     let toks = tokens(line);
-    let tok = |i: usize| toks.get(i).map(|&(a, b)| &line[a..b]);
+    let tok = |i: usize| toks.get(i).and_then(|&(a, b)| line.get(a..b));
     for i in 0..toks.len() {
         let Some((pid, tid)) = tok(i).and_then(parse_pid_tid) else {
             continue;
@@ -182,7 +188,7 @@ pub(crate) fn parse_header(line: &[u8]) -> Option<Header<'_>> {
                 j += 1;
                 event_name(t)
             }
-            _ => (&line[0..0], false),
+            _ => (&[][..], false),
         };
         if time_ns.is_none() && event.is_empty() {
             continue;
@@ -190,7 +196,7 @@ pub(crate) fn parse_header(line: &[u8]) -> Option<Header<'_>> {
         let rest_start = toks.get(j).map_or(line.len(), |&(a, _)| a);
         let comm_end = toks.get(i).map_or(0, |&(a, _)| a);
         return Some(Header {
-            comm: trim_ascii(&line[..comm_end]),
+            comm: trim_ascii(line.get(..comm_end).unwrap_or_default()),
             pid,
             tid,
             cpu,
@@ -198,7 +204,7 @@ pub(crate) fn parse_header(line: &[u8]) -> Option<Header<'_>> {
             period,
             event,
             tracepoint,
-            rest: trim_ascii(&line[rest_start..]),
+            rest: trim_ascii(line.get(rest_start..).unwrap_or_default()),
         });
     }
     None
@@ -231,11 +237,11 @@ pub(crate) struct FrameLine<'a> {
 pub(crate) fn parse_frame(line: &[u8]) -> Option<FrameLine<'_>> {
     let line = trim_ascii(line);
     let addr_end = line.iter().position(|&b| is_space(b))?;
-    let addr = &line[..addr_end];
+    let (addr, rest) = line.split_at(addr_end);
     if !addr.iter().all(u8::is_ascii_hexdigit) {
         return None;
     }
-    let rest = trim_ascii(&line[addr_end..]);
+    let rest = trim_ascii(rest);
     if !rest.ends_with(b")") {
         return None;
     }
@@ -256,22 +262,22 @@ pub(crate) fn parse_frame(line: &[u8]) -> Option<FrameLine<'_>> {
         }
     }
     // The dso group is separated from the symbol by whitespace (or is all there is).
-    if let Some(open) = open.filter(|&o| o == 0 || is_space(rest[o - 1])) {
+    if let Some(open) = open.filter(|&o| o == 0 || rest.get(o - 1).is_some_and(|&b| is_space(b))) {
         return Some(FrameLine {
             addr,
-            sym: trim_ascii(&rest[..open]),
-            dso: &rest[open + 1..rest.len() - 1],
+            sym: trim_ascii(rest.get(..open).unwrap_or_default()),
+            dso: rest.get(open + 1..rest.len() - 1).unwrap_or_default(),
         });
     }
     // Unbalanced parentheses (a corrupted line such as `start_secondary ([kernel.kallsyms])/libpthread.so)`):
     // like inferno, take the last whitespace-separated token that starts with '(' as the dso.
     let start = rest.iter().rposition(|&b| is_space(b)).map_or(0, |i| i + 1);
-    let last = &rest[start..];
+    let (before, last) = rest.split_at(start.min(rest.len()));
     if last.len() >= 2 && last.starts_with(b"(") {
         return Some(FrameLine {
             addr,
-            sym: trim_ascii(&rest[..start]),
-            dso: &last[1..last.len() - 1],
+            sym: trim_ascii(before),
+            dso: last.get(1..last.len() - 1).unwrap_or_default(),
         });
     }
     None
@@ -391,9 +397,9 @@ fn fix_rust_symbol(sym: &str) -> std::borrow::Cow<'_, str> {
     if sym.len() < RUST_HASH_LEN {
         return Cow::Borrowed(sym);
     }
-    let hash = &bytes[sym.len() - RUST_HASH_LEN..];
-    if hash[0] != b'h'
-        || !hash[1..].iter().all(u8::is_ascii_hexdigit)
+    let hash = bytes.get(sym.len() - RUST_HASH_LEN..).unwrap_or_default();
+    if hash.first() != Some(&b'h')
+        || !hash.iter().skip(1).all(u8::is_ascii_hexdigit)
         || !sym.is_char_boundary(sym.len() - RUST_HASH_LEN)
     {
         return Cow::Borrowed(sym);
@@ -799,7 +805,8 @@ impl PerfParser {
         let Some(i) = line.iter().position(|&b| is_space(b)) else {
             return false;
         };
-        match self.frame_cache[usize::from(cur.java)].get(&line[i..]) {
+        let cache = self.frame_cache.get(usize::from(cur.java));
+        match cache.and_then(|c| c.get(line.get(i..).unwrap_or_default())) {
             Some(ids) => {
                 self.frames.extend(ids.iter().rev());
                 true
@@ -816,7 +823,7 @@ impl PerfParser {
         let key = key_bytes
             .iter()
             .position(|&b| is_space(b))
-            .map_or(&key_bytes[0..0], |i| &key_bytes[i..]);
+            .map_or(&[][..], |i| key_bytes.get(i..).unwrap_or_default());
         let ids: Vec<FrameId> = match &self.naming {
             Naming::Scorch => scorch_names(f, cur.java)
                 .into_iter()
@@ -839,7 +846,9 @@ impl PerfParser {
         };
         self.frames.extend(ids.iter().rev());
         if cacheable && !key.is_empty() {
-            self.frame_cache[usize::from(cur.java)].insert(key.into(), ids);
+            if let Some(c) = self.frame_cache.get_mut(usize::from(cur.java)) {
+                c.insert(key.into(), ids);
+            }
         }
     }
 
@@ -895,8 +904,11 @@ pub(crate) fn looks_like_perf(prefix: &[u8], at_end: bool) -> Option<bool> {
     let mut header_seen = false;
     while !rest.is_empty() {
         let (line, next, complete) = match memchr::memchr(b'\n', rest) {
-            Some(i) => (&rest[..i], &rest[i + 1..], true),
-            None => (rest, &rest[rest.len()..], at_end),
+            Some(i) => {
+                let (line, next) = split_around(rest, i);
+                (line, next, true)
+            }
+            None => (rest, &[][..], at_end),
         };
         if !complete {
             return None;

@@ -291,7 +291,9 @@ impl Builder {
                 let unit = b.event_unit(t as u16).unwrap_or(Unit::Samples);
                 let e = b.event(&name, unit);
                 b.set_negative_of(e, t as u16);
-                negative_twin[t] = Some(e);
+                if let Some(slot) = negative_twin.get_mut(t) {
+                    *slot = Some(e);
+                }
             }
         }
         let default_name = self
@@ -376,16 +378,20 @@ impl Builder {
                         && drop.is_match(simple)
                         && !keep_rx.as_ref().is_some_and(|k| k.is_match(simple))
                 }) {
-                    prune_beneath[li] = true;
+                    if let Some(x) = prune_beneath.get_mut(li) {
+                        *x = true;
+                    }
                     if i == names.len() - 1 {
-                        prune[li] = true;
+                        if let Some(x) = prune.get_mut(li) {
+                            *x = true;
+                        }
                     } else {
                         // Keep only the lines outside the match (callers it was inlined into).
                         lines = names.len() - (i + 1);
                     }
                 }
             }
-            let kept = &names[names.len() - lines..];
+            let kept = names.get(names.len().saturating_sub(lines)..).unwrap_or_default();
             let frames = if names.is_empty() {
                 let name = match dso.rsplit('/').next().filter(|b| !b.is_empty()) {
                     Some(base) => format!("0x{:x} ({base})", loc.address),
@@ -436,17 +442,16 @@ impl Builder {
             if drop_rx.is_some() {
                 let before = locs.len();
                 let mut found_user = false;
-                for k in 0..locs.len() {
-                    let li = locs[k];
-                    if !prune[li] && !prune_beneath[li] {
+                let flag = |v: &[bool], li: usize| v.get(li).copied().unwrap_or(false);
+                let cut = locs.iter().enumerate().find_map(|(k, &li)| {
+                    if !flag(&prune, li) && !flag(&prune_beneath, li) {
                         found_user = true;
-                        continue;
+                        return None;
                     }
-                    if !found_user {
-                        continue;
-                    }
-                    locs.truncate(if prune[li] { k } else { k + 1 });
-                    break;
+                    found_user.then_some(if flag(&prune, li) { k } else { k + 1 })
+                });
+                if let Some(k) = cut {
+                    locs.truncate(k);
                 }
                 pruned += u64::from(locs.len() != before);
             }
@@ -612,7 +617,7 @@ fn simplify_func(f: &str) -> &str {
 /// wire types against the schema. `None` means "need more bytes".
 pub(crate) fn looks_like_pprof(prefix: &[u8], at_end: bool) -> Option<bool> {
     // Text is never a profile: protobuf keys and lengths put control bytes in the first few bytes.
-    let head = &prefix[..prefix.len().min(64)];
+    let head = prefix.get(..64).unwrap_or(prefix);
     if (head.len() >= 8 || at_end)
         && !head.is_empty()
         && head

@@ -43,8 +43,9 @@ pub fn encode(p: &Profile, v: &ViewOptions, max: usize) -> Shared {
     entries.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let total: u128 = entries.iter().map(|e| u128::from(e.1)).sum();
     let text_of = |keep: usize| {
-        let mut lines: Vec<String> = entries[..keep]
+        let mut lines: Vec<String> = entries
             .iter()
+            .take(keep)
             .map(|(s, w)| {
                 format!(
                     "{s} {}",
@@ -74,7 +75,7 @@ pub fn encode(p: &Profile, v: &ViewOptions, max: usize) -> Shared {
         keep = lo;
         payload = deflate(&text_of(keep));
     }
-    let dropped: u128 = entries[keep..].iter().map(|e| u128::from(e.1)).sum();
+    let dropped: u128 = entries.iter().skip(keep).map(|e| u128::from(e.1)).sum();
     Shared {
         payload,
         stacks: keep,

@@ -257,7 +257,7 @@ impl ViewOptions {
             }
         };
         let t = *p.samples.thread.as_ref()?.get(i)?;
-        p.threads.roots.get(t as usize).map(|r| r[slot])
+        p.threads.roots.get(t as usize)?.get(slot).copied()
     }
 }
 
