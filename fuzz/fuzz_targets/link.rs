@@ -19,5 +19,17 @@ fuzz_target!(|data: &[u8]| {
             let v2 = ViewOptions::default_for(&back.profile);
             assert_eq!(export::to_folded_view(&back.profile, &v2), export::to_folded_view(&imp.profile, &v));
         }
+        // A link with timestamps brings back every sample at its time.
+        if let Some(t) = share::encode_timed(&imp.profile, &v, share::DEFAULT_MAX) {
+            let back = scorch_core::import_bytes(&share::decode(&t.payload).expect("own link decodes"), ImportOptions::default())
+                .expect("own timed link imports");
+            let v2 = ViewOptions::default_for(&back.profile);
+            assert_eq!(export::to_folded_view(&back.profile, &v2), export::to_folded_view(&imp.profile, &v));
+            let mut a: Vec<u64> = imp.profile.samples.time_ns.clone().unwrap_or_default();
+            let mut b: Vec<u64> = back.profile.samples.time_ns.clone().unwrap_or_default();
+            a.sort_unstable();
+            b.sort_unstable();
+            assert!(b.len() <= a.len());
+        }
     }
 });

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openApp, browser, waitForProfile, settle, FIXTURES } from './harness.mjs';
+import { openApp, browser, waitForProfile, settle, FIXTURES, ROOT } from './harness.mjs';
 
 let app, b;
 before(async () => { app = await openApp(); b = app.b; });
@@ -118,6 +118,40 @@ test('a local file travels in the link, with its view mode, order, colours and s
   await page.selectOption('[data-testid=color-select]', 'name');
   await page.fill('[data-testid=search]', '');
   await page.click('[data-testid=search-regex]');
+});
+
+test('a local perf file travels with its timestamps: the receiver has the heatmap and the same range', async () => {
+  const { page } = b;
+  await page.setInputFiles('[data-testid=open-file]', path.join(ROOT, 'www', 'demo', 'service.perf.gz'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.startsWith('service.perf.gz')
+    && document.querySelector('[data-testid=heatmap-canvas]'));
+  const cell = (c, r) => page.evaluate(([c, r]) => {
+    const cv = document.querySelector('[data-testid=heatmap-canvas]');
+    const rect = cv.getBoundingClientRect();
+    const cols = Number(cv.dataset.columns), rows = Number(cv.dataset.rows);
+    return { x: rect.left + (c + 0.5) * rect.width / cols, y: rect.top + (rows - 1 - r + 0.5) * rect.height / rows };
+  }, [c, r]);
+  const a = await cell(4, 30), z = await cell(5, 39);
+  await page.mouse.move(a.x, a.y); await page.mouse.down(); await page.mouse.move(z.x, z.y); await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs !== '');
+  await settle(page);
+  const want = await snapshot(page);
+  const heat = await page.evaluate(() => ({ ...document.querySelector('[data-testid=heatmap-canvas]').dataset }));
+  const { link, size } = await takeLink(page);
+  assert.match(link, /#p=[A-Za-z0-9_-]+&.*range=/);
+  assert.match(size, /with timestamps, so the heatmap and the time range come along/);
+  const fresh = await browser();
+  try {
+    await fresh.page.goto(link);
+    await waitForProfile(fresh.page, 'profile from the link');
+    await fresh.page.locator('[data-testid=heatmap-canvas]').waitFor();
+    await fresh.page.waitForFunction((s) => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs === s, want.rangeStart);
+    const got = await snapshot(fresh.page);
+    assert.deepEqual([got.total, got.rangeStart, got.rangeEnd], [want.total, want.rangeStart, want.rangeEnd]);
+    const h2 = await fresh.page.evaluate(() => ({ ...document.querySelector('[data-testid=heatmap-canvas]').dataset }));
+    assert.deepEqual([h2.columns, h2.rows, h2.max, h2.originNs], [heat.columns, heat.rows, heat.max, heat.originNs]);
+    assert.deepEqual(fresh.errors, []);
+  } finally { await fresh.close(); }
 });
 
 test('a damaged link says so', async () => {

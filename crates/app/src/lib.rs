@@ -1328,8 +1328,13 @@ fn CopyLink() -> impl IntoView {
                 // The profile travels as folded stacks of the current view: event, weight, root, labels and
                 // time range are baked into it, so they leave the fragment.
                 let v = ctx.view.get_untracked();
-                let s =
-                    scorch_core::share::encode(&loaded.imported.profile, &v, scorch_core::share::DEFAULT_MAX);
+                // With timestamps when they fit (the receiver gets the heatmap, and the range stays view state);
+                // else the view's stacks with the range baked in.
+                let p = &loaded.imported.profile;
+                let max = scorch_core::share::DEFAULT_MAX;
+                let s = scorch_core::share::encode_timed(p, &v, max)
+                    .unwrap_or_else(|| scorch_core::share::encode(p, &v, max));
+                let timed = s.times;
                 let keep: Vec<(String, String)> =
                     f.0.into_iter()
                         .filter(|(k, _)| {
@@ -1346,7 +1351,7 @@ fn CopyLink() -> impl IntoView {
                                     | "sel"
                                     | "order"
                                     | "color"
-                            )
+                            ) || (timed && matches!(k.as_str(), "range" | "a" | "rows" | "idle"))
                         })
                         .collect();
                 f = state::Fragment(keep);
@@ -1374,7 +1379,9 @@ fn CopyLink() -> impl IntoView {
                         scorch_core::share::DEFAULT_MAX / 1024
                     ));
                 }
-                if v.time_range.is_some() {
+                if timed {
+                    about.push_str("; with timestamps, so the heatmap and the time range come along");
+                } else if v.time_range.is_some() {
                     about.push_str("; only the selected time range, without timestamps");
                 }
                 about.push(')');

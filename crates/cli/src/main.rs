@@ -23,8 +23,9 @@ USAGE:
     scorch heatmap [OPTIONS] FILE
                                  FlameScope's subsecond-offset heatmap: sample counts per second (column)
                                  and offset within it (row)
-    scorch link [--base-url URL] [--max N] FILE
-                                 a link that carries the profile itself (compressed) to a scorch viewer
+    scorch link [--base-url URL] [--max N] [--no-times] FILE
+                                 a link that carries the profile itself (compressed) to a scorch viewer,
+                                 with its timestamps when it has them and they fit (the heatmap comes along)
     scorch diff [OPTIONS] BASE TARGET
                                  what changed from BASE (before) to TARGET (after): functions by change in
                                  their share of each profile's total
@@ -669,7 +670,7 @@ fn load_with_view(a: &Args, file: &str) -> Result<(Imported, ViewOptions), Strin
 }
 
 fn link(a: &Args) -> Result<(), String> {
-    a.only(&["--base-url", "--max", "--event", "--sample-type"])?;
+    a.only(&["--base-url", "--max", "--event", "--sample-type", "--no-times"])?;
     let (imp, v) = load_with_view(a, a.file()?)?;
     let max: usize = match a.value("--max") {
         Some(m) => m
@@ -677,14 +678,21 @@ fn link(a: &Args) -> Result<(), String> {
             .map_err(|_| format!("--max takes a number of characters, not {m}"))?,
         None => scorch_core::share::DEFAULT_MAX,
     };
-    let s = scorch_core::share::encode(&imp.profile, &v, max);
+    // As the app: with every timestamp when the profile has them and they fit (the receiver gets the heatmap).
+    let timed = if a.has("--no-times") {
+        None
+    } else {
+        scorch_core::share::encode_timed(&imp.profile, &v, max)
+    };
+    let s = timed.unwrap_or_else(|| scorch_core::share::encode(&imp.profile, &v, max));
     let base = a.value("--base-url").unwrap_or("http://127.0.0.1:8080/");
     let base = base.split('#').next().unwrap_or(base);
     let url = format!("{base}#p={}", s.payload);
     eprintln!(
-        "link: {} characters, {} distinct stacks{}",
+        "link: {} characters, {} distinct stacks{}{}",
         group_thousands(url.len() as u64),
         group_thousands(s.stacks as u64),
+        if s.times { ", with timestamps" } else { "" },
         if s.dropped_stacks > 0 {
             format!(
                 "; {} smaller stacks ({:.2} % of the total) dropped to stay under {max} characters",

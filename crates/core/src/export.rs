@@ -135,7 +135,7 @@ fn join_sorted(mut lines: Vec<String>) -> String {
 }
 
 /// The folded text of a root frame (or none) followed by a stack; empty when there is neither.
-fn stack_text(p: &Profile, root: u32, stack: StackId) -> String {
+pub(crate) fn stack_text(p: &Profile, root: u32, stack: StackId) -> String {
     let mut s = String::new();
     if root != NO_ROOT {
         let f = FrameId(root);

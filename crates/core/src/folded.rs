@@ -41,6 +41,50 @@ pub(crate) fn looks_like_folded_line(line: &[u8]) -> bool {
     }
 }
 
+/// Reads `T0,D1,D2…` (or `T:W` pairs) into samples of `stack`: times are the running sum of the gaps; without
+/// weights every sample weighs `total / n`, which must be exact. False (nothing added) when anything is off.
+fn push_times(out: &mut Vec<(StackId, u64, u64)>, stack: StackId, text: &[u8], total: u64, decimals: u32) -> bool {
+    if decimals != 0 {
+        return false;
+    }
+    let Ok(text) = std::str::from_utf8(text) else {
+        return false;
+    };
+    let mut parsed: Vec<(u64, Option<u64>)> = Vec::new();
+    let mut t = 0u64;
+    for item in text.split(',') {
+        let (d, w) = match item.split_once(':') {
+            Some((d, w)) => (d, Some(w)),
+            None => (item, None),
+        };
+        let Some(next) = d.parse::<u64>().ok().and_then(|d| t.checked_add(d)) else {
+            return false;
+        };
+        t = next;
+        let w = match w.map(str::parse::<u64>) {
+            Some(Ok(w)) => Some(w),
+            Some(Err(_)) => return false,
+            None => None,
+        };
+        parsed.push((t, w));
+    }
+    let n = parsed.len() as u64;
+    let each = if parsed.iter().all(|(_, w)| w.is_none()) {
+        if n == 0 || total % n != 0 {
+            return false;
+        }
+        Some(total / n)
+    } else {
+        let sum = parsed.iter().try_fold(0u64, |a, (_, w)| w.and_then(|w| a.checked_add(w)));
+        if sum != Some(total) {
+            return false;
+        }
+        None
+    };
+    out.extend(parsed.into_iter().map(|(t, w)| (stack, t, w.or(each).unwrap_or(0))));
+    true
+}
+
 /// Splits `stack COUNT` at the last space or tab. The count must be a non-negative decimal number.
 fn split_count(line: &[u8]) -> Option<(&[u8], &[u8])> {
     let i = memchr::memrchr2(b' ', b'\t', line)?;
@@ -115,6 +159,10 @@ pub struct FoldedParser {
     base_weight: Vec<u64>,
     /// Set by a `# scorch-unit: NAME` comment (scorch's own links carry one); samples otherwise.
     unit: Unit,
+    /// `# scorch-times` (scorch's links with timestamps): lines end in ` @T0,D1,…`; the samples with their times,
+    /// and how many lines had none (then the times are dropped: a profile has them for all samples or none).
+    timed: Option<Vec<(StackId, u64, u64)>>,
+    untimed_lines: u64,
     /// Set by the same comment: scorch's own output has one count per line, so a name ending in a number (a
     /// process `dd 29776 666709.78206`) stays a name instead of reading as a two-count line.
     one_count: bool,
@@ -139,6 +187,8 @@ impl FoldedParser {
             base_weight: Vec::new(),
             unit: Unit::Samples,
             one_count: false,
+            timed: None,
+            untimed_lines: 0,
             prev: Vec::new(),
             prev_ends: Vec::new(),
             prev_stacks: Vec::new(),
@@ -209,6 +259,20 @@ impl FoldedParser {
                     self.b.push_full_sample(s, end.offset)?;
                 }
             }
+        } else if let Some(timed) = self.timed.take().filter(|t| !t.is_empty() && self.untimed_lines == 0) {
+            // A link with timestamps: one sample per timestamp, so the heatmap comes back.
+            for (stack, time, weight) in timed {
+                let s = FullSample {
+                    stack,
+                    weight,
+                    time_ns: Some(time),
+                    thread: None,
+                    event: None,
+                    cpu: None,
+                    labels: None,
+                };
+                self.b.push_full_sample(s, end.offset)?;
+            }
         } else {
             for (i, (&w, &named)) in self.weight.iter().zip(&self.named).enumerate() {
                 if named {
@@ -238,8 +302,35 @@ impl FoldedParser {
             self.one_count = true;
             return Ok(());
         }
+        if self.one_count && line == b"# scorch-times" {
+            self.timed = Some(Vec::new());
+            return Ok(());
+        }
+        if let (true, Some(rest)) = (self.one_count, line.strip_prefix(b"# scorch-dropped:")) {
+            let mut it = std::str::from_utf8(rest).unwrap_or("").split_whitespace();
+            if let (Some(n), Some(ppm)) = (it.next(), it.next().and_then(|x| x.parse::<f64>().ok())) {
+                self.b.add_info(
+                    "left out of the link",
+                    format!("{n} smallest stacks, {:.2} % of the total, to keep the link short", ppm / 1e4),
+                );
+            }
+            return Ok(());
+        }
         if line.is_empty() || line.starts_with(b"#") {
             return Ok(());
+        }
+        // `STACK TOTAL @T0,D1,…` in a link with timestamps.
+        let mut times: Option<&[u8]> = None;
+        let mut line = line;
+        if self.timed.is_some() {
+            match memchr::memmem::rfind(line, b" @") {
+                Some(i) => {
+                    let (head, tail) = line.split_at(i);
+                    line = head;
+                    times = tail.get(2..);
+                }
+                None => self.untimed_lines += 1,
+            }
         }
         let Some((mut stack, count)) = split_count(line) else {
             self.warnings
@@ -291,6 +382,13 @@ impl FoldedParser {
             );
         }
         let leaf = self.intern_stack(stack);
+        if let (Some(list), Some(times)) = (self.timed.as_mut(), times) {
+            if !push_times(list, leaf, times, c.mantissa, self.decimals) {
+                self.untimed_lines += 1;
+                self.warnings
+                    .push(pos.line, pos.offset, "timestamps do not add up to the count; ignored");
+            }
+        }
         let i = leaf.idx();
         if self.weight.len() <= i {
             self.weight.resize(i + 1, 0);

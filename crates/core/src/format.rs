@@ -95,6 +95,10 @@ pub fn sniff(prefix: &[u8], at_end: bool) -> Sniff {
         }
         rest = next;
         let line = trim_ascii(line);
+        // scorch's own links say what they are (their timed lines end in ` @…`, not in a count).
+        if line.starts_with(b"# scorch-unit:") {
+            return Sniff::Yes(Format::Folded);
+        }
         if line.is_empty() || line.starts_with(b"#") {
             continue;
         }

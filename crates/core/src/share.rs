@@ -27,6 +27,8 @@ pub struct Shared {
     pub dropped_stacks: usize,
     /// Share of the total weight dropped, in parts per million.
     pub dropped_ppm: u64,
+    /// Whether every sample's timestamp travels too (the receiver gets the heatmap; see [`encode_timed`]).
+    pub times: bool,
 }
 
 fn deflate(text: &str) -> String {
@@ -57,7 +59,15 @@ pub fn encode(p: &Profile, v: &ViewOptions, max: usize) -> Shared {
             })
             .collect();
         lines.sort_unstable();
-        format!("# scorch-unit: {}\n{}\n", unit.name(), lines.join("\n"))
+        let dropped = entries.len() - keep;
+        let note = if dropped > 0 {
+            let gone: u128 = entries.iter().skip(keep).map(|e| u128::from(e.1)).sum();
+            let ppm = (gone * 1_000_000).checked_div(total).unwrap_or(0);
+            format!("# scorch-dropped: {dropped} {ppm}\n")
+        } else {
+            String::new()
+        };
+        format!("# scorch-unit: {}\n{note}{}\n", unit.name(), lines.join("\n"))
     };
     // Keep the heaviest stacks: all of them if they fit, else as many as fit (binary search on the count).
     let mut keep = entries.len();
@@ -81,7 +91,70 @@ pub fn encode(p: &Profile, v: &ViewOptions, max: usize) -> Shared {
         stacks: keep,
         dropped_stacks: entries.len() - keep,
         dropped_ppm: (dropped * 1_000_000).checked_div(total).map_or(0, |x| x as u64),
+        times: false,
     }
+}
+
+/// Like [`encode`], but every sample keeps its timestamp, so the receiver gets the heatmap and the time range
+/// travels as view state instead of being baked in: `v`'s time range is ignored. Each line is
+/// `STACK TOTAL @T0,D1,D2…` (the first time in nanoseconds, then the gaps to the next, sorted), with
+/// `T:W` pairs when the samples of a stack weigh differently. `None` when the profile has no timestamps, has
+/// fractional weights, or the link would be longer than `max` (then [`encode`] is the way).
+pub fn encode_timed(p: &Profile, v: &ViewOptions, max: usize) -> Option<Shared> {
+    let times = p.samples.time_ns.as_ref()?;
+    if p.meta.decimals != 0 {
+        return None;
+    }
+    let v = ViewOptions {
+        time_range: None,
+        ..*v
+    };
+    let mut by_key: rustc_hash::FxHashMap<(u32, crate::StackId), Vec<(u64, u64)>> = Default::default();
+    for (i, &t) in times.iter().enumerate() {
+        let Some(w) = v.weigh(p, i) else { continue };
+        let root = v.root_of(p, i).map_or(crate::view::NO_ROOT, |f| f.0);
+        let s = p.samples.stack.get(i).copied().unwrap_or(crate::model::EMPTY_STACK);
+        by_key.entry((root, s)).or_default().push((t, w));
+    }
+    let mut lines: Vec<String> = Vec::with_capacity(by_key.len());
+    for ((root, stack), mut samples) in by_key {
+        let text = crate::export::stack_text(p, root, stack);
+        if text.is_empty() {
+            continue;
+        }
+        samples.sort_unstable();
+        let total = samples.iter().fold(0u64, |a, &(_, w)| a.saturating_add(w));
+        let same = samples.windows(2).all(|x| matches!(x, [a, b] if a.1 == b.1));
+        let mut line = format!("{text} {total} @");
+        let mut prev = 0u64;
+        for (k, &(t, w)) in samples.iter().enumerate() {
+            if k > 0 {
+                line.push(',');
+            }
+            line.push_str(&(t - prev).to_string());
+            if !same {
+                line.push(':');
+                line.push_str(&w.to_string());
+            }
+            prev = t;
+        }
+        lines.push(line);
+    }
+    let stacks = lines.len();
+    lines.sort_unstable();
+    let text = format!(
+        "# scorch-unit: {}\n# scorch-times\n{}\n",
+        v.unit(p).name(),
+        lines.join("\n")
+    );
+    let payload = deflate(&text);
+    (payload.len() <= max).then_some(Shared {
+        payload,
+        stacks,
+        dropped_stacks: 0,
+        dropped_ppm: 0,
+        times: true,
+    })
 }
 
 /// Decodes a `p=` payload back to folded text (then imported like any file).
