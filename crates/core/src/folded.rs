@@ -43,7 +43,13 @@ pub(crate) fn looks_like_folded_line(line: &[u8]) -> bool {
 
 /// Reads `T0,D1,D2…` (or `T:W` pairs) into samples of `stack`: times are the running sum of the gaps; without
 /// weights every sample weighs `total / n`, which must be exact. False (nothing added) when anything is off.
-fn push_times(out: &mut Vec<(StackId, u64, u64)>, stack: StackId, text: &[u8], total: u64, decimals: u32) -> bool {
+fn push_times(
+    out: &mut Vec<(StackId, u64, u64)>,
+    stack: StackId,
+    text: &[u8],
+    total: u64,
+    decimals: u32,
+) -> bool {
     if decimals != 0 {
         return false;
     }
@@ -75,13 +81,19 @@ fn push_times(out: &mut Vec<(StackId, u64, u64)>, stack: StackId, text: &[u8], t
         }
         Some(total / n)
     } else {
-        let sum = parsed.iter().try_fold(0u64, |a, (_, w)| w.and_then(|w| a.checked_add(w)));
+        let sum = parsed
+            .iter()
+            .try_fold(0u64, |a, (_, w)| w.and_then(|w| a.checked_add(w)));
         if sum != Some(total) {
             return false;
         }
         None
     };
-    out.extend(parsed.into_iter().map(|(t, w)| (stack, t, w.or(each).unwrap_or(0))));
+    out.extend(
+        parsed
+            .into_iter()
+            .map(|(t, w)| (stack, t, w.or(each).unwrap_or(0))),
+    );
     true
 }
 
@@ -259,7 +271,11 @@ impl FoldedParser {
                     self.b.push_full_sample(s, end.offset)?;
                 }
             }
-        } else if let Some(timed) = self.timed.take().filter(|t| !t.is_empty() && self.untimed_lines == 0) {
+        } else if let Some(timed) = self
+            .timed
+            .take()
+            .filter(|t| !t.is_empty() && self.untimed_lines == 0)
+        {
             // A link with timestamps: one sample per timestamp, so the heatmap comes back.
             for (stack, time, weight) in timed {
                 let s = FullSample {
@@ -311,7 +327,10 @@ impl FoldedParser {
             if let (Some(n), Some(ppm)) = (it.next(), it.next().and_then(|x| x.parse::<f64>().ok())) {
                 self.b.add_info(
                     "left out of the link",
-                    format!("{n} smallest stacks, {:.2} % of the total, to keep the link short", ppm / 1e4),
+                    format!(
+                        "{n} smallest stacks, {:.2} % of the total, to keep the link short",
+                        ppm / 1e4
+                    ),
                 );
             }
             return Ok(());
@@ -385,8 +404,11 @@ impl FoldedParser {
         if let (Some(list), Some(times)) = (self.timed.as_mut(), times) {
             if !push_times(list, leaf, times, c.mantissa, self.decimals) {
                 self.untimed_lines += 1;
-                self.warnings
-                    .push(pos.line, pos.offset, "timestamps do not add up to the count; ignored");
+                self.warnings.push(
+                    pos.line,
+                    pos.offset,
+                    "timestamps do not add up to the count; ignored",
+                );
             }
         }
         let i = leaf.idx();

@@ -57,6 +57,11 @@ pub const SNIFF_WINDOW: usize = 64 * 1024;
 pub fn sniff(prefix: &[u8], at_end: bool) -> Sniff {
     let window_full = prefix.len() >= SNIFF_WINDOW;
     // Binary first: text never starts with a valid run of profile.proto fields.
+    // scorch's own link payloads say what they are on their first line: folded, whatever the stacks look like
+    // (a frame can read like a perf header; timed lines end in ` @…`, not in a count).
+    if prefix.starts_with(b"# scorch-unit:") {
+        return Sniff::Yes(Format::Folded);
+    }
     match crate::pprof::looks_like_pprof(prefix, at_end || window_full) {
         Some(true) => return Sniff::Yes(Format::Pprof),
         None => return Sniff::NeedMore,
@@ -95,10 +100,6 @@ pub fn sniff(prefix: &[u8], at_end: bool) -> Sniff {
         }
         rest = next;
         let line = trim_ascii(line);
-        // scorch's own links say what they are (their timed lines end in ` @…`, not in a count).
-        if line.starts_with(b"# scorch-unit:") {
-            return Sniff::Yes(Format::Folded);
-        }
         if line.is_empty() || line.starts_with(b"#") {
             continue;
         }

@@ -113,7 +113,12 @@ pub fn encode_timed(p: &Profile, v: &ViewOptions, max: usize) -> Option<Shared> 
     for (i, &t) in times.iter().enumerate() {
         let Some(w) = v.weigh(p, i) else { continue };
         let root = v.root_of(p, i).map_or(crate::view::NO_ROOT, |f| f.0);
-        let s = p.samples.stack.get(i).copied().unwrap_or(crate::model::EMPTY_STACK);
+        let s = p
+            .samples
+            .stack
+            .get(i)
+            .copied()
+            .unwrap_or(crate::model::EMPTY_STACK);
         by_key.entry((root, s)).or_default().push((t, w));
     }
     let mut lines: Vec<String> = Vec::with_capacity(by_key.len());

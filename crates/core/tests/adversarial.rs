@@ -147,6 +147,22 @@ fn fuzz_findings() {
         export::to_folded_view(&p, &v)
     );
 
+    // link: a folded stack whose first frame reads like a perf header (`dd 29776 666709.792207:  …`) came back
+    // from its link as perf script. scorch's own payloads are now recognised by their `# scorch-unit:` line.
+    let data = std::fs::read(dir.join("link-stack-like-perf-header.bin")).unwrap();
+    if let Ok(imp) = scorch_core::import_bytes(&data, scorch_core::ImportOptions::default()) {
+        let p = imp.profile;
+        let v = ViewOptions::default_for(&p);
+        let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
+        let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
+        assert_eq!(
+            export::to_folded_view(&back, &ViewOptions::default_for(&back)),
+            export::to_folded_view(&p, &v)
+        );
+    } else {
+        panic!("the fuzz input imports");
+    }
+
     // folded: `n 1<TAB><TAB>0` read as one frame `n 1` with count 0, but its export `n 1 0` read back as two
     // counts. The second count is now looked for after trimming, so both read as a differential line.
     let data = std::fs::read(dir.join("folded-tab-before-count.folded")).unwrap();

@@ -17,23 +17,38 @@ fn timestamps_travel_and_the_heatmap_comes_back() {
     let v = ViewOptions::default_for(&p);
     let s = encode_timed(&p, &v, DEFAULT_MAX).expect("the demo fits with its timestamps");
     assert!(s.times);
-    let back = import_bytes(&decode(&s.payload).unwrap(), ImportOptions::default()).unwrap().profile;
+    let back = import_bytes(&decode(&s.payload).unwrap(), ImportOptions::default())
+        .unwrap()
+        .profile;
     back.validate().unwrap();
     assert_eq!(back.samples.len(), p.samples.len(), "one sample per timestamp");
     let bv = ViewOptions::default_for(&back);
     assert_eq!(to_folded_view(&back, &bv), to_folded_view(&p, &v));
     let opts = HeatmapOptions::default();
-    let (a, b) = (heatmap(&p, &v, &opts).unwrap(), heatmap(&back, &bv, &opts).unwrap());
+    let (a, b) = (
+        heatmap(&p, &v, &opts).unwrap(),
+        heatmap(&back, &bv, &opts).unwrap(),
+    );
     assert_eq!((a.origin_ns, a.columns, a.rows), (b.origin_ns, b.columns, b.rows));
     assert_eq!(a.counts, b.counts, "cell for cell");
     // A range selected on either holds the same stacks.
     let range = a.range((2, 30), (3, 39));
-    let cut = |p: &Profile, v: &ViewOptions| to_folded_view(p, &ViewOptions { time_range: Some(range), ..*v });
+    let cut = |p: &Profile, v: &ViewOptions| {
+        to_folded_view(
+            p,
+            &ViewOptions {
+                time_range: Some(range),
+                ..*v
+            },
+        )
+    };
     assert_eq!(cut(&back, &bv), cut(&p, &v));
     // Without room, no timed link (the untimed one is the way).
     assert!(encode_timed(&p, &v, 100).is_none());
     // Profiles without timestamps have no timed link.
-    let folded = import_bytes(b"a;b 3\n", ImportOptions::default()).unwrap().profile;
+    let folded = import_bytes(b"a;b 3\n", ImportOptions::default())
+        .unwrap()
+        .profile;
     assert!(encode_timed(&folded, &ViewOptions::default_for(&folded), DEFAULT_MAX).is_none());
 }
 
@@ -50,9 +65,21 @@ fn a_reduced_link_says_what_it_left_out() {
         .find(|r| r.dropped_stacks > 0)
         .unwrap();
     assert!(r.stacks > 0, "{r:?}");
-    let back = import_bytes(&decode(&r.payload).unwrap(), ImportOptions::default()).unwrap().profile;
-    let note = back.meta.info.iter().find(|(k, _)| k == "left out of the link").expect("the note");
-    assert!(note.1.starts_with(&format!("{} smallest stacks", r.dropped_stacks)), "{}", note.1);
+    let back = import_bytes(&decode(&r.payload).unwrap(), ImportOptions::default())
+        .unwrap()
+        .profile;
+    let note = back
+        .meta
+        .info
+        .iter()
+        .find(|(k, _)| k == "left out of the link")
+        .expect("the note");
+    assert!(
+        note.1
+            .starts_with(&format!("{} smallest stacks", r.dropped_stacks)),
+        "{}",
+        note.1
+    );
 }
 
 #[test]
