@@ -76,7 +76,7 @@ fn push_times(
     }
     let n = parsed.len() as u64;
     let each = if parsed.iter().all(|(_, w)| w.is_none()) {
-        if n == 0 || total % n != 0 {
+        if n == 0 || !total.is_multiple_of(n) {
             return false;
         }
         Some(total / n)
