@@ -175,6 +175,8 @@ pub struct FoldedParser {
     /// and how many lines had none (then the times are dropped: a profile has them for all samples or none).
     timed: Option<Vec<(StackId, u64, u64)>>,
     untimed_lines: u64,
+    /// Past a link's `# scorch-data` line: every line is a stack, even one that starts with `#`.
+    data: bool,
     /// Set by the same comment: scorch's own output has one count per line, so a name ending in a number (a
     /// process `dd 29776 666709.78206`) stays a name instead of reading as a two-count line.
     one_count: bool,
@@ -201,6 +203,7 @@ impl FoldedParser {
             one_count: false,
             timed: None,
             untimed_lines: 0,
+            data: false,
             prev: Vec::new(),
             prev_ends: Vec::new(),
             prev_stacks: Vec::new(),
@@ -308,6 +311,13 @@ impl FoldedParser {
     //   a;b;c 12 40            (difffolded: base 12, target 40)
     fn line(&mut self, raw: &[u8], pos: LinePos) -> Result<(), ImportError> {
         let line = trim_ascii(raw);
+        if self.data {
+            return self.stack_line(line, pos);
+        }
+        if self.one_count && line == b"# scorch-data" {
+            self.data = true;
+            return Ok(());
+        }
         if let Some(unit) = line.strip_prefix(b"# scorch-unit:") {
             self.unit = match trim_ascii(unit) {
                 b"nanoseconds" => Unit::Nanoseconds,
@@ -335,7 +345,14 @@ impl FoldedParser {
             }
             return Ok(());
         }
-        if line.is_empty() || line.starts_with(b"#") {
+        if line.starts_with(b"#") {
+            return Ok(());
+        }
+        self.stack_line(line, pos)
+    }
+
+    fn stack_line(&mut self, line: &[u8], pos: LinePos) -> Result<(), ImportError> {
+        if line.is_empty() {
             return Ok(());
         }
         // `STACK TOTAL @T0,D1,…` in a link with timestamps.

@@ -15,6 +15,9 @@ use std::io::{Read, Write};
 /// carry far longer links; past this the viewer offers the hosted-URL way or a reduced profile.
 pub const DEFAULT_MAX: usize = 256 * 1024;
 
+/// Ends a payload's header: every line after it is a stack, even one that starts with `#` (a frame can).
+const DATA: &str = "# scorch-data";
+
 /// Largest inflated payload accepted from a link (a link cannot be a zip bomb).
 const MAX_INFLATED: u64 = 256 << 20;
 
@@ -67,7 +70,11 @@ pub fn encode(p: &Profile, v: &ViewOptions, max: usize) -> Shared {
         } else {
             String::new()
         };
-        format!("# scorch-unit: {}\n{note}{}\n", unit.name(), lines.join("\n"))
+        format!(
+            "# scorch-unit: {}\n{note}{DATA}\n{}\n",
+            unit.name(),
+            lines.join("\n")
+        )
     };
     // Keep the heaviest stacks: all of them if they fit, else as many as fit (binary search on the count).
     let mut keep = entries.len();
@@ -148,7 +155,7 @@ pub fn encode_timed(p: &Profile, v: &ViewOptions, max: usize) -> Option<Shared> 
     let stacks = lines.len();
     lines.sort_unstable();
     let text = format!(
-        "# scorch-unit: {}\n# scorch-times\n{}\n",
+        "# scorch-unit: {}\n# scorch-times\n{DATA}\n{}\n",
         v.unit(p).name(),
         lines.join("\n")
     );

@@ -163,6 +163,19 @@ fn fuzz_findings() {
         panic!("the fuzz input imports");
     }
 
+    // link: a stack that is a lone frame named `#` (`# 1` in folded text) vanished from its link as a comment.
+    // A payload's header now ends with `# scorch-data`; every line after it is a stack.
+    let data = std::fs::read(dir.join("link-frame-named-hash.bin")).unwrap();
+    let p = ok(&data);
+    let v = ViewOptions::default_for(&p);
+    assert!(export::to_folded_view(&p, &v).lines().any(|l| l.starts_with('#')));
+    let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
+    let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
+    assert_eq!(
+        export::to_folded_view(&back, &ViewOptions::default_for(&back)),
+        export::to_folded_view(&p, &v)
+    );
+
     // folded: input in the link dialect (it has a `# scorch-unit:` line) keeps `X 2` as a name with count 2; its
     // plain export `X 2 2` is a two-count line to any folded reader. In the dialect it round-trips.
     let data = std::fs::read(dir.join("folded-link-dialect-name-ending-in-number.folded")).unwrap();
