@@ -2,8 +2,9 @@
 // call tree has about one million nodes (`__scorchBenchTree`), then
 //   - zoom: clicks a frame (zoom in) and presses Esc (zoom out), 40 times at seeded random points;
 //   - hover: moves the mouse to 200 seeded random points over the graph;
-// and reports, per kind, the time `paint` took (wasm: layout to canvas calls, from `__scorchPaintTimes`) and the
-// time from the event to the end of the paint it caused (the `bench:paint` mark), median and 95th percentile.
+// and reports, per kind, the time the paint took — for a zoom the whole graph (wasm: layout to pixels to canvas,
+// `__scorchPaintTimes`), for a hover the outline on the overlay canvas (`__scorchOverlayTimes`) — and the time
+// from the event to the end of the paint it caused (the `bench:paint` mark), median and 95th percentile.
 // Usage: node bench/redraw-browser.mjs [NODES]   (after ./scripts/test.sh or trunk build --release)
 import { serve, browser } from '../tests/e2e/harness.mjs';
 
@@ -25,8 +26,8 @@ await page.waitForTimeout(500);
 const box = await page.evaluate(() => document.querySelector('[data-testid=flame-canvas]').getBoundingClientRect().toJSON());
 
 /** Runs `act` (which dispatches one event) and waits for the paint it causes: [paint ms, event→painted ms]. */
-async function measure(act) {
-  await page.evaluate(() => window.__scorchPaintTimes());
+async function measure(act, which) {
+  await page.evaluate(() => { window.__scorchPaintTimes(); window.__scorchOverlayTimes(); });
   const before = await page.evaluate(() => performance.getEntriesByName('bench:paint').at(-1)?.startTime ?? 0);
   const start = await page.evaluate(() => performance.now());
   await act();
@@ -38,21 +39,21 @@ async function measure(act) {
     }
     return null;
   }, before);
-  const paints = await page.evaluate(() => window.__scorchPaintTimes());
-  return end === null ? null : [paints.at(-1), end - start];
+  const paints = await page.evaluate((w) => (w === 'hover' ? window.__scorchOverlayTimes() : window.__scorchPaintTimes()), which);
+  return end === null || paints.length === 0 ? null : [paints.at(-1), end - start];
 }
 
 const zoomPaint = [], zoomLatency = [], hoverPaint = [], hoverLatency = [];
 for (let i = 0; i < (process.env.ZOOMS ? +process.env.ZOOMS : 40); i++) {
   const x = box.left + rand() * box.width, y = box.top + box.height * (0.55 + rand() * 0.4);
   for (const act of [() => page.mouse.click(x, y), () => page.keyboard.press('Escape')]) {
-    const r = await measure(act);
+    const r = await measure(act, 'zoom');
     if (r) { zoomPaint.push(r[0]); zoomLatency.push(r[1]); }
   }
 }
 for (let i = 0; i < (process.env.HOVERS ? +process.env.HOVERS : 200); i++) {
   const x = box.left + rand() * box.width, y = box.top + box.height * (0.3 + rand() * 0.7);
-  const r = await measure(() => page.mouse.move(x, y));
+  const r = await measure(() => page.mouse.move(x, y), 'hover');
   if (r) { hoverPaint.push(r[0]); hoverLatency.push(r[1]); }
 }
 console.log(JSON.stringify({

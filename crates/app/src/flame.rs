@@ -777,6 +777,37 @@ pub fn draw(
     ctx.set_global_alpha(1.0);
 }
 
+/// Outlines the hovered node (on the overlay canvas; the context is scaled to CSS px).
+pub fn draw_hover(
+    ctx: &CanvasRenderingContext2d,
+    d: &FlameData,
+    zoom: NodeId,
+    n: NodeId,
+    g: &Geometry,
+    dark: bool,
+) {
+    let depth = d.tree.depth.get(n.idx()).copied().unwrap_or(0) as usize;
+    let (x0, x1) = if depth < g.zoom_depth {
+        (0.0, g.width)
+    } else {
+        (
+            g.px(d.layout.x0.get(n.idx()).copied().unwrap_or(0.0)).max(0.0),
+            g.px(d.layout.x1.get(n.idx()).copied().unwrap_or(0.0))
+                .min(g.width),
+        )
+    };
+    let _ = zoom;
+    let w = x1 - x0;
+    if w <= 0.0 || !g.row_visible(depth) {
+        return;
+    }
+    let gap = if w > 3.0 { 1.0 } else { 0.0 };
+    let y = g.row_y(depth);
+    ctx.set_stroke_style_str(if dark { "#fff" } else { "#000" });
+    ctx.set_line_width(1.5);
+    ctx.stroke_rect(x0 + 0.75, y + 0.75, (w - gap - 1.5).max(0.0), ROW_H - 2.5);
+}
+
 /// Fills `[x0, x1) × [y, y + ROW_H − 1)` (CSS px) of an RGBA buffer of `dims` = (device width, device height,
 /// device-pixel ratio); at least one device pixel wide.
 fn fill_px(buf: &mut [u8], dims: (usize, usize, f64), x0: f64, x1: f64, y: f64, rgb: Rgb, alpha: f64) {

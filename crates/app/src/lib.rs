@@ -1041,16 +1041,6 @@ pub fn App() -> impl IntoView {
             let _ = el.set_attribute("data-theme", t);
         }
     });
-    // Outline and search highlight change the picture of every pane.
-    Effect::new(move |_| {
-        ctx.search.track();
-        ctx.selected.track();
-        ctx.scheme.track();
-        ctx.theme.track();
-        for pane in [ctx.main_pane(), ctx.callers, ctx.callees] {
-            pane.hover.notify();
-        }
-    });
 
     open_from_fragment(ctx, true);
     sync_fragment(ctx);
@@ -1942,6 +1932,7 @@ struct Scheduler {
 fn FlameCanvas(pane: Pane) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
+    let overlay_ref = NodeRef::<leptos::html::Canvas>::new();
     let scroll_ref = NodeRef::<leptos::html::Div>::new();
     let sched = Rc::new(Scheduler {
         pending: RefCell::new(false),
@@ -1999,15 +1990,34 @@ fn FlameCanvas(pane: Pane) -> impl IntoView {
             request_animation_frame(move || {
                 *sched.pending.borrow_mut() = false;
                 paint(ctx, pane, canvas_ref);
+                paint_overlay(ctx, pane, canvas_ref, overlay_ref);
             });
         }
     };
+    // Hover only repaints the overlay.
+    let hover_sched = Rc::new(Scheduler {
+        pending: RefCell::new(false),
+    });
+    Effect::new(move |_| {
+        pane.hover.track();
+        if std::mem::replace(&mut *hover_sched.pending.borrow_mut(), true) {
+            return;
+        }
+        let hs = hover_sched.clone();
+        request_animation_frame(move || {
+            *hs.pending.borrow_mut() = false;
+            paint_overlay(ctx, pane, canvas_ref, overlay_ref);
+        });
+    });
 
     // Everything that changes the picture schedules one redraw.
     Effect::new(move |_| {
         pane.data.track();
         pane.zoom.track();
-        pane.hover.track();
+        ctx.search.track();
+        ctx.selected.track();
+        ctx.scheme.track();
+        ctx.theme.track();
         ctx.orientation.track();
         pane.width.track();
         pane.height.track();
@@ -2116,10 +2126,14 @@ fn FlameCanvas(pane: Pane) -> impl IntoView {
                 let rows = pane.data.with(|d| d.as_ref().map_or(0, |d| d.layout.depth_count()));
                 format!("{}px", (rows as f64 * ROW_H).max(pane.height.get().floor()))
             }>
+            <div class="canvas-stack">
             <canvas node_ref=canvas_ref data-testid=if pane.name == "main" { "flame-canvas".to_string() } else { format!("{}-canvas", pane.name) }
                 data-row-height=ROW_H.to_string() data-depth=depth_attr data-zoom=zoom_attr
                 data-orientation=orientation_attr
                 on:mousemove=on_move on:mouseleave=move |_| pane.hover.set(None) on:click=on_click></canvas>
+            // The hover outline lives on its own canvas: moving the mouse repaints one rectangle, not the graph.
+            <canvas node_ref=overlay_ref class="overlay" aria-hidden="true"></canvas>
+            </div>
             </div>
         </div>
     }
@@ -2223,6 +2237,14 @@ fn install_bench_hooks(ctx: Ctx) {
         ctx.data.get_untracked().map_or(0.0, |d| d.tree.len() as f64)
     });
     // The paint durations (ms) since the last call, and clears them.
+    let overlay_times = wasm_bindgen::closure::Closure::<dyn Fn() -> js_sys::Array>::new(move || {
+        OVERLAY_TIMES.with(|t| {
+            t.borrow_mut()
+                .drain(..)
+                .map(wasm_bindgen::JsValue::from)
+                .collect()
+        })
+    });
     let paint_times = wasm_bindgen::closure::Closure::<dyn Fn() -> js_sys::Array>::new(move || {
         PAINT_TIMES.with(|t| {
             t.borrow_mut()
@@ -2234,12 +2256,14 @@ fn install_bench_hooks(ctx: Ctx) {
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"__scorchBenchTree".into(), load_tree.as_ref());
         let _ = js_sys::Reflect::set(&w, &"__scorchPaintTimes".into(), paint_times.as_ref());
+        let _ = js_sys::Reflect::set(&w, &"__scorchOverlayTimes".into(), overlay_times.as_ref());
         let _ = js_sys::Reflect::set(&w, &"__scorchBenchLoad".into(), load.as_ref());
         let _ = js_sys::Reflect::set(&w, &"__scorchBenchHeatmap".into(), time_heatmap.as_ref());
     }
     load.forget();
     load_tree.forget();
     paint_times.forget();
+    overlay_times.forget();
     time_heatmap.forget();
 }
 
@@ -2255,8 +2279,9 @@ fn paint(ctx: Ctx, pane: Pane, canvas_ref: NodeRef<leptos::html::Canvas>) {
     let zoom = pane.current_zoom();
     // The real scroll position (content changes can move it without a scroll event).
     if let Some(top) = canvas
-        .parent_element()
-        .and_then(|s| s.parent_element())
+        .closest(".flame-scroll")
+        .ok()
+        .flatten()
         .map(|el| f64::from(el.scroll_top()))
     {
         pane.scroll_top.update_untracked(|v| *v = top);
@@ -2288,7 +2313,7 @@ fn paint(ctx: Ctx, pane: Pane, canvas_ref: NodeRef<leptos::html::Canvas>) {
         )
     });
     let paint = flame::Paint {
-        hover: pane.hover.get_untracked().map(|h| h.node),
+        hover: None,
         search: search.as_deref().map(|v| v.as_slice()),
         selected: selected.as_deref().map(|v| v.as_slice()),
         scheme: ctx.scheme.get_untracked(),
@@ -2305,6 +2330,55 @@ fn paint(ctx: Ctx, pane: Pane, canvas_ref: NodeRef<leptos::html::Canvas>) {
         mark("bench:rendered");
     }
     // Only the latest paint is kept, so a long session does not grow the timing buffer.
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        p.clear_marks_with_mark_name("bench:paint");
+    }
+    mark("bench:paint");
+}
+
+/// Draws the hover outline on the overlay canvas (sized like the graph's canvas, stacked on it).
+fn paint_overlay(
+    ctx: Ctx,
+    pane: Pane,
+    canvas_ref: NodeRef<leptos::html::Canvas>,
+    overlay_ref: NodeRef<leptos::html::Canvas>,
+) {
+    let t0 = now();
+    let (Some(Some(canvas)), Some(Some(overlay))) =
+        (canvas_ref.try_get_untracked(), overlay_ref.try_get_untracked())
+    else {
+        return;
+    };
+    if overlay.width() != canvas.width() || overlay.height() != canvas.height() {
+        overlay.set_width(canvas.width());
+        overlay.set_height(canvas.height());
+    }
+    let style = web_sys::HtmlElement::style(&overlay);
+    let main_style = web_sys::HtmlElement::style(&canvas);
+    for prop in ["width", "height"] {
+        let _ = style.set_property(prop, &main_style.get_property_value(prop).unwrap_or_default());
+    }
+    let Some(c2d) = overlay
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+    let _ = c2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+    c2d.clear_rect(0.0, 0.0, f64::from(overlay.width()), f64::from(overlay.height()));
+    if let (Some(h), Some(data)) = (pane.hover.get_untracked(), pane.data.get_untracked()) {
+        let g = geometry_of(ctx, pane, &data);
+        flame::draw_hover(&c2d, &data, pane.current_zoom(), h.node, &g, is_dark(ctx));
+    }
+    OVERLAY_TIMES.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.len() < 10_000 {
+            t.push(now() - t0);
+        }
+    });
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         p.clear_marks_with_mark_name("bench:paint");
     }
@@ -2537,6 +2611,8 @@ fn StatusLine() -> impl IntoView {
 thread_local! {
     /// How long each paint took (ms), for the redraw benchmark (`__scorchPaintTimes`).
     static PAINT_TIMES: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+    /// The same for the hover overlay (`__scorchOverlayTimes`).
+    static OVERLAY_TIMES: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
 }
 
 fn now() -> f64 {

@@ -310,10 +310,13 @@ impl FoldedParser {
     //   P1234;T5678;<module> (/usr/lib/python3.11/runpy.py);main (app.py:10) 4512
     //   a;b;c 12 40            (difffolded: base 12, target 40)
     fn line(&mut self, raw: &[u8], pos: LinePos) -> Result<(), ImportError> {
-        let line = trim_ascii(raw);
         if self.data {
-            return self.stack_line(line, pos);
+            // A link's stacks are exact: no trimming, so a name may start or end with whitespace (perf's
+            // fallback names can), which plain folded text could not carry at a line's ends.
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            return self.stack_line(raw, pos);
         }
+        let line = trim_ascii(raw);
         if self.one_count && line == b"# scorch-data" {
             self.data = true;
             return Ok(());
@@ -388,7 +391,7 @@ impl FoldedParser {
                 base_count = parse_count(base);
             }
         }
-        let stack = trim_ascii(stack);
+        let stack = if self.data { stack } else { trim_ascii(stack) };
         if stack.is_empty() {
             self.warnings
                 .push(pos.line, pos.offset, "empty stack before the count; skipped");

@@ -176,6 +176,18 @@ fn fuzz_findings() {
         export::to_folded_view(&p, &v)
     );
 
+    // link: a name with leading spaces (from perf's fallback for a mangled frame line) lost them in its link,
+    // whose lines were trimmed. A link's stacks (after `# scorch-data`) are now read exactly.
+    let data = std::fs::read(dir.join("link-name-with-leading-spaces.bin")).unwrap();
+    let p = ok(&data);
+    let v = ViewOptions::default_for(&p);
+    let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
+    let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
+    assert_eq!(
+        export::to_folded_view(&back, &ViewOptions::default_for(&back)),
+        export::to_folded_view(&p, &v)
+    );
+
     // folded: input in the link dialect (it has a `# scorch-unit:` line) keeps `X 2` as a name with count 2; its
     // plain export `X 2 2` is a two-count line to any folded reader. In the dialect it round-trips.
     let data = std::fs::read(dir.join("folded-link-dialect-name-ending-in-number.folded")).unwrap();
