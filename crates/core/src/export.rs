@@ -137,16 +137,20 @@ fn join_sorted(mut lines: Vec<String>) -> String {
 /// The folded text of a root frame (or none) followed by a stack; empty when there is neither.
 pub(crate) fn stack_text(p: &Profile, root: u32, stack: StackId) -> String {
     let mut s = String::new();
+    // Whether a frame has been written: an empty name is still a frame, and needs its separator.
+    let mut first = true;
     if root != NO_ROOT {
         let f = FrameId(root);
         folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
+        first = false;
     }
     if stack != EMPTY_STACK {
         for f in p.stack_frames(stack) {
-            if !s.is_empty() {
+            if !first {
                 s.push(';');
             }
             folded_name(&mut s, p.frame_name(f), p.frame_kind(f));
+            first = false;
         }
     }
     s
