@@ -2115,6 +2115,11 @@ fn FlameCanvas(pane: Pane) -> impl IntoView {
 
     view! {
         <div class="flame-scroll" node_ref=scroll_ref
+            // A sandwich side is only as tall as its graph (up to 42 % of the window): no empty band above it.
+            style:height=move || (pane.name != "main").then(|| {
+                let rows = pane.data.with(|d| d.as_ref().map_or(0, |d| d.layout.depth_count()));
+                format!("min(42vh, {}px)", rows as f64 * ROW_H + 2.0)
+            })
             on:scroll=move |_| {
                 if let Some(el) = scroll_ref.try_get_untracked().flatten() {
                     pane.scroll_top.set(f64::from(el.scroll_top()));
