@@ -26,6 +26,15 @@ async function takeLink(page) {
   await page.locator('[data-testid=copy-link-text]').waitFor();
   return { link: await page.inputValue('[data-testid=copy-link-text]'), size: await page.textContent('[data-testid=copy-link-size]') };
 }
+/** Page coordinates of heatmap cell (column c, row r; row 0 at the bottom). */
+function heatmapCell(page, c, r) {
+  return page.evaluate(([c, r]) => {
+    const cv = document.querySelector('[data-testid=heatmap-canvas]');
+    const rect = cv.getBoundingClientRect();
+    const cols = Number(cv.dataset.columns), rows = Number(cv.dataset.rows);
+    return { x: rect.left + (c + 0.5) * rect.width / cols, y: rect.top + (rows - 1 - r + 0.5) * rect.height / rows };
+  }, [c, r]);
+}
 async function zoomTo(page, name) {
   for (let i = 0; i < 20; i++) {
     const p = await page.evaluate((n) => window.__scorchFramePoint(n), name);
@@ -47,12 +56,7 @@ test('a link restores orientation, root, transforms, time range, zoom, selection
   await page.click('[data-testid=view-icicle]');
   await page.selectOption('[data-testid=root-select]', 'pid');
   // Seconds 2–3, the burst rows (600–800 ms: rows 30–39 of 50).
-  const cell = (c, r) => page.evaluate(([c, r]) => {
-    const cv = document.querySelector('[data-testid=heatmap-canvas]');
-    const rect = cv.getBoundingClientRect();
-    const cols = Number(cv.dataset.columns), rows = Number(cv.dataset.rows);
-    return { x: rect.left + (c + 0.5) * rect.width / cols, y: rect.top + (rows - 1 - r + 0.5) * rect.height / rows };
-  }, [c, r]);
+  const cell = (c, r) => heatmapCell(page, c, r);
   const a = await cell(2, 30), z = await cell(3, 39);
   await page.mouse.move(a.x, a.y); await page.mouse.down(); await page.mouse.move(z.x, z.y); await page.mouse.up();
   await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs !== '');
@@ -125,12 +129,7 @@ test('a local perf file travels with its timestamps: the receiver has the heatma
   await page.setInputFiles('[data-testid=open-file]', path.join(ROOT, 'www', 'demo', 'service.perf.gz'));
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.startsWith('service.perf.gz')
     && document.querySelector('[data-testid=heatmap-canvas]'));
-  const cell = (c, r) => page.evaluate(([c, r]) => {
-    const cv = document.querySelector('[data-testid=heatmap-canvas]');
-    const rect = cv.getBoundingClientRect();
-    const cols = Number(cv.dataset.columns), rows = Number(cv.dataset.rows);
-    return { x: rect.left + (c + 0.5) * rect.width / cols, y: rect.top + (rows - 1 - r + 0.5) * rect.height / rows };
-  }, [c, r]);
+  const cell = (c, r) => heatmapCell(page, c, r);
   const a = await cell(4, 30), z = await cell(5, 39);
   await page.mouse.move(a.x, a.y); await page.mouse.down(); await page.mouse.move(z.x, z.y); await page.mouse.up();
   await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs !== '');

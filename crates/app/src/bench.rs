@@ -9,13 +9,7 @@ use scorch_core::{FrameKind, Imported, Unit};
 /// N samples over `seconds` seconds, a pool of 4,000 distinct stacks (depth 8–40) over 600 function names,
 /// with a burst in the 600–800 ms of every second. Deterministic.
 pub fn synthetic(samples: usize, seconds: u64) -> Imported {
-    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     let mut b = ProfileBuilder::new(scorch_core::Format::PerfScript);
     let event = b.event("cpu-clock", Unit::Nanoseconds);
     let thread = b.thread("bench", Some(1), 1);
@@ -41,7 +35,7 @@ pub fn synthetic(samples: usize, seconds: u64) -> Imported {
     for i in 0..samples {
         let mut t = start + (i as u64) * span / samples.max(1) as u64;
         // Move a third of the samples into the burst window of their second.
-        if next() % 3 == 0 {
+        if next().is_multiple_of(3) {
             let sec = t - t % 1_000_000_000;
             t = sec + 600_000_000 + next() % 200_000_000;
         }
@@ -66,13 +60,7 @@ pub fn synthetic(samples: usize, seconds: u64) -> Imported {
 /// A folded-like profile whose call tree has about `nodes` nodes: a random recursive tree over 5,000 function
 /// names (depth about 2·e·ln n), one sample of weight 1–1000 per node. Deterministic.
 pub fn tree(nodes: usize) -> Imported {
-    let mut rng: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let mut b = ProfileBuilder::new(scorch_core::Format::Folded);
     let frames: Vec<_> = (0..5000)
         .map(|i| {
@@ -85,7 +73,7 @@ pub fn tree(nodes: usize) -> Imported {
     let mut stacks: Vec<StackId> = Vec::with_capacity(nodes);
     for i in 0..nodes {
         // Attach to any earlier node (a random recursive tree), or start a new root now and then.
-        let parent = if i == 0 || next() % 1000 == 0 {
+        let parent = if i == 0 || next().is_multiple_of(1000) {
             None
         } else {
             Some(stacks[(next() as usize) % stacks.len()])
@@ -100,5 +88,16 @@ pub fn tree(nodes: usize) -> Imported {
         profile: b.build(Unit::Samples, 0, nodes as u64, Warnings::default()),
         gzip: false,
         bytes: 0,
+    }
+}
+
+/// A deterministic xorshift64 generator (benchmarks only; not a statistical tool).
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut rng = seed;
+    move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
     }
 }

@@ -118,34 +118,33 @@ fn names_are_data_not_markup() {
     assert_eq!(folded, text, "names come back byte for byte");
 }
 
+/// A file's profile goes into a link and comes back with the same folded stacks; returns the profile.
+fn link_round_trips(path: &std::path::Path) -> Profile {
+    let p = ok(&std::fs::read(path).unwrap());
+    let v = ViewOptions::default_for(&p);
+    let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
+    let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
+    assert_eq!(
+        export::to_folded_view(&back, &ViewOptions::default_for(&back)),
+        export::to_folded_view(&p, &v),
+        "{}",
+        path.display()
+    );
+    p
+}
+
 /// Inputs the fuzzers found (`fuzz/`), kept as regression tests: each must survive the check its target makes.
 #[test]
 fn fuzz_findings() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz");
     // link: a mutated perf frame line gave a name with a trailing space, which folded text (a link) cannot
     // carry: the profile did not come back the same. Names are now trimmed.
-    let data = std::fs::read(dir.join("link-trailing-space.perf")).unwrap();
-    let p = ok(&data);
-    let v = ViewOptions::default_for(&p);
-    let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
-    let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
-    assert_eq!(
-        export::to_folded_view(&back, &ViewOptions::default_for(&back)),
-        export::to_folded_view(&p, &v)
-    );
+    link_round_trips(&dir.join("link-trailing-space.perf"));
 
     // link: a perf header whose timestamp did not parse left a process named `dd 29776 666709.78206`; in the
     // link's folded text `dd 29776 666709.78206 1` read back as a two-count line. scorch's own links (marked by
     // their `# scorch-unit:` header) have one count per line, so a name ending in numbers stays a name.
-    let data = std::fs::read(dir.join("link-name-ending-in-numbers.perf")).unwrap();
-    let p = ok(&data);
-    let v = ViewOptions::default_for(&p);
-    let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
-    let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
-    assert_eq!(
-        export::to_folded_view(&back, &ViewOptions::default_for(&back)),
-        export::to_folded_view(&p, &v)
-    );
+    link_round_trips(&dir.join("link-name-ending-in-numbers.perf"));
 
     // link: a folded stack whose first frame reads like a perf header (`dd 29776 666709.792207:  …`) came back
     // from its link as perf script. scorch's own payloads are now recognised by their `# scorch-unit:` line.
@@ -165,40 +164,17 @@ fn fuzz_findings() {
 
     // link: a stack that is a lone frame named `#` (`# 1` in folded text) vanished from its link as a comment.
     // A payload's header now ends with `# scorch-data`; every line after it is a stack.
-    let data = std::fs::read(dir.join("link-frame-named-hash.bin")).unwrap();
-    let p = ok(&data);
+    let p = link_round_trips(&dir.join("link-frame-named-hash.bin"));
     let v = ViewOptions::default_for(&p);
     assert!(export::to_folded_view(&p, &v).lines().any(|l| l.starts_with('#')));
-    let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
-    let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
-    assert_eq!(
-        export::to_folded_view(&back, &ViewOptions::default_for(&back)),
-        export::to_folded_view(&p, &v)
-    );
 
     // link: a name with leading spaces (from perf's fallback for a mangled frame line) lost them in its link,
     // whose lines were trimmed. A link's stacks (after `# scorch-data`) are now read exactly.
-    let data = std::fs::read(dir.join("link-name-with-leading-spaces.bin")).unwrap();
-    let p = ok(&data);
-    let v = ViewOptions::default_for(&p);
-    let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
-    let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
-    assert_eq!(
-        export::to_folded_view(&back, &ViewOptions::default_for(&back)),
-        export::to_folded_view(&p, &v)
-    );
+    link_round_trips(&dir.join("link-name-with-leading-spaces.bin"));
 
     // link: a stack whose first frame has an empty name lost that frame's separator in the view's folded text
     // (`;a;b` written as `a;b`), so its link came back different. An empty name is still a frame.
-    let data = std::fs::read(dir.join("link-empty-first-frame.bin")).unwrap();
-    let p = ok(&data);
-    let v = ViewOptions::default_for(&p);
-    let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
-    let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
-    assert_eq!(
-        export::to_folded_view(&back, &ViewOptions::default_for(&back)),
-        export::to_folded_view(&p, &v)
-    );
+    link_round_trips(&dir.join("link-empty-first-frame.bin"));
 
     // folded: input in the link dialect (it has a `# scorch-unit:` line) keeps `X 2` as a name with count 2; its
     // plain export `X 2 2` is a two-count line to any folded reader. In the dialect it round-trips.
