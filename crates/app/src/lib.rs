@@ -2845,6 +2845,13 @@ fn ExploreBar() -> impl IntoView {
             </label>
             <Legend/>
         </div>
+        // The selection row is always there (a hint when nothing is selected), so selecting a function by clicking
+        // a frame never moves the graph under the mouse.
+        {move || selected_info().is_none().then(|| view! {
+            <div class="selection" data-testid="selection-empty">
+                <span class="hint">"Click a frame or a table row to select its function: outlined everywhere, with its sandwich and transforms."</span>
+            </div>
+        })}
         {move || selected_info().map(|(f, total, own)| view! {
             <div class="selection" data-testid="selection">
                 <span class="sel-label">"Selected"</span>
