@@ -573,7 +573,6 @@ fn ancestor_at(d: &FlameData, zoom: NodeId, depth: usize) -> Option<NodeId> {
 
 /// What a frame's drawing depends on besides the layout.
 pub struct Paint<'a> {
-    pub hover: Option<NodeId>,
     /// Search matches per frame id: matches are highlighted, the rest dimmed.
     pub search: Option<&'a [bool]>,
     /// The selected function per frame id: outlined.
@@ -745,11 +744,6 @@ pub fn draw(
             ctx.set_line_width(2.0);
             ctx.stroke_rect(l.x0 + 1.0, l.y + 1.0, (l.w - gap - 2.0).max(0.0), ROW_H - 3.0);
         }
-        if paint.hover == Some(l.n) {
-            ctx.set_stroke_style_str(if paint.dark { "#fff" } else { "#000" });
-            ctx.set_line_width(1.5);
-            ctx.stroke_rect(l.x0 + 0.75, l.y + 0.75, (l.w - gap - 1.5).max(0.0), ROW_H - 2.5);
-        }
     }
     ctx.set_fill_style_str("#000");
     let mut alpha = 1.0;
@@ -778,14 +772,7 @@ pub fn draw(
 }
 
 /// Outlines the hovered node (on the overlay canvas; the context is scaled to CSS px).
-pub fn draw_hover(
-    ctx: &CanvasRenderingContext2d,
-    d: &FlameData,
-    zoom: NodeId,
-    n: NodeId,
-    g: &Geometry,
-    dark: bool,
-) {
+pub fn draw_hover(ctx: &CanvasRenderingContext2d, d: &FlameData, n: NodeId, g: &Geometry, dark: bool) {
     let depth = d.tree.depth.get(n.idx()).copied().unwrap_or(0) as usize;
     let (x0, x1) = if depth < g.zoom_depth {
         (0.0, g.width)
@@ -796,7 +783,6 @@ pub fn draw_hover(
                 .min(g.width),
         )
     };
-    let _ = zoom;
     let w = x1 - x0;
     if w <= 0.0 || !g.row_visible(depth) {
         return;

@@ -2318,7 +2318,6 @@ fn paint(ctx: Ctx, pane: Pane, canvas_ref: NodeRef<leptos::html::Canvas>) {
         )
     });
     let paint = flame::Paint {
-        hover: None,
         search: search.as_deref().map(|v| v.as_slice()),
         selected: selected.as_deref().map(|v| v.as_slice()),
         scheme: ctx.scheme.get_untracked(),
@@ -2376,7 +2375,7 @@ fn paint_overlay(
     c2d.clear_rect(0.0, 0.0, f64::from(overlay.width()), f64::from(overlay.height()));
     if let (Some(h), Some(data)) = (pane.hover.get_untracked(), pane.data.get_untracked()) {
         let g = geometry_of(ctx, pane, &data);
-        flame::draw_hover(&c2d, &data, pane.current_zoom(), h.node, &g, is_dark(ctx));
+        flame::draw_hover(&c2d, &data, h.node, &g, is_dark(ctx));
     }
     OVERLAY_TIMES.with(|t| {
         let mut t = t.borrow_mut();
