@@ -101,3 +101,10 @@ fn xorshift(seed: u64) -> impl FnMut() -> u64 {
         rng
     }
 }
+
+/// Records how long the import worker took (`window.__scorchWorkerMs`, read by `bench/load-browser.mjs`).
+pub fn note_worker_ms(ms: f64) {
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &"__scorchWorkerMs".into(), &ms.into());
+    }
+}

@@ -281,8 +281,13 @@ impl FlameData {
     }
 
     pub fn new(loaded: Arc<Loaded>, view: ViewOptions, order: Order) -> FlameData {
+        let tree = CallTree::build(&loaded.imported.profile, &view, order);
+        FlameData::from_tree(loaded, view, tree)
+    }
+
+    /// The flame graph of a tree built from `loaded` under `view`.
+    pub fn from_tree(loaded: Arc<Loaded>, view: ViewOptions, tree: CallTree) -> FlameData {
         let p = &loaded.imported.profile;
-        let tree = CallTree::build(p, &view, order);
         let layout = FlameLayout::new(&tree);
         let unit = view.unit(p);
         FlameData {

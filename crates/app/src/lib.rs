@@ -7,7 +7,9 @@
 mod bench;
 mod flame;
 mod load;
+mod protocol;
 mod state;
+pub mod worker;
 
 use flame::{ColorScheme, FlameData, Geometry, Loaded, Orientation, ROW_H};
 use leptos::prelude::*;
@@ -149,6 +151,22 @@ struct Ctx {
     orientation: RwSignal<Orientation>,
     error: RwSignal<Option<String>>,
     busy: RwSignal<Option<String>>,
+    /// A flame graph built for a freshly loaded profile over several tasks (`Ctx::load`); `rebuild` takes it
+    /// instead of building the same in one long task, when it fits the view.
+    prebuilt: StoredValue<Option<(Arc<FlameData>, Order)>, leptos::reactive::owner::LocalStorage>,
+    /// The same for the heatmap: (profile, view, options, heatmap).
+    #[allow(clippy::type_complexity)]
+    prebuilt_heat: StoredValue<
+        Option<(
+            Arc<Loaded>,
+            ViewOptions,
+            scorch_core::heatmap::HeatmapOptions,
+            Option<scorch_core::heatmap::Heatmap>,
+        )>,
+        leptos::reactive::owner::LocalStorage,
+    >,
+    /// The import worker's last progress report for the load under way.
+    progress: RwSignal<Option<protocol::Progress>>,
     width: RwSignal<f64>,
     /// Height of the visible flame area in CSS px, and how far it is scrolled.
     height: RwSignal<f64>,
@@ -276,6 +294,9 @@ impl Ctx {
     }
 
     fn start_load(&self, what: String) -> u64 {
+        // A load still under way stops here: its worker is terminated and its answer would be stale anyway.
+        load::cancel();
+        self.progress.set(None);
         self.busy.set(Some(format!("Loading {what}…")));
         let seq = self.seq.get_untracked() + 1;
         self.seq.set(seq);
@@ -294,13 +315,18 @@ impl Ctx {
         result: Result<scorch_core::Imported, String>,
         compare: bool,
     ) {
+        let result = result.map(|imported| Arc::new(Loaded::new(name.clone(), imported)));
+        self.finish_loaded(seq, name, result, compare);
+    }
+
+    fn finish_loaded(&self, seq: u64, name: String, result: Result<Arc<Loaded>, String>, compare: bool) {
         if self.seq.get_untracked() != seq {
             return; // a newer load started; this one is stale
         }
         self.busy.set(None);
+        self.progress.set(None);
         match result {
-            Ok(imported) => {
-                let loaded = Arc::new(Loaded::new(name, imported));
+            Ok(loaded) => {
                 let view = ViewOptions::default_for(&loaded.imported.profile);
                 let mut base = if compare {
                     self.loaded.get_untracked()
@@ -342,6 +368,7 @@ impl Ctx {
                     }
                 }
             }
+            Err(e) if e == load::CANCELLED => {}
             // The open profile stays on screen; only the error is shown.
             Err(e) => self.error.set(Some(format!("Could not open {name}: {e}"))),
         }
@@ -380,13 +407,23 @@ impl Ctx {
                 }
                 match mode {
                     Mode::Inverted => match scorch_core::explore::invert(&target.imported.profile) {
-                        Ok(inv) => FlameData::new(Arc::new(target.derived(inv)), view, order),
+                        Ok(inv) => Arc::new(FlameData::new(Arc::new(target.derived(inv)), view, order)),
                         Err(e) => {
                             self.error.set(Some(e));
-                            FlameData::new(target, view, order)
+                            Arc::new(FlameData::new(target, view, order))
                         }
                     },
-                    _ => FlameData::new(target, view, order),
+                    _ => {
+                        let pre = self.prebuilt.try_update_value(|p| p.take()).flatten();
+                        match pre {
+                            Some((d, o))
+                                if o == order && d.view == view && Arc::ptr_eq(&d.loaded, &target) =>
+                            {
+                                d
+                            }
+                            _ => Arc::new(FlameData::new(target, view, order)),
+                        }
+                    }
                 }
             }
             Some(base) => {
@@ -435,7 +472,7 @@ impl Ctx {
                     let bview = matching_view(&base.imported.profile, &target.imported.profile, view);
                     (bview, view, (base.name.clone(), target.name.clone()))
                 };
-                FlameData::new_diff(
+                Arc::new(FlameData::new_diff(
                     &base,
                     bview,
                     &target,
@@ -444,13 +481,13 @@ impl Ctx {
                     self.diff_widths.get_untracked(),
                     self.diff_absolute.get_untracked(),
                     order,
-                )
+                ))
             }
         };
         self.zoom.set(Vec::new());
         self.hover.set(None);
         self.match_idx.set(None);
-        self.data.set(Some(Arc::new(data)));
+        self.data.set(Some(data));
         self.rebuild_sandwich();
     }
 
@@ -511,8 +548,8 @@ impl Ctx {
         let seq = self.start_load(name.clone());
         let ctx = *self;
         leptos::task::spawn_local(async move {
-            let r = load::read_file(file).await;
-            ctx.finish_load_as(seq, name, r, true);
+            let r = ctx.load(seq, &name, load::Source::File(file)).await;
+            ctx.finish_loaded(seq, name, r, true);
         });
     }
 
@@ -522,6 +559,18 @@ impl Ctx {
             return;
         };
         let p = &loaded.imported.profile;
+        let shown = || {
+            (
+                self.view.get_untracked(),
+                self.mode.get_untracked(),
+                self.order.get_untracked(),
+                self.transforms.get_untracked(),
+                self.base.get_untracked().map(|b| Arc::as_ptr(&b)),
+                self.diff_widths.get_untracked(),
+                self.diff_absolute.get_untracked(),
+            )
+        };
+        let before = shown();
         self.orientation.set(if f.get("view") == Some("icicle") {
             Orientation::Icicle
         } else {
@@ -566,14 +615,19 @@ impl Ctx {
             rows,
             idle_filter: idle,
         };
-        let h = scorch_core::heatmap::heatmap(
-            p,
-            &ViewOptions {
-                time_range: None,
-                ..v
-            },
-            &opts,
-        );
+        let ranges = f.range("range").is_some() || f.range("a").is_some();
+        let h = ranges
+            .then(|| {
+                scorch_core::heatmap::heatmap(
+                    p,
+                    &ViewOptions {
+                        time_range: None,
+                        ..v
+                    },
+                    &opts,
+                )
+            })
+            .flatten();
         if let (Some(h), Some((s, e))) = (&h, f.range("range")) {
             v.time_range = Some((h.origin_ns + s, h.origin_ns + e));
             if let (Some(a), Some(b)) = (
@@ -607,7 +661,12 @@ impl Ctx {
         self.scheme
             .set(f.get("color").and_then(ColorScheme::from_key).unwrap_or_default());
         self.view.set(v);
-        self.rebuild();
+        // A link that only names the profile (`#url=…`) changes nothing shown: no second build.
+        if shown() != before || self.data.with_untracked(|d| d.is_none()) {
+            self.rebuild();
+        } else {
+            self.zoom.set(Vec::new());
+        }
         if let (Some(path), Some(data)) = (f.get("zoom"), self.data.get_untracked()) {
             let names: Vec<&str> = path.split(';').filter(|s| !s.is_empty()).collect();
             if let Some(n) = data.tree.find_path(data.profile(), &names) {
@@ -721,8 +780,8 @@ impl Ctx {
         let seq = self.start_load(name.clone());
         let ctx = *self;
         leptos::task::spawn_local(async move {
-            let r = load::read_file(file).await;
-            ctx.finish_load(seq, name, r);
+            let r = ctx.load(seq, &name, load::Source::File(file)).await;
+            ctx.finish_loaded(seq, name, r, false);
         });
     }
 
@@ -732,8 +791,8 @@ impl Ctx {
         let seq = self.start_load(name.clone());
         let ctx = *self;
         leptos::task::spawn_local(async move {
-            let r = load::fetch_url(&url).await;
-            ctx.finish_load(seq, name, r);
+            let r = ctx.load(seq, &name, load::Source::Url(url)).await;
+            ctx.finish_loaded(seq, name, r, false);
         });
     }
 
@@ -748,12 +807,12 @@ impl Ctx {
         let seq = self.start_load(format!("{bname} and {tname}"));
         let ctx = *self;
         leptos::task::spawn_local(async move {
-            let base = load::fetch_url(&base_url).await;
-            let target = load::fetch_url(&target_url).await;
+            let base = ctx.load(seq, &bname, load::Source::Url(base_url)).await;
+            let target = ctx.load(seq, &tname, load::Source::Url(target_url)).await;
             let base_ok = base.is_ok();
-            ctx.finish_load_as(seq, bname, base, false);
+            ctx.finish_loaded(seq, bname, base, false);
             if base_ok {
-                ctx.finish_load_as(seq, tname, target, true);
+                ctx.finish_loaded(seq, tname, target, true);
             }
         });
     }
@@ -780,12 +839,76 @@ impl Ctx {
         }
     }
 
+    /// Imports in the worker, showing its progress while this load (`seq`) is the latest; then builds the
+    /// flame graph of the default view in steps, each its own task, so the page never freezes for long.
+    async fn load(&self, seq: u64, name: &str, source: load::Source) -> Result<Arc<Loaded>, String> {
+        let ctx = *self;
+        let imported = load::load(source, move |p| {
+            if ctx.seq.get_untracked() == seq {
+                ctx.progress.set(Some(p));
+            }
+        })
+        .await?;
+        if self.seq.get_untracked() != seq {
+            return Err(load::CANCELLED.to_string());
+        }
+        load::yield_now().await;
+        let loaded = Arc::new(Loaded::new(name.to_string(), imported));
+        let view = ViewOptions::default_for(&loaded.imported.profile);
+        let order = self.order.get_untracked();
+        let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
+        load::yield_now().await;
+        let data = FlameData::from_tree(loaded.clone(), view, tree);
+        self.prebuilt.set_value(Some((Arc::new(data), order)));
+        load::yield_now().await;
+        let opts = scorch_core::heatmap::HeatmapOptions {
+            rows: self.hm_rows.get_untracked(),
+            idle_filter: self.hm_idle.get_untracked(),
+        };
+        let h = scorch_core::heatmap::heatmap(&loaded.imported.profile, &view, &opts);
+        self.prebuilt_heat
+            .set_value(Some((loaded.clone(), view, opts, h)));
+        load::yield_now().await;
+        Ok(loaded)
+    }
+
+    /// Stops the load under way; the open profile stays.
+    fn cancel_load(&self) {
+        if self.busy.get_untracked().is_none() {
+            return;
+        }
+        load::cancel();
+        self.seq.update(|s| *s += 1);
+        self.busy.set(None);
+        self.progress.set(None);
+        self.pending.set(None);
+        self.error.set(Some(
+            "Loading cancelled. The open profile (if any) is unchanged.".to_string(),
+        ));
+    }
+
     fn open_text(&self, name: &str, text: &str) {
         self.next_source.set(Vec::new());
         let seq = self.start_load(name.to_string());
         let r = load::import(text.as_bytes());
         self.finish_load(seq, name.to_string(), r);
     }
+}
+
+/// "120.4 MB of 400.1 MB · 58,120 samples".
+fn progress_text(p: &protocol::Progress) -> String {
+    let mb = |b: f64| format!("{:.1} MB", b / 1e6);
+    let mut s = match p.total {
+        Some(t) => format!("{} of {}", mb(p.read), mb(t)),
+        None => format!("{} read", mb(p.read)),
+    };
+    if p.samples > 0.0 {
+        s.push_str(&format!(
+            " · {} samples",
+            scorch_core::units::group_thousands(p.samples as u64)
+        ));
+    }
+    s
 }
 
 /// The base's view matching the target's: the same event (by name), weight and root where the base has them.
@@ -931,6 +1054,9 @@ pub fn App() -> impl IntoView {
         orientation: RwSignal::new(Orientation::Flame),
         error: RwSignal::new(None),
         busy: RwSignal::new(None),
+        progress: RwSignal::new(None),
+        prebuilt: StoredValue::new_local(None),
+        prebuilt_heat: StoredValue::new_local(None),
         width: RwSignal::new(800.0),
         height: RwSignal::new(400.0),
         scroll_top: RwSignal::new(0.0),
@@ -992,6 +1118,7 @@ pub fn App() -> impl IntoView {
             return;
         }
         match e.key().as_str() {
+            "Escape" if ctx.busy.with(|b| b.is_some()) => ctx.cancel_load(),
             "Escape" if ctx.help.get_untracked() => ctx.help.set(false),
             "Escape" if ctx.zoom.with(|z| !z.is_empty()) => ctx.zoom.update(|z| {
                 z.pop();
@@ -1131,7 +1258,20 @@ fn OpenControls() -> impl IntoView {
                 }>"Open"</button>
             </div>
         </Show>
-        {move || ctx.busy.get().map(|b| view! { <span class="busy" data-testid="busy">{b}</span> })}
+        {move || ctx.busy.get().map(|b| view! {
+            <span class="busy" data-testid="busy">
+                {b}
+                {move || ctx.progress.get().map(|p| {
+                    let value = p.total.map(|t| (p.read / t.max(1.0)).clamp(0.0, 1.0));
+                    view! {
+                        <progress data-testid="progress" max="1" value=value.map(|v| v.to_string())
+                            data-read=p.read data-samples=p.samples></progress>
+                        <span class="progress-text" data-testid="progress-text">{progress_text(&p)}</span>
+                    }
+                })}
+                <button data-testid="cancel" title="Stop loading (Esc)" on:click=move |_| ctx.cancel_load()>"Cancel"</button>
+            </span>
+        })}
     }
 }
 
@@ -1635,14 +1775,15 @@ fn HeatmapPanel() -> impl IntoView {
             label,
             ..ViewOptions::default_for(p)
         };
-        let h = scorch_core::heatmap::heatmap(
-            p,
-            &v,
-            &scorch_core::heatmap::HeatmapOptions {
-                rows,
-                idle_filter: idle,
-            },
-        );
+        let opts = scorch_core::heatmap::HeatmapOptions {
+            rows,
+            idle_filter: idle,
+        };
+        let pre = ctx.prebuilt_heat.try_update_value(|p| p.take()).flatten();
+        let h = match pre {
+            Some((l, pv, po, h)) if Arc::ptr_eq(&l, &loaded) && pv == v && po == opts => h,
+            _ => scorch_core::heatmap::heatmap(p, &v, &opts),
+        };
         // Keep a selection that a link or the view already holds (it is a time range, not cells).
         let sel = match (&h, ctx.view.get_untracked().time_range) {
             (Some(h), Some((s, e))) => h.cell_of(s).zip(h.cell_of(e.saturating_sub(1))),

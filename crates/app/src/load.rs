@@ -1,19 +1,279 @@
-//! Reading profiles into the core's streaming loader: files in slices, fetched URLs, pasted text.
+//! Reading profiles: files and URLs in the import worker (`worker.rs`, protocol in `protocol.rs`), pasted text
+//! and links on the page (they are small).
+//!
+//! One worker per load: `start` terminates any worker still busy (a second file never mixes with the first;
+//! its answers are also told apart by id) and `cancel` terminates it outright. When a worker cannot start (an
+//! old server without `www/worker.js`, a browser that refuses module workers) a file is read on the page
+//! instead, in slices, as before.
 
-use js_sys::Uint8Array;
+use crate::protocol::{FromWorker, Open, Progress};
+use crate::worker::js_err;
+use js_sys::{Promise, Reflect, Uint8Array};
 use scorch_core::{ImportOptions, Imported, Loader};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// Slice size when reading a `File`: the whole file is never held in memory at once.
-const SLICE: f64 = 4.0 * 1024.0 * 1024.0;
+const SLICE: u32 = 4 * 1024 * 1024;
 
-pub async fn read_file(file: web_sys::File) -> Result<Imported, String> {
+/// What to import.
+pub enum Source {
+    File(web_sys::File),
+    Url(String),
+}
+
+/// How a worker load ended, before decoding.
+enum Outcome {
+    Done(JsValue),
+    Failed(String),
+    Cancelled,
+    /// The worker never started: read on the page instead.
+    NoWorker(String),
+}
+
+struct Running {
+    worker: web_sys::Worker,
+    id: u32,
+    /// The request, held until the worker says it is ready.
+    request: Option<(JsValue, Option<web_sys::File>)>,
+    ready: bool,
+    finish: Option<Box<dyn FnOnce(Outcome)>>,
+    on_progress: Rc<dyn Fn(Progress)>,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+thread_local! {
+    static RUNNING: RefCell<Option<Running>> = const { RefCell::new(None) };
+    static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+/// Stops the load under way, if any. Returns whether there was one.
+pub fn cancel() -> bool {
+    end(None, Outcome::Cancelled)
+}
+
+/// Ends the running load (if `id` matches, or any when `None`): terminates its worker and settles its future.
+fn end(id: Option<u32>, outcome: Outcome) -> bool {
+    let running = RUNNING.with(|r| {
+        let mut r = r.borrow_mut();
+        if id.is_some_and(|id| r.as_ref().is_some_and(|run| run.id != id)) {
+            return None;
+        }
+        r.take()
+    });
+    let Some(mut run) = running else {
+        return false;
+    };
+    run.worker.terminate();
+    if let Some(finish) = run.finish.take() {
+        finish(outcome);
+    }
+    true
+}
+
+/// Imports a file or URL in a worker; `on_progress` hears about every slice.
+pub async fn load(source: Source, on_progress: impl Fn(Progress) + 'static) -> Result<Imported, String> {
+    let outcome = run_in_worker(&source, Rc::new(on_progress)).await;
+    let buffer = match outcome {
+        Outcome::Done(buffer) => buffer,
+        Outcome::Failed(e) => return Err(e),
+        Outcome::Cancelled => return Err(CANCELLED.to_string()),
+        Outcome::NoWorker(why) => {
+            web_sys::console::warn_1(
+                &format!("scorch: import worker unavailable ({why}); reading on the page").into(),
+            );
+            return match source {
+                Source::File(file) => read_file_here(file).await,
+                Source::Url(url) => fetch_url_here(&url).await,
+            };
+        }
+    };
+    let bytes = Uint8Array::new(&buffer).to_vec();
+    drop(buffer);
+    scorch_core::wire::decode(&bytes)
+}
+
+/// The error text of a cancelled load (the caller shows nothing for it).
+pub const CANCELLED: &str = "cancelled";
+
+async fn run_in_worker(source: &Source, on_progress: Rc<dyn Fn(Progress)>) -> Outcome {
+    cancel();
+    let id = NEXT_ID.with(|n| {
+        let id = n.get();
+        n.set(id + 1);
+        id
+    });
+    let (throttle_ms, slice_bytes) = test_throttle();
+    let open = Open {
+        id,
+        url: match source {
+            Source::Url(u) => Some(absolute(u)),
+            Source::File(_) => None,
+        },
+        slice_bytes,
+        throttle_ms,
+    };
+    let Ok(request) = serde_wasm_bindgen::to_value(&open) else {
+        return Outcome::NoWorker("could not encode the request".into());
+    };
+    let file = match source {
+        Source::File(f) => Some(f.clone()),
+        Source::Url(_) => None,
+    };
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    let worker = match web_sys::Worker::new_with_options("www/worker.js", &opts) {
+        Ok(w) => w,
+        Err(e) => return Outcome::NoWorker(js_err(e)),
+    };
+    let mut settle: Option<js_sys::Function> = None;
+    let promise = Promise::new(&mut |resolve, _| settle = Some(resolve));
+    let holder: Rc<RefCell<Option<Outcome>>> = Rc::new(RefCell::new(None));
+    let finish: Box<dyn FnOnce(Outcome)> = {
+        let holder = holder.clone();
+        Box::new(move |o| {
+            *holder.borrow_mut() = Some(o);
+            if let Some(f) = settle {
+                let _ = f.call0(&JsValue::NULL);
+            }
+        })
+    };
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        on_message(id, e.data())
+    });
+    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+        let ready = RUNNING.with(|r| r.borrow().as_ref().is_some_and(|run| run.ready));
+        let msg = e.message();
+        let msg = if msg.is_empty() {
+            "the worker script failed to load".to_string()
+        } else {
+            msg
+        };
+        end(
+            Some(id),
+            if ready {
+                Outcome::Failed(format!("the import worker stopped: {msg}"))
+            } else {
+                Outcome::NoWorker(msg)
+            },
+        );
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    RUNNING.with(|r| {
+        *r.borrow_mut() = Some(Running {
+            worker,
+            id,
+            request: Some((request, file)),
+            ready: false,
+            finish: Some(finish),
+            on_progress,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    });
+    let _ = JsFuture::from(promise).await;
+    let outcome = holder.borrow_mut().take();
+    outcome.unwrap_or(Outcome::Cancelled)
+}
+
+fn on_message(id: u32, data: JsValue) {
+    let msg: FromWorker = match serde_wasm_bindgen::from_value(data.clone()) {
+        Ok(m) => m,
+        Err(e) => {
+            end(
+                Some(id),
+                Outcome::Failed(format!("unexpected message from the import worker: {e}")),
+            );
+            return;
+        }
+    };
+    match msg {
+        FromWorker::Ready => RUNNING.with(|r| {
+            let mut r = r.borrow_mut();
+            let Some(run) = r.as_mut().filter(|run| run.id == id) else {
+                return;
+            };
+            run.ready = true;
+            if let Some((request, file)) = run.request.take() {
+                if let Some(file) = file {
+                    let _ = Reflect::set(&request, &"file".into(), &file);
+                }
+                if let Err(e) = run.worker.post_message(&request) {
+                    web_sys::console::error_2(&"scorch: could not reach the import worker".into(), &e);
+                }
+            }
+        }),
+        FromWorker::Progress(p) => {
+            let cb = RUNNING.with(|r| {
+                r.borrow()
+                    .as_ref()
+                    .filter(|run| run.id == p.id)
+                    .map(|run| run.on_progress.clone())
+            });
+            if let Some(cb) = cb {
+                cb(p);
+            }
+        }
+        FromWorker::Done { id: done, ms } => {
+            crate::bench::note_worker_ms(ms);
+            let buffer = Reflect::get(&data, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
+            end(Some(done), Outcome::Done(buffer));
+        }
+        FromWorker::Failed { id: failed, error } => {
+            end(Some(failed), Outcome::Failed(error));
+        }
+    }
+}
+
+/// Test hook: `window.__scorchLoadThrottle = { ms, slice }` slows the worker down so a test can watch progress.
+fn test_throttle() -> (u32, u32) {
+    let Some(w) = web_sys::window() else {
+        return (0, SLICE);
+    };
+    let Ok(t) = Reflect::get(&w, &"__scorchLoadThrottle".into()) else {
+        return (0, SLICE);
+    };
+    let num = |k: &str| Reflect::get(&t, &k.into()).ok().and_then(|v| v.as_f64());
+    if t.is_undefined() || t.is_null() {
+        return (0, SLICE);
+    }
+    (
+        num("ms").unwrap_or(0.0) as u32,
+        num("slice").map_or(SLICE, |s| s.max(1.0) as u32),
+    )
+}
+
+/// The worker resolves relative URLs against its own script: give it the page's view of the URL.
+fn absolute(url: &str) -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .and_then(|base| web_sys::Url::new_with_base(url, &base).ok())
+        .map_or_else(|| url.to_string(), |u| u.href())
+}
+
+/// Ends the current task; the rest runs in a new one (the page can paint and handle input in between).
+pub async fn yield_now() {
+    let p = Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = JsFuture::from(p).await;
+}
+
+/// The fallback without a worker: a file in slices on the page.
+async fn read_file_here(file: web_sys::File) -> Result<Imported, String> {
     let size = file.size();
     let mut loader = Loader::new(ImportOptions::default());
     let mut off = 0.0;
     while off < size {
-        let end = (off + SLICE).min(size);
+        let end = (off + f64::from(SLICE)).min(size);
         let blob = file.slice_with_f64_and_f64(off, end).map_err(js_err)?;
         let buf = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
         let bytes = Uint8Array::new(&buf).to_vec();
@@ -23,7 +283,8 @@ pub async fn read_file(file: web_sys::File) -> Result<Imported, String> {
     loader.finish().map_err(|e| e.to_string())
 }
 
-pub async fn fetch_url(url: &str) -> Result<Imported, String> {
+/// The fallback without a worker: a URL fetched whole on the page.
+async fn fetch_url_here(url: &str) -> Result<Imported, String> {
     let window = web_sys::window().ok_or("no window")?;
     let resp = JsFuture::from(window.fetch_with_str(url))
         .await
@@ -49,10 +310,4 @@ pub fn import(bytes: &[u8]) -> Result<Imported, String> {
     let mut loader = Loader::new(ImportOptions::default());
     loader.feed(bytes).map_err(|e| e.to_string())?;
     loader.finish().map_err(|e| e.to_string())
-}
-
-fn js_err(e: wasm_bindgen::JsValue) -> String {
-    e.as_string()
-        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
-        .unwrap_or_else(|| "unknown error".to_string())
 }

@@ -1,5 +1,10 @@
-//! Mounts the app; everything else lives in the library so tests can use it.
+//! Mounts the app; everything else lives in the library so tests can use it. The same wasm runs the import
+//! worker (`www/worker.js`): there is no window there.
 fn main() {
     console_error_panic_hook::set_once();
+    if web_sys::window().is_none() {
+        scorch_app::worker::run();
+        return;
+    }
     leptos::mount::mount_to_body(scorch_app::App);
 }

@@ -70,7 +70,7 @@ impl fmt::Display for ImportError {
 }
 
 /// One skipped or adjusted line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Warning {
     pub line: u64,
     pub offset: u64,
@@ -84,7 +84,7 @@ impl fmt::Display for Warning {
 }
 
 /// Warnings, counted: all are counted, only the first [`Warnings::KEEP`] are kept with their text.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Warnings {
     pub count: u64,
     pub first: Vec<Warning>,

@@ -187,6 +187,11 @@ pub struct FoldedParser {
 }
 
 impl FoldedParser {
+    /// Sample lines read so far.
+    pub fn samples(&self) -> usize {
+        self.records as usize
+    }
+
     pub fn new(opts: &FoldedOptions) -> Self {
         FoldedParser {
             lines: LineSplitter::new(Format::Folded, opts.max_line),

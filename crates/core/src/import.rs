@@ -37,7 +37,7 @@ impl Default for ImportOptions {
 }
 
 /// A finished import.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Imported {
     pub profile: Profile,
     /// Whether the input was gzip-compressed.
@@ -65,6 +65,13 @@ impl Parser {
             Parser::Folded(p) => p.finish(),
             Parser::Perf(p) => p.finish(),
             Parser::Pprof(p) => p.finish(),
+        }
+    }
+    fn samples(&self) -> usize {
+        match self {
+            Parser::Folded(p) => p.samples(),
+            Parser::Perf(p) => p.samples(),
+            Parser::Pprof(_) => 0,
         }
     }
     fn format(&self) -> Format {
@@ -303,6 +310,16 @@ impl Loader {
     /// Bytes fed so far (compressed, as read from the file).
     pub fn bytes_fed(&self) -> u64 {
         self.fed
+    }
+
+    /// Samples read so far (for progress; pprof decodes its message at the end, so 0 until then).
+    pub fn samples_so_far(&self) -> usize {
+        let sink = match &self.stage {
+            Stage::Plain(sink) => sink,
+            Stage::Gzip(dec) => dec.get_ref(),
+            Stage::Start(_) | Stage::Failed => return 0,
+        };
+        sink.parser.as_ref().map_or(0, Parser::samples)
     }
 
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {

@@ -32,6 +32,7 @@ pub mod share;
 pub mod top;
 pub mod units;
 pub mod view;
+pub mod wire;
 
 pub use calltree::{CallTree, NodeId};
 pub use error::{ImportError, ImportErrorKind, Warning, Warnings};

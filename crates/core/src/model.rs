@@ -16,7 +16,8 @@ use rustc_hash::FxHashMap as HashMap;
 macro_rules! id_type {
     ($(#[$m:meta])* $name:ident) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        #[serde(transparent)]
         pub struct $name(pub u32);
         impl $name {
             #[inline]
@@ -41,7 +42,9 @@ id_type!(
 );
 
 /// What kind of code a frame is. An attribute for colour and filtering, never part of the name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[repr(u8)]
 pub enum FrameKind {
     #[default]
@@ -66,7 +69,7 @@ impl FrameKind {
 }
 
 /// Interned strings stored back to back in one buffer.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Strings {
     buf: String,
     ends: Vec<u32>,
@@ -92,7 +95,7 @@ impl Strings {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct FrameTable {
     pub name: Vec<StrId>,
     pub kind: Vec<FrameKind>,
@@ -108,7 +111,7 @@ impl FrameTable {
 }
 
 /// Stack table: one row per distinct call path. `parent[i] == NO_PARENT` marks a root frame.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct StackTable {
     pub parent: Vec<u32>,
     pub frame: Vec<FrameId>,
@@ -135,7 +138,7 @@ impl StackTable {
 pub const EMPTY_STACK: StackId = StackId(u32::MAX);
 
 /// Samples as columns. The optional columns are present only when the input had them.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct SampleTable {
     /// The leaf stack, or [`EMPTY_STACK`].
     pub stack: Vec<StackId>,
@@ -152,14 +155,14 @@ pub struct SampleTable {
 }
 
 /// A label value (pprof `Label`): a string, or a number with an optional unit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum LabelValue {
     Str(StrId),
     Num(i64, Option<StrId>),
 }
 
 /// One label of a sample, with the pseudo frame used when grouping by its key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Label {
     pub key: StrId,
     pub value: LabelValue,
@@ -177,7 +180,7 @@ impl SampleTable {
 }
 
 /// Threads seen in the input, with the pseudo frames that can stand at the root of their stacks.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct ThreadTable {
     pub comm: Vec<StrId>,
     /// `None` when the input printed only one number (perf's tid).
@@ -197,7 +200,7 @@ impl ThreadTable {
 }
 
 /// One event type of the input (perf can record several at once).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EventInfo {
     /// The event name without modifiers (`cycles` for `cycles:uppp`).
     pub name: String,
@@ -211,7 +214,7 @@ pub struct EventInfo {
 }
 
 /// Facts about where the profile came from.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Meta {
     pub format: Format,
     pub unit: Unit,
@@ -226,7 +229,7 @@ pub struct Meta {
     pub info: Vec<(String, String)>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Profile {
     pub strings: Strings,
     pub frames: FrameTable,
@@ -486,6 +489,11 @@ pub struct ProfileBuilder {
 }
 
 impl ProfileBuilder {
+    /// Samples added so far.
+    pub fn samples_len(&self) -> usize {
+        self.samples.len()
+    }
+
     pub fn new(format: Format) -> Self {
         ProfileBuilder {
             format,

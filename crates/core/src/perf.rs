@@ -579,6 +579,11 @@ pub struct PerfParser {
 }
 
 impl PerfParser {
+    /// Samples built so far.
+    pub fn samples(&self) -> usize {
+        self.b.samples_len()
+    }
+
     pub fn new(opts: &PerfOptions) -> Self {
         PerfParser {
             lines: LineSplitter::new(Format::PerfScript, opts.max_line),

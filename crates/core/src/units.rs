@@ -6,7 +6,7 @@
 use std::fmt;
 
 /// What one unit of weight means.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Unit {
     /// Sample counts (folded stacks, perf without a period).
     Samples,

@@ -193,3 +193,56 @@ fn fuzz_findings() {
     let again = scorch_core::folded::parse(export::to_folded(&p).as_bytes()).unwrap();
     assert_eq!(export::to_folded(&again), export::to_folded(&p));
 }
+
+/// The worker's buffer brings back the same profile, for every corpus format; a damaged buffer is an error.
+#[test]
+fn wire_round_trip() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut seen = 0;
+    let files = ["perf", "pprof", "folded", "perf-made"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(dir.join(d)).unwrap())
+        .map(|e| e.unwrap().path());
+    for path in files {
+        if !path.is_file() {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(imported) = scorch_core::import_bytes(&bytes, scorch_core::ImportOptions::default()) else {
+            continue;
+        };
+        let buf = scorch_core::wire::encode(&imported).unwrap();
+        let back = scorch_core::wire::decode(&buf).unwrap();
+        back.profile.validate().unwrap();
+        let view = scorch_core::ViewOptions::default_for(&imported.profile);
+        assert_eq!(
+            scorch_core::export::folded_entries(&back.profile, &view),
+            scorch_core::export::folded_entries(&imported.profile, &view),
+            "{}",
+            path.display()
+        );
+        assert_eq!(back.profile.samples.time_ns, imported.profile.samples.time_ns);
+        assert_eq!(back.profile.meta.info, imported.profile.meta.info);
+        assert_eq!(back.profile.events, imported.profile.events);
+        assert_eq!((back.gzip, back.bytes), (imported.gzip, imported.bytes));
+        if imported.profile.meta.format != scorch_core::Format::Pprof {
+            // Text goes as its distinct content: far smaller than the input.
+            assert!(
+                buf.len() as u64 <= imported.bytes / 2 + 4096,
+                "{}",
+                path.display()
+            );
+        }
+        // Truncated or from another version: an error, never a panic.
+        for cut in [0, 1, buf.len() / 2, buf.len() - 1] {
+            assert!(scorch_core::wire::decode(&buf[..cut]).is_err());
+        }
+        let mut other = buf.clone();
+        *other.last_mut().unwrap() = 99;
+        assert!(scorch_core::wire::decode(&other)
+            .unwrap_err()
+            .contains("another version"));
+        seen += 1;
+    }
+    assert!(seen >= 5, "only {seen} profiles round-tripped");
+}

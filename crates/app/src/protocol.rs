@@ -1,0 +1,51 @@
+//! The import worker's protocol: every message between the page and `www/worker.js`, as plain types.
+//!
+//! The page starts one worker per load (`load.rs`) and terminates it when the load ends or is cancelled, so a
+//! worker never holds two imports and its wasm memory (which cannot shrink) is given back. Messages are plain
+//! objects made by serde-wasm-bindgen; the two things that cannot be plain data ride beside them:
+//! the `File` to read (`file`, structured-cloned: a handle, not the bytes) and the parsed profile (`buffer`, an
+//! `ArrayBuffer` from [`scorch_core::wire::encode`], transferred, not copied).
+
+use serde::{Deserialize, Serialize};
+
+/// Page → worker: import one profile.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Open {
+    /// Echoed in every answer; the page ignores answers for another id.
+    pub id: u32,
+    /// Fetch this URL (streamed). When `None`, read the `File` that rides as `file`.
+    pub url: Option<String>,
+    /// Bytes per slice when reading a file.
+    pub slice_bytes: u32,
+    /// Test hook: wait this long after every slice or chunk (0 in normal use), so tests can watch progress.
+    pub throttle_ms: u32,
+}
+
+/// Worker → page.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum FromWorker {
+    /// The worker's wasm is running; it takes requests from now on.
+    Ready,
+    /// Sent after every slice (at most every 4 MiB or so).
+    Progress(Progress),
+    /// The profile was parsed and built; the encoded profile rides as `buffer`.
+    Done {
+        id: u32,
+        /// Milliseconds the worker spent from the request to the encoded profile.
+        ms: f64,
+    },
+    /// The import failed; the message says the format, byte offset and line.
+    Failed { id: u32, error: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub id: u32,
+    /// Bytes read from the file or the network (compressed, when the file is gzip'd).
+    pub read: f64,
+    /// The file's size, or the response's Content-Length; `None` when unknown.
+    pub total: Option<f64>,
+    /// Samples (perf) or sample lines (folded) parsed so far; 0 for pprof, which is decoded at the end.
+    pub samples: f64,
+}

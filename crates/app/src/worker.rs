@@ -1,0 +1,193 @@
+//! The import worker: the same wasm as the page, started by `www/worker.js` in a dedicated worker, where
+//! `main` finds no window and calls [`run`]. It reads a file in slices (or a URL as a stream), feeds the core's
+//! streaming [`Loader`], reports progress, and sends back the parsed profile as one transferred buffer.
+//! Protocol: `protocol.rs`.
+
+use crate::protocol::{FromWorker, Open, Progress};
+use js_sys::{Array, Promise, Reflect, Uint8Array};
+use scorch_core::{ImportOptions, Loader};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::DedicatedWorkerGlobalScope;
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn post(msg: &FromWorker, buffer: Option<&JsValue>) {
+    let Ok(value) = serde_wasm_bindgen::to_value(msg) else {
+        return;
+    };
+    let r = match buffer {
+        Some(buf) => {
+            let _ = Reflect::set(&value, &"buffer".into(), buf);
+            scope().post_message_with_transfer(&value, &Array::of1(buf))
+        }
+        None => scope().post_message(&value),
+    };
+    if let Err(e) = r {
+        web_sys::console::error_2(&"scorch worker: postMessage failed".into(), &e);
+    }
+}
+
+/// Installs the message handler and says it is ready.
+pub fn run() {
+    let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| {
+        let data = e.data();
+        wasm_bindgen_futures::spawn_local(async move { handle(data).await });
+    });
+    scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
+    handler.forget();
+    post(&FromWorker::Ready, None);
+}
+
+async fn handle(data: JsValue) {
+    let open: Open = match serde_wasm_bindgen::from_value(data.clone()) {
+        Ok(o) => o,
+        Err(e) => {
+            let error = format!("bad request to the import worker: {e}");
+            post(&FromWorker::Failed { id: 0, error }, None);
+            return;
+        }
+    };
+    let id = open.id;
+    let start = now();
+    let result = match &open.url {
+        Some(url) => read_url(&open, url).await,
+        None => match Reflect::get(&data, &"file".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<web_sys::Blob>().ok())
+        {
+            Some(file) => read_blob(&open, &file).await,
+            None => Err("no file in the request".to_string()),
+        },
+    };
+    let encoded = result.and_then(|imported| scorch_core::wire::encode(&imported));
+    match encoded {
+        Ok(bytes) => {
+            let buf = Uint8Array::from(bytes.as_slice()).buffer();
+            drop(bytes);
+            let ms = now() - start;
+            post(&FromWorker::Done { id, ms }, Some(&buf));
+        }
+        Err(error) => post(&FromWorker::Failed { id, error }, None),
+    }
+}
+
+fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
+    post(
+        &FromWorker::Progress(Progress {
+            id: open.id,
+            read: loader.bytes_fed() as f64,
+            total,
+            samples: loader.samples_so_far() as f64,
+        }),
+        None,
+    );
+}
+
+async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imported, String> {
+    let size = file.size();
+    let slice = f64::from(open.slice_bytes.max(64 * 1024));
+    let mut loader = Loader::new(ImportOptions::default());
+    let mut buf = Vec::new();
+    let mut off = 0.0;
+    while off < size {
+        let end = (off + slice).min(size);
+        let blob = file.slice_with_f64_and_f64(off, end).map_err(js_err)?;
+        let ab = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
+        let view = Uint8Array::new(&ab);
+        buf.resize(view.length() as usize, 0);
+        view.copy_to(&mut buf);
+        loader.feed(&buf).map_err(|e| e.to_string())?;
+        off = end;
+        progress(open, &loader, Some(size));
+        throttle(open).await;
+    }
+    loader.finish().map_err(|e| e.to_string())
+}
+
+async fn read_url(open: &Open, url: &str) -> Result<scorch_core::Imported, String> {
+    let resp = JsFuture::from(scope().fetch_with_str(url))
+        .await
+        .map_err(|e| format!("could not fetch {url}: {} (network error or CORS)", js_err(e)))?;
+    let resp: web_sys::Response = resp
+        .dyn_into()
+        .map_err(|_| "fetch did not return a response".to_string())?;
+    if !resp.ok() {
+        return Err(format!(
+            "could not fetch {url}: HTTP {} {}",
+            resp.status(),
+            resp.status_text()
+        ));
+    }
+    // Content-Length counts the bytes on the wire; with a Content-Encoding the stream yields more.
+    let headers = resp.headers();
+    let encoded = headers.get("content-encoding").ok().flatten().is_some();
+    let total = headers
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|_| !encoded);
+    let mut loader = Loader::new(ImportOptions::default());
+    let Some(body) = resp.body() else {
+        return loader.finish().map_err(|e| e.to_string());
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body
+        .get_reader()
+        .dyn_into()
+        .map_err(|_| "the response cannot be streamed".to_string())?;
+    let mut buf = Vec::new();
+    let mut since = 0.0;
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(js_err)?;
+        if Reflect::get(&chunk, &"done".into())
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true)
+        {
+            break;
+        }
+        let Ok(value) = Reflect::get(&chunk, &"value".into()) else {
+            break;
+        };
+        let view: Uint8Array = value.unchecked_into();
+        buf.resize(view.length() as usize, 0);
+        view.copy_to(&mut buf);
+        loader.feed(&buf).map_err(|e| e.to_string())?;
+        since += buf.len() as f64;
+        if since >= f64::from(open.slice_bytes) {
+            since = 0.0;
+            progress(open, &loader, total);
+            throttle(open).await;
+        }
+    }
+    progress(open, &loader, total);
+    loader.finish().map_err(|e| e.to_string())
+}
+
+async fn throttle(open: &Open) {
+    if open.throttle_ms == 0 {
+        return;
+    }
+    let ms = open.throttle_ms as i32;
+    let p = Promise::new(&mut |resolve, _| {
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(p).await;
+}
+
+fn now() -> f64 {
+    Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or(0.0, |p| p.now())
+}
+
+pub(crate) fn js_err(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
+        .unwrap_or_else(|| "unknown error".to_string())
+}
