@@ -1,0 +1,212 @@
+// Load benchmark, scorch against speedscope in the same run: navigation → drawn flame graph, main-thread long
+// tasks and renderer peak memory, for generated perf script, folded and pprof profiles of 1–400 MB.
+//
+//   bench/load.sh [--sizes 1,10,100,400] [--kinds perf,folded,pprof] [--reps 3] [--apps scorch,speedscope]
+//
+// Method (the same as ../shared/tools/viewer-bench, whose generator makes the profiles): every run is a fresh
+// headless Chromium with an empty profile directory and a 1600×1000 viewport; the app is opened with the
+// profile's URL in its fragment (scorch `#url=`, speedscope `#profileURL=`) on a local server that sends
+// Content-Length and streams in 1 MiB chunks. Times are page times (origin = navigation start):
+//   import  — scorch's `bench:import-done` mark / speedscope's console.timeEnd('import');
+//   drawn   — end of the last task that drew on a canvas (2D or WebGL) after import, once no draw happened
+//             for 1 s: the first frame with the whole flame graph (speedscope draws it in its 2nd task);
+//   longest — the longest main-thread task (PerformanceObserver 'longtask') from navigation to drawn, and
+//             how many exceeded 50 ms; the first task (app boot, before the profile is asked for) is
+//             reported separately;
+//   peak    — the renderer process's VmHWM (peak RSS: JS heap, wasm memory, workers, canvases).
+// Runs alternate between the apps file by file, so both see the same machine load. Results: JSON in
+// target/bench/load.json and a markdown table on stdout.
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
+const sizes = opt('--sizes', '1,10,100,400').split(',');
+const kinds = opt('--kinds', 'perf,folded,pprof').split(',');
+const reps = Number(opt('--reps', '3'));
+const apps = opt('--apps', 'scorch,speedscope').split(',');
+const profiles = path.resolve(opt('--profiles', path.join(root, 'target', 'bench-profiles')));
+const timeoutMs = Number(opt('--timeout', '240')) * 1000;
+const out = path.join(root, 'target', 'bench');
+fs.mkdirSync(out, { recursive: true });
+
+const FILE = { perf: (s) => `perf-${s}mb.linux-perf.txt`, folded: (s) => `folded-${s}mb.collapsedstack.txt`, pprof: (s) => `pprof-${s}mb.pb.gz` };
+const APPS = {
+  scorch: { dir: path.join(root, 'dist'), url: (b, p) => `${b}/scorch/index.html#url=${encodeURIComponent(p)}` },
+  speedscope: {
+    dir: path.join(here, 'node_modules', 'speedscope', 'dist', 'release'),
+    url: (b, p) => `${b}/speedscope/index.html#profileURL=${encodeURIComponent(p)}`,
+  },
+};
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml', '.json': 'application/json', '.woff2': 'font/woff2', '.png': 'image/png' };
+
+function serve() {
+  const mounts = { '/scorch/': APPS.scorch.dir, '/speedscope/': APPS.speedscope.dir, '/profiles/': profiles };
+  const server = http.createServer((req, res) => {
+    const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const prefix = Object.keys(mounts).find((m) => p.startsWith(m));
+    const dir = prefix && mounts[prefix];
+    const file = dir && path.resolve(dir, p.slice(prefix.length) || 'index.html');
+    if (!file || !file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
+      'Content-Length': fs.statSync(file).size, 'Cache-Control': 'no-store' });
+    fs.createReadStream(file, { highWaterMark: 1 << 20 }).pipe(res);
+  });
+  return new Promise((r) => server.listen(0, '127.0.0.1', () => r(server)));
+}
+
+// Injected before any page script: draw hooks, the import signal, long tasks.
+const INSTRUMENT = `(() => {
+  const B = window.__bench = { importDone: null, rendered: null, lastDraw: null, lastDrawTaskEnd: null, tasks: 0, long: [] };
+  let cur = false;
+  const onDraw = () => {
+    if (B.importDone === null) return;
+    B.lastDraw = performance.now();
+    if (!cur) { cur = true; B.tasks++; setTimeout(() => { B.lastDrawTaskEnd = performance.now(); cur = false; }, 0); }
+  };
+  const wrap = (P, names) => { if (!P) return; for (const n of names) { const o = P.prototype[n]; if (typeof o !== 'function') continue;
+    P.prototype[n] = function (...a) { onDraw(); return o.apply(this, a); }; } };
+  wrap(window.CanvasRenderingContext2D, ['fillRect', 'fillText', 'strokeText', 'drawImage', 'putImageData', 'fill', 'stroke']);
+  for (const P of [window.WebGLRenderingContext, window.WebGL2RenderingContext]) wrap(P, ['drawArrays', 'drawElements', 'drawArraysInstanced', 'drawElementsInstanced']);
+  const te = console.timeEnd;
+  console.timeEnd = function (label, ...rest) { if (label === 'import' && B.importDone === null) B.importDone = performance.now(); return te.call(this, label, ...rest); };
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) {
+    if (e.name === 'bench:import-done' && B.importDone === null) B.importDone = e.startTime;
+    if (e.name === 'bench:rendered' && B.rendered === null) B.rendered = e.startTime;
+  } }).observe({ type: 'mark', buffered: true });
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) B.long.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+})();`;
+
+function procTree() {
+  const kids = new Map();
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const st = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const ppid = Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!kids.has(ppid)) kids.set(ppid, []);
+      kids.get(ppid).push(Number(e));
+    } catch { /* gone */ }
+  }
+  const all = [], stack = [process.pid];
+  while (stack.length) for (const k of kids.get(stack.pop()) || []) { all.push(k); stack.push(k); }
+  return all;
+}
+function rendererPeakMB() {
+  let peak = 0;
+  for (const pid of procTree()) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const m = /^VmHWM:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) peak = Math.max(peak, Number(m[1]) / 1024);
+    } catch { /* gone */ }
+  }
+  return peak;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function run(app, base, file) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-bench-'));
+  const ctx = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
+    viewport: { width: 1600, height: 1000 }, deviceScaleFactor: 1,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const res = { app, file };
+  let peak = 0;
+  const sampler = setInterval(() => { peak = Math.max(peak, rendererPeakMB()); }, 200);
+  try {
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    let crashed = false;
+    page.on('crash', () => { crashed = true; });
+    page.on('dialog', (d) => { res.failure = `dialog: ${d.message()}`; d.dismiss().catch(() => {}); });
+    await page.addInitScript({ content: INSTRUMENT });
+    const t0 = Date.now();
+    await page.goto(APPS[app].url(base, `${base}/profiles/${file}`), { waitUntil: 'commit' });
+    // Drawn: a draw after import, then 1 s without any.
+    for (;;) {
+      if (crashed) { res.failure = 'renderer crashed'; break; }
+      if (res.failure) break;
+      if (Date.now() - t0 > timeoutMs) { res.failure = 'timeout'; break; }
+      const s = await page.evaluate(() => ({ ...window.__bench, now: performance.now(),
+        error: document.querySelector('[data-testid=error]')?.textContent || (document.body?.innerText.includes('Something went wrong') ? 'speedscope error view' : null) }))
+        .catch(() => null);
+      if (s?.error) { res.failure = s.error; break; }
+      if (s && s.lastDrawTaskEnd !== null && s.now - s.lastDraw > 1000) {
+        const first = s.long.length ? s.long[0] : null;
+        const during = s.long.filter(([t]) => t <= s.lastDrawTaskEnd);
+        // The app's boot task (script and wasm start, before the profile is requested) is reported apart.
+        const boot = first && first[0] < 1000 ? first : null;
+        const load = during.filter((l) => l !== boot);
+        Object.assign(res, {
+          ok: true, importMs: s.importDone, drawnMs: s.lastDrawTaskEnd, renderedMark: s.rendered, drawTasks: s.tasks,
+          bootTaskMs: boot ? boot[1] : 0, longestMs: load.reduce((m, [, d]) => Math.max(m, d), 0),
+          over50: load.filter(([, d]) => d > 50).length, longTasks: during.map(([t, d]) => [Math.round(t), Math.round(d)]),
+        });
+        break;
+      }
+      await sleep(100);
+    }
+    if (res.ok && process.env.BENCH_SHOTS) await page.screenshot({ path: path.join(out, `${app}-${file}.png`) });
+  } catch (e) {
+    res.failure = res.failure || String(e.message || e).split('\n')[0];
+  } finally {
+    clearInterval(sampler);
+    res.peakMB = Math.max(peak, rendererPeakMB());
+    res.loadavg = os.loadavg()[0];
+    await ctx.close().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return res;
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? (s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN; };
+
+const server = await serve();
+const base = `http://127.0.0.1:${server.address().port}`;
+const results = [];
+for (const size of sizes) {
+  for (const kind of kinds) {
+    const file = FILE[kind](size);
+    if (!fs.existsSync(path.join(profiles, file))) { console.error(`missing ${file}`); continue; }
+    for (let r = 0; r < reps; r++) {
+      for (const app of apps) {
+        const res = await run(app, base, file);
+        results.push(res);
+        console.error(`${app.padEnd(10)} ${file.padEnd(32)} ` + (res.ok
+          ? `drawn ${res.drawnMs.toFixed(0)} ms, import ${res.importMs.toFixed(0)} ms, longest task ${res.longestMs.toFixed(0)} ms (${res.over50} over 50; boot ${res.bootTaskMs.toFixed(0)}), peak ${res.peakMB.toFixed(0)} MB`
+          : `FAILED ${res.failure}, peak ${res.peakMB.toFixed(0)} MB`));
+        fs.writeFileSync(path.join(out, 'load.json'), JSON.stringify(results, null, 1));
+      }
+    }
+  }
+}
+server.close();
+
+// Markdown: medians per file and app, and the ratios.
+const rows = [];
+rows.push('| file | scorch drawn | speedscope drawn | ratio | scorch peak | speedscope peak | ratio | scorch longest task (>50 ms) | speedscope longest task |');
+rows.push('|---|---|---|---|---|---|---|---|---|');
+const files = [...new Set(results.map((r) => r.file))];
+const fmt = (x, u) => Number.isFinite(x) ? `${x.toFixed(0)} ${u}` : '—';
+for (const f of files) {
+  const pick = (app) => results.filter((r) => r.file === f && r.app === app);
+  const m = (app, k) => median(pick(app).filter((r) => r.ok).map((r) => r[k]));
+  const peak = (app) => median(pick(app).map((r) => r.peakMB));
+  const fails = (app) => pick(app).filter((r) => !r.ok).length;
+  const [sd, pd] = [m('scorch', 'drawnMs'), m('speedscope', 'drawnMs')];
+  const [sp, pp] = [peak('scorch'), peak('speedscope')];
+  const note = (app) => fails(app) ? ` (${fails(app)} failed)` : '';
+  rows.push(`| ${f} | ${fmt(sd, 'ms')}${note('scorch')} | ${fmt(pd, 'ms')}${note('speedscope')} | ${Number.isFinite(sd / pd) ? (pd / sd).toFixed(1) + '×' : '—'} | ${fmt(sp, 'MB')} | ${fmt(pp, 'MB')} | ${Number.isFinite(sp / pp) ? (pp / sp).toFixed(1) + '×' : '—'} | ${fmt(m('scorch', 'longestMs'), 'ms')} (${m('scorch', 'over50')}) | ${fmt(m('speedscope', 'longestMs'), 'ms')} |`);
+}
+console.log(`${reps} runs per app and file, medians; ${new Date().toISOString()}, ${os.cpus().length} cores\n`);
+console.log(rows.join('\n'));
