@@ -174,9 +174,10 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.lengt
 const server = await serve();
 const base = `http://127.0.0.1:${server.address().port}`;
 const results = [];
-for (const size of sizes) {
-  for (const kind of kinds) {
-    const file = FILE[kind](size);
+// `--files a,b` names files in --profiles directly (the 2 GB / 1 GB runs).
+const list = opt('--files', null)?.split(',') ?? sizes.flatMap((size) => kinds.map((kind) => FILE[kind](size)));
+{
+  for (const file of list) {
     if (!fs.existsSync(path.join(profiles, file))) { console.error(`missing ${file}`); continue; }
     for (let r = 0; r < reps; r++) {
       for (const app of apps) {

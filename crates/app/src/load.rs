@@ -124,11 +124,12 @@ async fn run_in_worker(source: &Source, on_progress: Rc<dyn Fn(Progress)>) -> Ou
         Source::File(f) => Some(f.clone()),
         Source::Url(_) => None,
     };
-    let opts = web_sys::WorkerOptions::new();
-    opts.set_type(web_sys::WorkerType::Module);
-    let worker = match web_sys::Worker::new_with_options("www/worker.js", &opts) {
-        Ok(w) => w,
-        Err(e) => return Outcome::NoWorker(js_err(e)),
+    let (worker, ready) = match take_early_worker() {
+        Some(w) => w,
+        None => match start_worker() {
+            Ok(w) => (w, false),
+            Err(e) => return Outcome::NoWorker(e),
+        },
     };
     let mut settle: Option<js_sys::Function> = None;
     let promise = Promise::new(&mut |resolve, _| settle = Some(resolve));
@@ -142,9 +143,10 @@ async fn run_in_worker(source: &Source, on_progress: Rc<dyn Fn(Progress)>) -> Ou
             }
         })
     };
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        on_message(id, e.data())
-    });
+    let message_handler =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            on_message(id, e.data())
+        });
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
         let ready = RUNNING.with(|r| r.borrow().as_ref().is_some_and(|run| run.ready));
         let msg = e.message();
@@ -162,7 +164,7 @@ async fn run_in_worker(source: &Source, on_progress: Rc<dyn Fn(Progress)>) -> Ou
             },
         );
     });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onmessage(Some(message_handler.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     RUNNING.with(|r| {
         *r.borrow_mut() = Some(Running {
@@ -172,13 +174,47 @@ async fn run_in_worker(source: &Source, on_progress: Rc<dyn Fn(Progress)>) -> Ou
             ready: false,
             finish: Some(finish),
             on_progress,
-            _on_message: on_message,
+            _on_message: message_handler,
             _on_error: on_error,
         })
     });
+    if ready {
+        on_message(id, ready_message());
+    }
     let _ = JsFuture::from(promise).await;
     let outcome = holder.borrow_mut().take();
     outcome.unwrap_or(Outcome::Cancelled)
+}
+
+/// A new worker, given the page's compiled wasm (`boot.js`) so it does not compile it again.
+fn start_worker() -> Result<web_sys::Worker, String> {
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options("www/worker.js", &opts).map_err(js_err)?;
+    let module = web_sys::window()
+        .and_then(|w| Reflect::get(&w, &"__scorchWasm".into()).ok())
+        .unwrap_or(JsValue::UNDEFINED);
+    let first = js_sys::Object::new();
+    let _ = Reflect::set(&first, &"module".into(), &module);
+    worker.post_message(&first).map_err(js_err)?;
+    Ok(worker)
+}
+
+/// The worker `boot.js` started for a link that names a profile, and whether it has said it is ready.
+fn take_early_worker() -> Option<(web_sys::Worker, bool)> {
+    let w = web_sys::window()?;
+    let key = JsValue::from_str("__scorchEarlyWorker");
+    let early = Reflect::get(&w, &key).ok()?.dyn_into::<web_sys::Worker>().ok()?;
+    let _ = Reflect::delete_property(&w, &key);
+    let ready = Reflect::get(&early, &"__scorchReady".into())
+        .ok()
+        .and_then(|r| r.as_bool())
+        .unwrap_or(false);
+    Some((early, ready))
+}
+
+fn ready_message() -> JsValue {
+    serde_wasm_bindgen::to_value(&FromWorker::Ready).unwrap_or(JsValue::UNDEFINED)
 }
 
 fn on_message(id: u32, data: JsValue) {

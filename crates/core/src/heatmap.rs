@@ -89,14 +89,17 @@ impl Heatmap {
 
 /// Per stack: is any frame on it an idle function?
 fn idle_stacks(p: &Profile) -> Vec<bool> {
+    // Names are matched once per frame, not once per stack (a stack table can be millions of rows).
+    let idle_frame: Vec<bool> = (0..p.frames.len())
+        .map(|i| {
+            let name = p.frame_name(crate::model::FrameId(i as u32));
+            IDLE.iter().any(|x| name.contains(x))
+        })
+        .collect();
     let mut idle: Vec<bool> = Vec::with_capacity(p.stacks.len());
     for (&par, &f) in p.stacks.parent.iter().zip(&p.stacks.frame) {
         let inherited = par != NO_PARENT && idle.get(par as usize).copied().unwrap_or(false);
-        let here = inherited || {
-            let name = p.frame_name(f);
-            IDLE.iter().any(|x| name.contains(x))
-        };
-        idle.push(here);
+        idle.push(inherited || idle_frame.get(f.idx()).copied().unwrap_or(false));
     }
     idle
 }
