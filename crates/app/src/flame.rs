@@ -287,8 +287,18 @@ impl FlameData {
 
     /// The flame graph of a tree built from `loaded` under `view`.
     pub fn from_tree(loaded: Arc<Loaded>, view: ViewOptions, tree: CallTree) -> FlameData {
-        let p = &loaded.imported.profile;
         let layout = FlameLayout::new(&tree);
+        FlameData::from_parts(loaded, view, tree, layout)
+    }
+
+    /// The flame graph of a tree and its layout, both of `loaded` under `view`.
+    pub fn from_parts(
+        loaded: Arc<Loaded>,
+        view: ViewOptions,
+        tree: CallTree,
+        layout: FlameLayout,
+    ) -> FlameData {
+        let p = &loaded.imported.profile;
         let unit = view.unit(p);
         FlameData {
             loaded,

@@ -843,7 +843,8 @@ impl Ctx {
     /// flame graph of the default view in steps, each its own task, so the page never freezes for long.
     async fn load(&self, seq: u64, name: &str, source: load::Source) -> Result<Arc<Loaded>, String> {
         let ctx = *self;
-        let imported = load::load(source, move |p| {
+        let order = self.order.get_untracked();
+        let done = load::load(source, order, move |p| {
             if ctx.seq.get_untracked() == seq {
                 ctx.progress.set(Some(p));
             }
@@ -853,12 +854,17 @@ impl Ctx {
             return Err(load::CANCELLED.to_string());
         }
         load::yield_now().await;
-        let loaded = Arc::new(Loaded::new(name.to_string(), imported));
+        let loaded = Arc::new(Loaded::new(name.to_string(), done.imported));
         let view = ViewOptions::default_for(&loaded.imported.profile);
-        let order = self.order.get_untracked();
-        let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
-        load::yield_now().await;
-        let data = FlameData::from_tree(loaded.clone(), view, tree);
+        let data = match done.flame {
+            // Built by the worker (for this order and the default view).
+            Some((tree, layout)) => FlameData::from_parts(loaded.clone(), view, tree, layout),
+            None => {
+                let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
+                load::yield_now().await;
+                FlameData::from_tree(loaded.clone(), view, tree)
+            }
+        };
         self.prebuilt.set_value(Some((Arc::new(data), order)));
         load::yield_now().await;
         let opts = scorch_core::heatmap::HeatmapOptions {

@@ -9,7 +9,8 @@
 use crate::protocol::{FromWorker, Open, Progress};
 use crate::worker::js_err;
 use js_sys::{Promise, Reflect, Uint8Array};
-use scorch_core::{ImportOptions, Imported, Loader};
+use scorch_core::calltree::Order;
+use scorch_core::{CallTree, FlameLayout, ImportOptions, Imported, Loader, TreeColumns};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -75,32 +76,94 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
     true
 }
 
-/// Imports a file or URL in a worker; `on_progress` hears about every slice.
-pub async fn load(source: Source, on_progress: impl Fn(Progress) + 'static) -> Result<Imported, String> {
-    let outcome = run_in_worker(&source, Rc::new(on_progress)).await;
-    let buffer = match outcome {
-        Outcome::Done(buffer) => buffer,
+/// A worker import: the profile, and the default view's call tree and layout when the worker built them.
+pub struct Done {
+    pub imported: Imported,
+    pub flame: Option<(CallTree, FlameLayout)>,
+}
+
+/// Imports a file or URL in a worker; `on_progress` hears about every slice. `order`: the first flame graph's.
+pub async fn load(
+    source: Source,
+    order: Order,
+    on_progress: impl Fn(Progress) + 'static,
+) -> Result<Done, String> {
+    let outcome = run_in_worker(&source, order, Rc::new(on_progress)).await;
+    let msg = match outcome {
+        Outcome::Done(msg) => msg,
         Outcome::Failed(e) => return Err(e),
         Outcome::Cancelled => return Err(CANCELLED.to_string()),
         Outcome::NoWorker(why) => {
             web_sys::console::warn_1(
                 &format!("scorch: import worker unavailable ({why}); reading on the page").into(),
             );
-            return match source {
+            let imported = match source {
                 Source::File(file) => read_file_here(file).await,
                 Source::Url(url) => fetch_url_here(&url).await,
-            };
+            }?;
+            return Ok(Done {
+                imported,
+                flame: None,
+            });
         }
     };
-    let bytes = Uint8Array::new(&buffer).to_vec();
-    drop(buffer);
-    scorch_core::wire::decode(&bytes)
+    let get = |k: &str| Reflect::get(&msg, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let bytes = Uint8Array::new(&get("buffer")).to_vec();
+    yield_now().await;
+    let imported = scorch_core::wire::decode(&bytes)?;
+    drop(bytes);
+    // The columns are copied into wasm memory a few at a time, each group its own task.
+    yield_now().await;
+    let tree_u32 = columns(&get("tree_u32"), |a: js_sys::Uint32Array, v: &mut Vec<u32>| {
+        v.resize(a.length() as usize, 0);
+        a.copy_to(v);
+    })
+    .await;
+    yield_now().await;
+    let tree_u64 = columns(&get("tree_u64"), |a: js_sys::BigUint64Array, v: &mut Vec<u64>| {
+        v.resize(a.length() as usize, 0);
+        a.copy_to(v);
+    })
+    .await;
+    let tree = CallTree::from_columns(TreeColumns {
+        u32s: tree_u32,
+        u64s: tree_u64,
+    });
+    yield_now().await;
+    let layout_f64 = columns(&get("layout_f64"), |a: js_sys::Float64Array, v: &mut Vec<f64>| {
+        v.resize(a.length() as usize, 0.0);
+        a.copy_to(v);
+    })
+    .await;
+    yield_now().await;
+    let layout_u32 = columns(&get("layout_u32"), |a: js_sys::Uint32Array, v: &mut Vec<u32>| {
+        v.resize(a.length() as usize, 0);
+        a.copy_to(v);
+    })
+    .await;
+    let flame = tree.and_then(|t| FlameLayout::from_columns(layout_f64, layout_u32, t.len()).map(|l| (t, l)));
+    Ok(Done { imported, flame })
+}
+
+/// The typed arrays in a JS array, copied into vectors, each copy its own task.
+async fn columns<A: JsCast, T>(arr: &JsValue, copy: impl Fn(A, &mut Vec<T>)) -> Vec<Vec<T>> {
+    let Some(arr) = arr.dyn_ref::<js_sys::Array>() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for a in arr.iter().filter_map(|a| a.dyn_into::<A>().ok()) {
+        let mut v = Vec::new();
+        copy(a, &mut v);
+        out.push(v);
+        yield_now().await;
+    }
+    out
 }
 
 /// The error text of a cancelled load (the caller shows nothing for it).
 pub const CANCELLED: &str = "cancelled";
 
-async fn run_in_worker(source: &Source, on_progress: Rc<dyn Fn(Progress)>) -> Outcome {
+async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Progress)>) -> Outcome {
     cancel();
     let id = NEXT_ID.with(|n| {
         let id = n.get();
@@ -116,6 +179,7 @@ async fn run_in_worker(source: &Source, on_progress: Rc<dyn Fn(Progress)>) -> Ou
         },
         slice_bytes,
         throttle_ms,
+        order: if order == Order::Weight { "heavy" } else { "alpha" }.to_string(),
     };
     let Ok(request) = serde_wasm_bindgen::to_value(&open) else {
         return Outcome::NoWorker("could not encode the request".into());
@@ -218,6 +282,11 @@ fn ready_message() -> JsValue {
 }
 
 fn on_message(id: u32, data: JsValue) {
+    // `Done` carries its buffers under `payload`, which is not plain data: set aside before decoding the rest.
+    let payload = Reflect::get(&data, &"payload".into()).unwrap_or(JsValue::UNDEFINED);
+    if !payload.is_undefined() {
+        let _ = Reflect::delete_property(data.unchecked_ref::<js_sys::Object>(), &"payload".into());
+    }
     let msg: FromWorker = match serde_wasm_bindgen::from_value(data.clone()) {
         Ok(m) => m,
         Err(e) => {
@@ -257,8 +326,7 @@ fn on_message(id: u32, data: JsValue) {
         }
         FromWorker::Done { id: done, ms } => {
             crate::bench::note_worker_ms(ms);
-            let buffer = Reflect::get(&data, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
-            end(Some(done), Outcome::Done(buffer));
+            end(Some(done), Outcome::Done(payload));
         }
         FromWorker::Failed { id: failed, error } => {
             end(Some(failed), Outcome::Failed(error));

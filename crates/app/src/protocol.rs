@@ -4,7 +4,8 @@
 //! worker never holds two imports and its wasm memory (which cannot shrink) is given back. Messages are plain
 //! objects made by serde-wasm-bindgen; the two things that cannot be plain data ride beside them:
 //! the `File` to read (`file`, structured-cloned: a handle, not the bytes) and the parsed profile (`buffer`, an
-//! `ArrayBuffer` from [`scorch_core::wire::encode`], transferred, not copied).
+//! `ArrayBuffer` from [`scorch_core::wire::encode`], and the first flame graph's columns as typed arrays — all
+//! transferred, not copied).
 
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,9 @@ pub struct Open {
     pub slice_bytes: u32,
     /// Test hook: wait this long after every slice or chunk (0 in normal use), so tests can watch progress.
     pub throttle_ms: u32,
+    /// Build the default view's call tree and flame layout too, siblings in this order (`alpha` or `heavy`),
+    /// so the page does not spend long tasks on them.
+    pub order: String,
 }
 
 /// Worker → page.
@@ -29,7 +33,10 @@ pub enum FromWorker {
     Ready,
     /// Sent after every slice (at most every 4 MiB or so).
     Progress(Progress),
-    /// The profile was parsed and built; the encoded profile rides as `buffer`.
+    /// The profile was parsed and built. Beside it rides `payload`: the encoded profile as `buffer`, and the
+    /// default view's call tree and layout as arrays of typed arrays (`CallTree::into_columns`,
+    /// `FlameLayout::into_columns`): `tree_u32`, `tree_u64` (BigUint64Array), `layout_f64`, `layout_u32` — all
+    /// transferred.
     Done {
         id: u32,
         /// Milliseconds the worker spent from the request to the encoded profile.

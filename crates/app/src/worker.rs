@@ -5,6 +5,7 @@
 
 use crate::protocol::{FromWorker, Open, Progress};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
+use scorch_core::calltree::Order;
 use scorch_core::{ImportOptions, Loader};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -63,16 +64,78 @@ async fn handle(data: JsValue) {
             None => Err("no file in the request".to_string()),
         },
     };
-    let encoded = result.and_then(|imported| scorch_core::wire::encode(&imported));
-    match encoded {
-        Ok(bytes) => {
-            let buf = Uint8Array::from(bytes.as_slice()).buffer();
-            drop(bytes);
-            let ms = now() - start;
-            post(&FromWorker::Done { id, ms }, Some(&buf));
-        }
-        Err(error) => post(&FromWorker::Failed { id, error }, None),
+    let imported = match result {
+        Ok(i) => i,
+        Err(error) => return post(&FromWorker::Failed { id, error }, None),
+    };
+    let bytes = match scorch_core::wire::encode(&imported) {
+        Ok(b) => b,
+        Err(error) => return post(&FromWorker::Failed { id, error }, None),
+    };
+    let transfer = Array::new();
+    let buf = Uint8Array::from(bytes.as_slice()).buffer();
+    drop(bytes);
+    transfer.push(&buf);
+    // The first flame graph, built here rather than in long tasks on the page.
+    let p = &imported.profile;
+    let order = if open.order == "heavy" {
+        Order::Weight
+    } else {
+        Order::Alphabetical
+    };
+    let tree = scorch_core::CallTree::build(p, &scorch_core::ViewOptions::default_for(p), order);
+    let layout = scorch_core::FlameLayout::new(&tree);
+    drop(imported);
+    let (lf, lu) = layout.into_columns();
+    let tc = tree.into_columns();
+    let msg = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| {
+        let _ = Reflect::set(&msg, &k.into(), v);
+    };
+    set(
+        "tree_u32",
+        &typed(tc.u32s, &transfer, |v| {
+            js_sys::Uint32Array::from(v.as_slice()).into()
+        }),
+    );
+    set(
+        "tree_u64",
+        &typed(tc.u64s, &transfer, |v| {
+            let a = js_sys::BigUint64Array::new_with_length(v.len() as u32);
+            a.copy_from(&v);
+            a.into()
+        }),
+    );
+    set(
+        "layout_f64",
+        &typed(lf, &transfer, |v| js_sys::Float64Array::from(v.as_slice()).into()),
+    );
+    set(
+        "layout_u32",
+        &typed(lu, &transfer, |v| js_sys::Uint32Array::from(v.as_slice()).into()),
+    );
+    set("buffer", &buf);
+    let ms = now() - start;
+    let Ok(head) = serde_wasm_bindgen::to_value(&FromWorker::Done { id, ms }) else {
+        return;
+    };
+    let _ = Reflect::set(&head, &"payload".into(), &msg);
+    if let Err(e) = scope().post_message_with_transfer(&head, &transfer) {
+        web_sys::console::error_2(&"scorch worker: postMessage failed".into(), &e);
     }
+}
+
+/// Columns as typed arrays (each copied out of wasm memory once), their buffers added to `transfer`.
+fn typed<T>(cols: Vec<Vec<T>>, transfer: &Array, make: impl Fn(Vec<T>) -> JsValue) -> Array {
+    let out = Array::new();
+    for c in cols {
+        let arr = make(c);
+        if let Ok(b) = Reflect::get(&arr, &"buffer".into()) {
+            transfer.push(&b);
+        }
+        out.push(&arr);
+    }
+    out
 }
 
 fn progress(open: &Open, loader: &Loader, total: Option<f64>) {

@@ -48,6 +48,13 @@ pub struct CallTree {
     child_list: Vec<NodeId>,
 }
 
+/// A [`CallTree`] or [`crate::FlameLayout`] as plain columns of numbers.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TreeColumns {
+    pub u32s: Vec<Vec<u32>>,
+    pub u64s: Vec<Vec<u64>>,
+}
+
 impl CallTree {
     /// The call tree of the samples a view selects, with its process roots.
     pub fn build(p: &Profile, v: &ViewOptions, order: Order) -> CallTree {
@@ -117,6 +124,51 @@ impl CallTree {
         }
         t.link_children(p, order);
         t
+    }
+
+    /// The tree as plain columns, to move it between threads as typed arrays (`wire`): `[frame, origin, parent,
+    /// depth, child_start, child_list]` and `[self, total]`.
+    pub fn into_columns(self) -> TreeColumns {
+        TreeColumns {
+            u32s: vec![
+                self.frame.into_iter().map(|f| f.0).collect(),
+                self.origin,
+                self.parent,
+                self.depth,
+                self.child_start,
+                self.child_list.into_iter().map(|n| n.0).collect(),
+            ],
+            u64s: vec![self.self_w, self.total],
+        }
+    }
+
+    /// The tree [`CallTree::into_columns`] made; `None` when the columns do not fit together.
+    pub fn from_columns(c: TreeColumns) -> Option<CallTree> {
+        let [frame, origin, parent, depth, child_start, child_list]: [Vec<u32>; 6] =
+            c.u32s.try_into().ok()?;
+        let [self_w, total]: [Vec<u64>; 2] = c.u64s.try_into().ok()?;
+        let n = frame.len();
+        let fits = n > 0
+            && [origin.len(), parent.len(), depth.len(), self_w.len(), total.len()]
+                .iter()
+                .all(|&l| l == n)
+            && child_start.len() == n + 1
+            && child_start.iter().all(|&x| x as usize <= child_list.len())
+            && child_list.iter().all(|&x| (x as usize) < n)
+            && parent
+                .iter()
+                .enumerate()
+                .all(|(i, &p)| p == NO_PARENT || (p as usize) < i);
+        fits.then(|| CallTree {
+            frame: frame.into_iter().map(FrameId).collect(),
+            origin,
+            parent,
+            depth,
+            self_w,
+            total,
+            child_start,
+            child_list: child_list.into_iter().map(NodeId).collect(),
+        })
     }
 
     fn empty() -> CallTree {

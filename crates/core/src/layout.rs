@@ -69,6 +69,50 @@ impl FlameLayout {
         }
     }
 
+    /// The layout as plain columns (`[x0, x1, row_x0…, row_x1…]` flattened, `[rows…, row lengths]`), to move it
+    /// between threads as typed arrays.
+    pub fn into_columns(self) -> (Vec<Vec<f64>>, Vec<Vec<u32>>) {
+        let lens = self.rows.iter().map(|r| r.len() as u32).collect();
+        let rows = self.rows.into_iter().flatten().map(|n| n.0).collect();
+        let rx0 = self.row_x0.into_iter().flatten().collect();
+        let rx1 = self.row_x1.into_iter().flatten().collect();
+        (vec![self.x0, self.x1, rx0, rx1], vec![rows, lens])
+    }
+
+    /// The layout [`FlameLayout::into_columns`] made, for a tree of `nodes` nodes; `None` when they do not fit.
+    pub fn from_columns(f64s: Vec<Vec<f64>>, u32s: Vec<Vec<u32>>, nodes: usize) -> Option<FlameLayout> {
+        let [x0, x1, rx0, rx1]: [Vec<f64>; 4] = f64s.try_into().ok()?;
+        let [rows, lens]: [Vec<u32>; 2] = u32s.try_into().ok()?;
+        let flat = rows.len();
+        let fits = x0.len() == nodes
+            && x1.len() == nodes
+            && rx0.len() == flat
+            && rx1.len() == flat
+            && lens.iter().map(|&l| l as usize).sum::<usize>() == flat
+            && rows.iter().all(|&n| (n as usize) < nodes);
+        if !fits {
+            return None;
+        }
+        let split = |v: Vec<f64>| -> Vec<Vec<f64>> {
+            let mut it = v.into_iter();
+            lens.iter()
+                .map(|&l| it.by_ref().take(l as usize).collect())
+                .collect()
+        };
+        let mut it = rows.into_iter();
+        let rows = lens
+            .iter()
+            .map(|&l| it.by_ref().take(l as usize).map(NodeId).collect())
+            .collect();
+        Some(FlameLayout {
+            x0,
+            x1,
+            rows,
+            row_x0: split(rx0),
+            row_x1: split(rx1),
+        })
+    }
+
     /// The node at unit-space `x` in row `depth`, if any.
     pub fn node_at(&self, x: f64, depth: usize) -> Option<NodeId> {
         let (row, rx0, rx1) = (
@@ -114,5 +158,25 @@ mod tests {
         assert_eq!(l.node_at(0.3, 1), Some(main));
         assert_eq!(l.node_at(0.6, 2), None);
         assert_eq!(l.row_range(2, 0.3, 0.4), 1..2);
+    }
+
+    #[test]
+    fn columns_round_trip() {
+        let p = parse(b"main;a;b 3\nmain;a 2\nmain;c 5\nother 10\n").unwrap();
+        let t = CallTree::from_profile(&p, Order::Alphabetical);
+        let l = FlameLayout::new(&t);
+        let (f, u) = l.clone().into_columns();
+        let back = FlameLayout::from_columns(f.clone(), u.clone(), t.len()).unwrap();
+        assert_eq!(
+            (back.x0, back.x1, back.rows, back.row_x0, back.row_x1),
+            (l.x0, l.x1, l.rows, l.row_x0, l.row_x1)
+        );
+        assert!(FlameLayout::from_columns(f, u, t.len() - 1).is_none());
+        let cols = t.clone().into_columns();
+        let t2 = CallTree::from_columns(cols.clone()).unwrap();
+        assert_eq!(t2.into_columns(), cols);
+        let mut bad = cols;
+        bad.u32s[5].push(99);
+        assert!(CallTree::from_columns(bad).is_none());
     }
 }

@@ -34,7 +34,7 @@ pub mod units;
 pub mod view;
 pub mod wire;
 
-pub use calltree::{CallTree, NodeId};
+pub use calltree::{CallTree, NodeId, TreeColumns};
 pub use error::{ImportError, ImportErrorKind, Warning, Warnings};
 pub use format::{sniff, Format, Sniff};
 pub use import::{import_bytes, ImportOptions, Imported, Loader};
