@@ -110,39 +110,43 @@ pub async fn load(
     let get = |k: &str| Reflect::get(&msg, &k.into()).unwrap_or(JsValue::UNDEFINED);
     let bytes = Uint8Array::new(&get("buffer")).to_vec();
     yield_now().await;
-    let imported = scorch_core::wire::decode(&bytes)?;
+    let mut imported = scorch_core::wire::decode(&bytes)?;
     drop(bytes);
-    // The columns are copied into wasm memory a few at a time, each group its own task.
+    // The columns are copied into wasm memory one per task.
     yield_now().await;
-    let tree_u32 = columns(&get("tree_u32"), |a: js_sys::Uint32Array, v: &mut Vec<u32>| {
-        v.resize(a.length() as usize, 0);
-        a.copy_to(v);
-    })
-    .await;
-    yield_now().await;
-    let tree_u64 = columns(&get("tree_u64"), |a: js_sys::BigUint64Array, v: &mut Vec<u64>| {
-        v.resize(a.length() as usize, 0);
-        a.copy_to(v);
-    })
-    .await;
+    let profile_u32 = columns(&get("profile_u32"), copy_u32).await;
+    let profile_u64 = columns(&get("profile_u64"), copy_u64).await;
+    scorch_core::wire::put_columns(
+        &mut imported,
+        TreeColumns {
+            u32s: profile_u32,
+            u64s: profile_u64,
+        },
+    )?;
+    let tree_u32 = columns(&get("tree_u32"), copy_u32).await;
+    let tree_u64 = columns(&get("tree_u64"), copy_u64).await;
     let tree = CallTree::from_columns(TreeColumns {
         u32s: tree_u32,
         u64s: tree_u64,
     });
-    yield_now().await;
     let layout_f64 = columns(&get("layout_f64"), |a: js_sys::Float64Array, v: &mut Vec<f64>| {
         v.resize(a.length() as usize, 0.0);
         a.copy_to(v);
     })
     .await;
-    yield_now().await;
-    let layout_u32 = columns(&get("layout_u32"), |a: js_sys::Uint32Array, v: &mut Vec<u32>| {
-        v.resize(a.length() as usize, 0);
-        a.copy_to(v);
-    })
-    .await;
+    let layout_u32 = columns(&get("layout_u32"), copy_u32).await;
     let flame = tree.and_then(|t| FlameLayout::from_columns(layout_f64, layout_u32, t.len()).map(|l| (t, l)));
     Ok(Done { imported, flame })
+}
+
+fn copy_u32(a: js_sys::Uint32Array, v: &mut Vec<u32>) {
+    v.resize(a.length() as usize, 0);
+    a.copy_to(v);
+}
+
+fn copy_u64(a: js_sys::BigUint64Array, v: &mut Vec<u64>) {
+    v.resize(a.length() as usize, 0);
+    a.copy_to(v);
 }
 
 /// The typed arrays in a JS array, copied into vectors, each copy its own task.

@@ -64,18 +64,10 @@ async fn handle(data: JsValue) {
             None => Err("no file in the request".to_string()),
         },
     };
-    let imported = match result {
+    let mut imported = match result {
         Ok(i) => i,
         Err(error) => return post(&FromWorker::Failed { id, error }, None),
     };
-    let bytes = match scorch_core::wire::encode(&imported) {
-        Ok(b) => b,
-        Err(error) => return post(&FromWorker::Failed { id, error }, None),
-    };
-    let transfer = Array::new();
-    let buf = Uint8Array::from(bytes.as_slice()).buffer();
-    drop(bytes);
-    transfer.push(&buf);
     // The first flame graph, built here rather than in long tasks on the page.
     let p = &imported.profile;
     let order = if open.order == "heavy" {
@@ -85,35 +77,38 @@ async fn handle(data: JsValue) {
     };
     let tree = scorch_core::CallTree::build(p, &scorch_core::ViewOptions::default_for(p), order);
     let layout = scorch_core::FlameLayout::new(&tree);
+    // The profile's big columns go as typed arrays; the rest, encoded, is small and quick to decode.
+    let pc = scorch_core::wire::take_columns(&mut imported);
+    let bytes = match scorch_core::wire::encode(&imported) {
+        Ok(b) => b,
+        Err(error) => return post(&FromWorker::Failed { id, error }, None),
+    };
     drop(imported);
+    let transfer = Array::new();
+    let buf = Uint8Array::from(bytes.as_slice()).buffer();
+    drop(bytes);
+    transfer.push(&buf);
     let (lf, lu) = layout.into_columns();
     let tc = tree.into_columns();
     let msg = js_sys::Object::new();
     let set = |k: &str, v: &JsValue| {
         let _ = Reflect::set(&msg, &k.into(), v);
     };
-    set(
-        "tree_u32",
-        &typed(tc.u32s, &transfer, |v| {
-            js_sys::Uint32Array::from(v.as_slice()).into()
-        }),
-    );
-    set(
-        "tree_u64",
-        &typed(tc.u64s, &transfer, |v| {
-            let a = js_sys::BigUint64Array::new_with_length(v.len() as u32);
-            a.copy_from(&v);
-            a.into()
-        }),
-    );
+    let u32s = |v: Vec<u32>| -> JsValue { js_sys::Uint32Array::from(v.as_slice()).into() };
+    let u64s = |v: Vec<u64>| -> JsValue {
+        let a = js_sys::BigUint64Array::new_with_length(v.len() as u32);
+        a.copy_from(&v);
+        a.into()
+    };
+    set("profile_u32", &typed(pc.u32s, &transfer, u32s));
+    set("profile_u64", &typed(pc.u64s, &transfer, u64s));
+    set("tree_u32", &typed(tc.u32s, &transfer, u32s));
+    set("tree_u64", &typed(tc.u64s, &transfer, u64s));
     set(
         "layout_f64",
         &typed(lf, &transfer, |v| js_sys::Float64Array::from(v.as_slice()).into()),
     );
-    set(
-        "layout_u32",
-        &typed(lu, &transfer, |v| js_sys::Uint32Array::from(v.as_slice()).into()),
-    );
+    set("layout_u32", &typed(lu, &transfer, u32s));
     set("buffer", &buf);
     let ms = now() - start;
     let Ok(head) = serde_wasm_bindgen::to_value(&FromWorker::Done { id, ms }) else {

@@ -4,7 +4,9 @@
 //! size of the profile's distinct content, not of the input. Both ends are the same build of scorch; a
 //! version byte guards against a stale cached worker. Decoding never panics: a bad buffer is an error.
 
+use crate::calltree::TreeColumns;
 use crate::import::Imported;
+use crate::model::{FrameId, StackId};
 
 /// Bumped whenever the model's shape changes.
 const VERSION: u8 = 1;
@@ -28,4 +30,45 @@ pub fn decode(bytes: &[u8]) -> Result<Imported, String> {
         )),
         None => Err("the import worker sent nothing".to_string()),
     }
+}
+
+/// Takes the profile's largest columns out of `imported` (`[stack parent, stack frame, sample stack]` and
+/// `[sample weight]`), so they can travel as typed arrays and the encoded rest stays small and quick to decode.
+pub fn take_columns(imported: &mut Imported) -> TreeColumns {
+    let p = &mut imported.profile;
+    let frames = std::mem::take(&mut p.stacks.frame);
+    let stacks = std::mem::take(&mut p.samples.stack);
+    TreeColumns {
+        u32s: vec![
+            std::mem::take(&mut p.stacks.parent),
+            frames.into_iter().map(|f| f.0).collect(),
+            stacks.into_iter().map(|s| s.0).collect(),
+        ],
+        u64s: vec![std::mem::take(&mut p.samples.weight)],
+    }
+}
+
+/// Puts back what [`take_columns`] took; an error when the columns do not fit the rest of the profile.
+pub fn put_columns(imported: &mut Imported, c: TreeColumns) -> Result<(), String> {
+    let bad = || "the import worker sent columns that do not fit the profile".to_string();
+    let [parent, frame, stack]: [Vec<u32>; 3] = c.u32s.try_into().map_err(|_| bad())?;
+    let [weight]: [Vec<u64>; 1] = c.u64s.try_into().map_err(|_| bad())?;
+    let p = &mut imported.profile;
+    let n = stack.len();
+    let s = &p.samples;
+    let other = [
+        s.time_ns.as_ref().map(Vec::len),
+        s.thread.as_ref().map(Vec::len),
+        s.event.as_ref().map(Vec::len),
+        s.cpu.as_ref().map(Vec::len),
+        s.labels.as_ref().map(Vec::len),
+    ];
+    if parent.len() != frame.len() || weight.len() != n || other.iter().flatten().any(|&l| l != n) {
+        return Err(bad());
+    }
+    p.stacks.parent = parent;
+    p.stacks.frame = frame.into_iter().map(FrameId).collect();
+    p.samples.stack = stack.into_iter().map(StackId).collect();
+    p.samples.weight = weight;
+    Ok(())
 }

@@ -214,6 +214,17 @@ fn wire_round_trip() {
         let buf = scorch_core::wire::encode(&imported).unwrap();
         let back = scorch_core::wire::decode(&buf).unwrap();
         back.profile.validate().unwrap();
+        // The big columns apart (as the worker sends them), then back.
+        let mut rest = imported.clone();
+        let cols = scorch_core::wire::take_columns(&mut rest);
+        let mut joined = scorch_core::wire::decode(&scorch_core::wire::encode(&rest).unwrap()).unwrap();
+        let mut short = cols.clone();
+        short.u64s[0].push(1);
+        assert!(scorch_core::wire::put_columns(&mut joined.clone(), short).is_err());
+        scorch_core::wire::put_columns(&mut joined, cols).unwrap();
+        joined.profile.validate().unwrap();
+        assert_eq!(joined.profile.samples.stack, imported.profile.samples.stack);
+        assert_eq!(joined.profile.stacks.parent, imported.profile.stacks.parent);
         let view = scorch_core::ViewOptions::default_for(&imported.profile);
         assert_eq!(
             scorch_core::export::folded_entries(&back.profile, &view),
