@@ -4,6 +4,10 @@
 // so the page's CSP (script-src 'self') allows it.
 import init from '../scorch-app.js';
 
+// A trap inside an async import (an allocation failure aborts) can surface as a rejected promise; rethrow it
+// so the page's `worker.onerror` hears about it and says so, instead of waiting forever.
+self.addEventListener('unhandledrejection', (e) => { setTimeout(() => { throw e.reason; }); });
+
 self.onmessage = async (e) => {
   self.onmessage = null;
   const module = e.data && e.data.module;

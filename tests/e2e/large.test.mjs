@@ -1,7 +1,7 @@
 // Large files load in the import worker (crates/app/src/worker.rs): progress shows and moves, Cancel stops a load
-// and keeps the open profile, and a second file opened during a load is the one that ends up open — never a mix.
-// `window.__scorchLoadThrottle` (a test hook) makes the worker wait between slices so a load lasts long enough
-// to watch; the bytes and the parser are the real ones.
+// and keeps the open profile, a second file opened during a load is the one that ends up open — never a mix — and
+// a worker that dies is reported. `window.__scorchLoadThrottle` (a test hook) makes the worker wait between slices
+// so a load lasts long enough to watch (or trap after some slices); the bytes and the parser are the real ones.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -93,4 +93,22 @@ test('a second file opened during a load is the one that opens; the first never 
   assert.equal(after.total, nativeInfo(small).total, 'the first file\'s stacks never mixed in');
   assert.equal(Number(after.loads), Number(start.loads) + 1, 'exactly one load landed');
   assert.equal(await page.$('[data-testid=busy]'), null);
+});
+
+test('a worker that dies mid-load (as on running out of memory) is reported; the page and the open profile live on', async () => {
+  await page.evaluate(() => { window.__scorchLoadThrottle = { ms: 0, slice: 256 * 1024, trap: 3 }; });
+  const before = await status();
+  await page.setInputFiles('[data-testid=open-file]', big);
+  await page.waitForFunction(() => document.querySelector('[data-testid=error]')?.textContent.includes('stopped'), null, { timeout: 20000 });
+  const error = await page.textContent('[data-testid=error]');
+  assert.match(error, /the import worker stopped after reading 1 MB of 22 MB \(Uncaught RuntimeError: unreachable\)/);
+  assert.match(error, /too large for the browser/);
+  assert.equal(await page.$('[data-testid=busy]'), null, 'no load is left spinning');
+  const after = await status();
+  assert.deepEqual([after.text, after.total, after.loads], [before.text, before.total, before.loads]);
+  // The page still works: the next file opens.
+  await throttle(0, 4 << 20);
+  await page.evaluate(() => { delete window.__scorchLoadThrottle; });
+  await page.setInputFiles('[data-testid=open-file]', path.join(FIXTURES, 'simple.folded'));
+  await waitForProfile(page, 'simple.folded');
 });

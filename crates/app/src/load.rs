@@ -41,6 +41,8 @@ struct Running {
     /// The request, held until the worker says it is ready.
     request: Option<(JsValue, Option<web_sys::File>)>,
     ready: bool,
+    /// The last progress report (for the message when the worker dies).
+    last: Option<Progress>,
     finish: Option<Box<dyn FnOnce(Outcome)>>,
     on_progress: Rc<dyn Fn(Progress)>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
@@ -108,6 +110,7 @@ pub async fn load(
         }
     };
     let get = |k: &str| Reflect::get(&msg, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    fits_in_memory(&msg)?;
     let bytes = Uint8Array::new(&get("buffer")).to_vec();
     yield_now().await;
     let mut imported = scorch_core::wire::decode(&bytes)?;
@@ -149,6 +152,44 @@ fn copy_u64(a: js_sys::BigUint64Array, v: &mut Vec<u64>) {
     a.copy_to(v);
 }
 
+/// Refuses, with a clear message, a profile whose columns would not fit in this page's wasm memory (4 GB at
+/// most, and the view needs about as much again), instead of running out of memory halfway and killing the page.
+fn fits_in_memory(payload: &JsValue) -> Result<(), String> {
+    let mut bytes = 0.0;
+    let size = |v: &JsValue| {
+        Reflect::get(v, &"byteLength".into())
+            .ok()
+            .and_then(|b| b.as_f64())
+            .unwrap_or(0.0)
+    };
+    bytes += size(&Reflect::get(payload, &"buffer".into()).unwrap_or(JsValue::UNDEFINED));
+    for k in [
+        "profile_u32",
+        "profile_u64",
+        "tree_u32",
+        "tree_u64",
+        "layout_f64",
+        "layout_u32",
+    ] {
+        if let Ok(arr) = Reflect::get(payload, &k.into()).and_then(|a| a.dyn_into::<js_sys::Array>()) {
+            bytes += arr.iter().map(|a| size(&a)).sum::<f64>();
+        }
+    }
+    let used = Reflect::get(&wasm_bindgen::memory(), &"buffer".into())
+        .map(|b| size(&b))
+        .unwrap_or(0.0);
+    const LIMIT: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
+    if used + 2.0 * bytes > LIMIT * 0.9 {
+        return Err(format!(
+            "the profile was read, but showing it needs about {:.1} GB, more than a page's WebAssembly memory \
+             (4 GB). `scorch fold FILE > smaller.folded` (or `--transform`) on the command line gives a smaller \
+             profile to open here",
+            (used + 2.0 * bytes) / 1e9
+        ));
+    }
+    Ok(())
+}
+
 /// The typed arrays in a JS array, copied into vectors, each copy its own task.
 async fn columns<A: JsCast, T>(arr: &JsValue, copy: impl Fn(A, &mut Vec<T>)) -> Vec<Vec<T>> {
     let Some(arr) = arr.dyn_ref::<js_sys::Array>() else {
@@ -174,7 +215,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         n.set(id + 1);
         id
     });
-    let (throttle_ms, slice_bytes) = test_throttle();
+    let (throttle_ms, slice_bytes, trap_after) = test_throttle();
     let open = Open {
         id,
         url: match source {
@@ -183,6 +224,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         },
         slice_bytes,
         throttle_ms,
+        trap_after,
         order: if order == Order::Weight { "heavy" } else { "alpha" }.to_string(),
     };
     let Ok(request) = serde_wasm_bindgen::to_value(&open) else {
@@ -216,7 +258,11 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
             on_message(id, e.data())
         });
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-        let ready = RUNNING.with(|r| r.borrow().as_ref().is_some_and(|run| run.ready));
+        let (ready, last) = RUNNING.with(|r| {
+            r.borrow()
+                .as_ref()
+                .map_or((false, None), |run| (run.ready, run.last))
+        });
         let msg = e.message();
         let msg = if msg.is_empty() {
             "the worker script failed to load".to_string()
@@ -226,7 +272,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         end(
             Some(id),
             if ready {
-                Outcome::Failed(format!("the import worker stopped: {msg}"))
+                Outcome::Failed(died(&msg, last))
             } else {
                 Outcome::NoWorker(msg)
             },
@@ -240,6 +286,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
             id,
             request: Some((request, file)),
             ready: false,
+            last: None,
             finish: Some(finish),
             on_progress,
             _on_message: message_handler,
@@ -319,10 +366,10 @@ fn on_message(id: u32, data: JsValue) {
         }),
         FromWorker::Progress(p) => {
             let cb = RUNNING.with(|r| {
-                r.borrow()
-                    .as_ref()
-                    .filter(|run| run.id == p.id)
-                    .map(|run| run.on_progress.clone())
+                let mut r = r.borrow_mut();
+                let run = r.as_mut().filter(|run| run.id == p.id)?;
+                run.last = Some(p);
+                Some(run.on_progress.clone())
             });
             if let Some(cb) = cb {
                 cb(p);
@@ -339,20 +386,40 @@ fn on_message(id: u32, data: JsValue) {
 }
 
 /// Test hook: `window.__scorchLoadThrottle = { ms, slice }` slows the worker down so a test can watch progress.
-fn test_throttle() -> (u32, u32) {
+/// `trap`: after that many slices the worker traps as an allocation failure does (a test of the message below).
+fn test_throttle() -> (u32, u32, u32) {
     let Some(w) = web_sys::window() else {
-        return (0, SLICE);
+        return (0, SLICE, 0);
     };
     let Ok(t) = Reflect::get(&w, &"__scorchLoadThrottle".into()) else {
-        return (0, SLICE);
+        return (0, SLICE, 0);
     };
     let num = |k: &str| Reflect::get(&t, &k.into()).ok().and_then(|v| v.as_f64());
     if t.is_undefined() || t.is_null() {
-        return (0, SLICE);
+        return (0, SLICE, 0);
     }
     (
         num("ms").unwrap_or(0.0) as u32,
         num("slice").map_or(SLICE, |s| s.max(1.0) as u32),
+        num("trap").unwrap_or(0.0) as u32,
+    )
+}
+
+/// What to say when the worker dies mid-load. In wasm an allocation failure aborts (a trap): the usual cause is a
+/// profile whose distinct content does not fit the 4 GB a WebAssembly memory can have.
+fn died(msg: &str, last: Option<Progress>) -> String {
+    let mb = |b: f64| format!("{:.0} MB", b / 1e6);
+    let at = match last {
+        Some(Progress {
+            read, total: Some(t), ..
+        }) => format!(" after reading {} of {}", mb(read), mb(t)),
+        Some(Progress { read, .. }) => format!(" after reading {}", mb(read)),
+        None => String::new(),
+    };
+    format!(
+        "the import worker stopped{at} ({msg}). The profile is most likely too large for the browser: \
+         a page's WebAssembly memory is limited to 4 GB. `scorch fold FILE > smaller.folded` on the command line \
+         reads it without that limit and gives a smaller profile to open here"
     )
 }
 

@@ -20,6 +20,9 @@ pub struct Open {
     pub slice_bytes: u32,
     /// Test hook: wait this long after every slice or chunk (0 in normal use), so tests can watch progress.
     pub throttle_ms: u32,
+    /// Test hook: after this many slices, trap as an allocation failure does (0 in normal use), so tests can
+    /// check what the page says when the worker dies.
+    pub trap_after: u32,
     /// Build the default view's call tree and flame layout too, siblings in this order (`alpha` or `heavy`),
     /// so the page does not spend long tasks on them.
     pub order: String,

@@ -151,6 +151,7 @@ async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imp
     let mut loader = Loader::new(ImportOptions::default());
     let mut buf = Vec::new();
     let mut off = 0.0;
+    let mut slices = 0;
     while off < size {
         let end = (off + slice).min(size);
         let blob = file.slice_with_f64_and_f64(off, end).map_err(js_err)?;
@@ -162,6 +163,11 @@ async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imp
         off = end;
         progress(open, &loader, Some(size));
         throttle(open).await;
+        slices += 1;
+        if open.trap_after != 0 && slices >= open.trap_after {
+            // What running out of memory does in wasm (the allocator aborts): the test of the page's message.
+            std::process::abort();
+        }
     }
     loader.finish().map_err(|e| e.to_string())
 }
