@@ -385,6 +385,8 @@ impl Ctx {
 
     /// Rebuilds the tree and layout from the loaded profile(s), the view and the diff settings.
     fn rebuild(&self) {
+        // A flame graph built during the load is used at most once, and never kept past the first rebuild.
+        let pre = self.prebuilt.try_update_value(|p| p.take()).flatten();
         let Some(target) = self.loaded.get_untracked() else {
             return;
         };
@@ -413,17 +415,10 @@ impl Ctx {
                             Arc::new(FlameData::new(target, view, order))
                         }
                     },
-                    _ => {
-                        let pre = self.prebuilt.try_update_value(|p| p.take()).flatten();
-                        match pre {
-                            Some((d, o))
-                                if o == order && d.view == view && Arc::ptr_eq(&d.loaded, &target) =>
-                            {
-                                d
-                            }
-                            _ => Arc::new(FlameData::new(target, view, order)),
-                        }
-                    }
+                    _ => match pre {
+                        Some((d, o)) if o == order && d.view == view && Arc::ptr_eq(&d.loaded, &target) => d,
+                        _ => Arc::new(FlameData::new(target, view, order)),
+                    },
                 }
             }
             Some(base) => {
