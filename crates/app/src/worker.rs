@@ -150,17 +150,27 @@ async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imp
     let slice = f64::from(open.slice_bytes.max(64 * 1024));
     let mut loader = Loader::new(ImportOptions::default());
     let mut buf = Vec::new();
-    let mut off = 0.0;
     let mut slices = 0;
-    while off < size {
-        let end = (off + slice).min(size);
-        let blob = file.slice_with_f64_and_f64(off, end).map_err(js_err)?;
-        let ab = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
+    // The next slice is read while this one is parsed (reading a file goes through the browser process).
+    let read = |off: f64| -> Result<JsFuture, String> {
+        let blob = file
+            .slice_with_f64_and_f64(off, (off + slice).min(size))
+            .map_err(js_err)?;
+        Ok(JsFuture::from(blob.array_buffer()))
+    };
+    let mut off = 0.0;
+    let mut next = if size > 0.0 { Some(read(0.0)?) } else { None };
+    while let Some(pending) = next.take() {
+        let ab = pending.await.map_err(js_err)?;
+        off = (off + slice).min(size);
+        if off < size {
+            next = Some(read(off)?);
+        }
         let view = Uint8Array::new(&ab);
         buf.resize(view.length() as usize, 0);
         view.copy_to(&mut buf);
+        drop(ab);
         loader.feed(&buf).map_err(|e| e.to_string())?;
-        off = end;
         progress(open, &loader, Some(size));
         throttle(open).await;
         slices += 1;
