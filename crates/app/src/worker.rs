@@ -145,26 +145,33 @@ fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
     );
 }
 
+/// Slices being read ahead of the parser.
+const READ_AHEAD: usize = 4;
+
 async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imported, String> {
     let size = file.size();
     let slice = f64::from(open.slice_bytes.max(64 * 1024));
     let mut loader = Loader::new(ImportOptions::default());
     let mut buf = Vec::new();
     let mut slices = 0;
-    // The next slice is read while this one is parsed (reading a file goes through the browser process).
+    // The next slices are read while this one is parsed (reading a file goes through the browser process).
     let read = |off: f64| -> Result<JsFuture, String> {
         let blob = file
             .slice_with_f64_and_f64(off, (off + slice).min(size))
             .map_err(js_err)?;
         Ok(JsFuture::from(blob.array_buffer()))
     };
+    let mut queued = std::collections::VecDeque::new();
     let mut off = 0.0;
-    let mut next = if size > 0.0 { Some(read(0.0)?) } else { None };
-    while let Some(pending) = next.take() {
-        let ab = pending.await.map_err(js_err)?;
+    while off < size && queued.len() < READ_AHEAD {
+        queued.push_back(read(off)?);
         off = (off + slice).min(size);
+    }
+    while let Some(pending) = queued.pop_front() {
+        let ab = pending.await.map_err(js_err)?;
         if off < size {
-            next = Some(read(off)?);
+            queued.push_back(read(off)?);
+            off = (off + slice).min(size);
         }
         let view = Uint8Array::new(&ab);
         buf.resize(view.length() as usize, 0);
