@@ -2,10 +2,34 @@
 // Content-Security-Policy; Trunk is told not to inject its inline loader (Trunk.toml: inject_scripts = false).
 //
 // The wasm is compiled once here and shared with the import workers (`window.__scorchWasm`, posted to each
-// worker as its first message: crates/app/src/load.rs). When the link names a profile (`#url=`, `#base=`), the
-// first worker starts now, so it boots while the page does (`window.__scorchEarlyWorker`).
-import init from '../scorch-app.js';
+// worker: crates/app/src/load.rs). When the link names a profile (`#url=`, `#base=`), the first worker starts
+// now and fetches it, so it boots and reads while the page does (`window.__scorchEarlyWorker`).
+// For a link that names a profile, the first import worker starts before anything else and fetches the
+// profile at once (it parses once the module arrives; www/worker.js); the app's request for the same URL then
+// reads that response (crates/app/src/worker.rs, `read_url`).
+function linkedProfile() {
+  for (const kv of location.hash.slice(1).split('&')) {
+    const i = kv.indexOf('=');
+    const key = i < 0 ? kv : kv.slice(0, i);
+    if (key !== 'url' && key !== 'base') continue;
+    try {
+      // As the app decodes the fragment (crates/app/src/state.rs): `%XX` escapes, `+` a space.
+      return new URL(decodeURIComponent(kv.slice(i + 1).replace(/\+/g, ' ')), document.baseURI).href;
+    } catch { return null; }
+  }
+  return null;
+}
+let early = null;
+const linked = linkedProfile();
+if (linked) {
+  try {
+    early = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `prefetch ${linked}` });
+    early.onmessage = (e) => { if (e.data && e.data.type === 'Ready') early.__scorchReady = true; };
+  } catch { early = null; /* the page starts its own worker, or reads on the page */ }
+}
 
+// Loaded beside the wasm, not before this file runs, so the worker above starts first.
+const glue = import('../scorch-app.js');
 const wasmUrl = new URL('../scorch-app_bg.wasm', import.meta.url);
 let module;
 try {
@@ -15,12 +39,9 @@ try {
   module = await WebAssembly.compile(await (await fetch(wasmUrl)).arrayBuffer());
 }
 window.__scorchWasm = module;
-if (/^#(.*&)?(url|base)=/.test(location.hash)) {
-  try {
-    const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    w.onmessage = (e) => { if (e.data && e.data.type === 'Ready') w.__scorchReady = true; };
-    w.postMessage({ module });
-    window.__scorchEarlyWorker = w;
-  } catch { /* the page starts its own worker, or reads on the page */ }
+if (early) {
+  early.postMessage({ module });
+  window.__scorchEarlyWorker = early;
 }
+const { default: init } = await glue;
 await init({ module_or_path: module });

@@ -1,15 +1,28 @@
 // The import worker (crates/app/src/worker.rs): the same wasm as the page; its `main` sees no window and
-// serves import requests (protocol: crates/app/src/protocol.rs). The first message carries the page's compiled
-// module (`{ module }`), so the wasm is compiled once; without one it loads the file itself. A file of its own
+// serves import requests (protocol: crates/app/src/protocol.rs). The page's compiled module comes as the first
+// message (`{ module }`), so the wasm is compiled once; without one it loads the file itself. A file of its own
 // so the page's CSP (script-src 'self') allows it.
-import init from '../scorch-app.js';
+//
+// boot.js names the profile a link opens in the worker's name (`prefetch URL`): it is fetched here at once,
+// before the wasm is ready (messages from the page wait until the page's own start is done), and `read_url`
+// (worker.rs) takes this response when the page asks for the same URL.
+const PREFETCH = 'prefetch ';
+if (self.name.startsWith(PREFETCH)) {
+  const url = self.name.slice(PREFETCH.length);
+  const response = fetch(url);
+  // Handled here so a failure is not an unhandled rejection below; read_url reports it.
+  response.catch(() => {});
+  self.__scorchPrefetch = { url, response };
+}
 
 // A trap inside an async import (an allocation failure aborts) can surface as a rejected promise; rethrow it
 // so the page's `worker.onerror` hears about it and says so, instead of waiting forever.
 self.addEventListener('unhandledrejection', (e) => { setTimeout(() => { throw e.reason; }); });
 
+const glue = import('../scorch-app.js');
 self.onmessage = async (e) => {
   self.onmessage = null;
   const module = e.data && e.data.module;
+  const { default: init } = await glue;
   await init({ module_or_path: module || new URL('../scorch-app_bg.wasm', import.meta.url) });
 };

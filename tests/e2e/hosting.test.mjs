@@ -37,9 +37,15 @@ test('#url= opens a hosted profile; a failing URL says why and keeps the open pr
   assert.deepEqual([s.samples, s.total], ['3', '100']);
   // Relative to the viewer's own address.
   await page.goto(`${server.url}#url=${encodeURIComponent('www/demo/service.perf.gz')}`);
+  const served = server.requests.length;
   await page.reload();
   s = await waitForProfile(page, 'service.perf.gz');
   assert.equal(s.format, 'perf-script');
+  // Opened as a link (not a hash change in an open page): boot.js's early worker fetched the profile before
+  // the app asked for it, and the app's request took that response instead of fetching it again.
+  assert.equal(await page.evaluate(() => window.__scorchPrefetched), true);
+  const fetched = server.requests.slice(served).filter((u) => u.endsWith('/www/demo/service.perf.gz'));
+  assert.equal(fetched.length, 1, `fetched once: ${server.requests.slice(served)}`);
   // A link changed in the open tab (hashchange) that fails: the error says why, the open profile stays.
   await page.evaluate(() => { location.hash = '#url=' + encodeURIComponent('/profiles/missing.folded'); });
   const err = page.locator('[data-testid=error]');

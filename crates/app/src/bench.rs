@@ -102,9 +102,11 @@ fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
-/// Records how long the import worker took (`window.__scorchWorkerMs`, read by `bench/load-browser.mjs`).
-pub fn note_worker_ms(ms: f64) {
+/// Records how long the import worker took (`window.__scorchWorkerMs`, read by `bench/load-browser.mjs`) and
+/// whether it read the response boot.js started for the link (`window.__scorchPrefetched`, read by the tests).
+pub fn note_worker(ms: f64, prefetched: bool) {
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"__scorchWorkerMs".into(), &ms.into());
+        let _ = js_sys::Reflect::set(&w, &"__scorchPrefetched".into(), &prefetched.into());
     }
 }

@@ -115,10 +115,13 @@ pub async fn load(
     yield_now().await;
     let mut imported = scorch_core::wire::decode(&bytes)?;
     drop(bytes);
-    // The columns are copied into wasm memory one per task.
+    // The columns are copied into wasm memory in pieces, each its own task.
     yield_now().await;
-    let profile_u32 = columns(&get("profile_u32"), copy_u32).await;
-    let profile_u64 = columns(&get("profile_u64"), copy_u64).await;
+    let mut copier = Copier::default();
+    let profile_u32 = copier.columns::<js_sys::Uint32Array>(&get("profile_u32")).await;
+    let profile_u64 = copier
+        .columns::<js_sys::BigUint64Array>(&get("profile_u64"))
+        .await;
     scorch_core::wire::put_columns(
         &mut imported,
         TreeColumns {
@@ -126,30 +129,16 @@ pub async fn load(
             u64s: profile_u64,
         },
     )?;
-    let tree_u32 = columns(&get("tree_u32"), copy_u32).await;
-    let tree_u64 = columns(&get("tree_u64"), copy_u64).await;
+    let tree_u32 = copier.columns::<js_sys::Uint32Array>(&get("tree_u32")).await;
+    let tree_u64 = copier.columns::<js_sys::BigUint64Array>(&get("tree_u64")).await;
     let tree = CallTree::from_columns(TreeColumns {
         u32s: tree_u32,
         u64s: tree_u64,
     });
-    let layout_f64 = columns(&get("layout_f64"), |a: js_sys::Float64Array, v: &mut Vec<f64>| {
-        v.resize(a.length() as usize, 0.0);
-        a.copy_to(v);
-    })
-    .await;
-    let layout_u32 = columns(&get("layout_u32"), copy_u32).await;
+    let layout_f64 = copier.columns::<js_sys::Float64Array>(&get("layout_f64")).await;
+    let layout_u32 = copier.columns::<js_sys::Uint32Array>(&get("layout_u32")).await;
     let flame = tree.and_then(|t| FlameLayout::from_columns(layout_f64, layout_u32, t.len()).map(|l| (t, l)));
     Ok(Done { imported, flame })
-}
-
-fn copy_u32(a: js_sys::Uint32Array, v: &mut Vec<u32>) {
-    v.resize(a.length() as usize, 0);
-    a.copy_to(v);
-}
-
-fn copy_u64(a: js_sys::BigUint64Array, v: &mut Vec<u64>) {
-    v.resize(a.length() as usize, 0);
-    a.copy_to(v);
 }
 
 /// Refuses, with a clear message, a profile whose columns would not fit in this page's wasm memory (4 GB at
@@ -190,19 +179,70 @@ fn fits_in_memory(payload: &JsValue) -> Result<(), String> {
     Ok(())
 }
 
-/// The typed arrays in a JS array, copied into vectors, each copy its own task.
-async fn columns<A: JsCast, T>(arr: &JsValue, copy: impl Fn(A, &mut Vec<T>)) -> Vec<Vec<T>> {
-    let Some(arr) = arr.dyn_ref::<js_sys::Array>() else {
-        return Vec::new();
+/// A typed array the worker sent, and the Rust element it holds.
+trait Column: JsCast {
+    type T: Copy + Default;
+    fn len(&self) -> u32;
+    fn part(&self, begin: u32, end: u32) -> Self;
+    fn copy_into(&self, dst: &mut [Self::T]);
+}
+
+macro_rules! column {
+    ($array:ty, $t:ty) => {
+        impl Column for $array {
+            type T = $t;
+            fn len(&self) -> u32 {
+                self.length()
+            }
+            fn part(&self, begin: u32, end: u32) -> Self {
+                self.subarray(begin, end)
+            }
+            fn copy_into(&self, dst: &mut [$t]) {
+                self.copy_to(dst)
+            }
+        }
     };
-    let mut out = Vec::new();
-    for a in arr.iter().filter_map(|a| a.dyn_into::<A>().ok()) {
-        let mut v = Vec::new();
-        copy(a, &mut v);
-        out.push(v);
-        yield_now().await;
+}
+column!(js_sys::Uint32Array, u32);
+column!(js_sys::BigUint64Array, u64);
+column!(js_sys::Float64Array, f64);
+
+/// Copies the worker's columns into wasm memory in pieces, a new task every [`Copier::PIECE`] elements, so no
+/// task runs long: writing to freshly grown wasm memory can cost a few ms per MB here (first touch of pages).
+#[derive(Default)]
+struct Copier {
+    /// Elements copied since the last yield.
+    since: u32,
+}
+
+impl Copier {
+    const PIECE: u32 = 1 << 20;
+
+    /// The typed arrays in a JS array, copied into vectors.
+    async fn columns<A: Column>(&mut self, arr: &JsValue) -> Vec<Vec<A::T>> {
+        let Some(arr) = arr.dyn_ref::<js_sys::Array>() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for a in arr.iter().filter_map(|a| a.dyn_into::<A>().ok()) {
+            let n = a.len();
+            let mut v = Vec::with_capacity(n as usize);
+            let mut begin = 0;
+            while begin < n {
+                let end = n.min(begin + Self::PIECE - self.since.min(Self::PIECE - 1));
+                v.resize(end as usize, A::T::default());
+                a.part(begin, end).copy_into(&mut v[begin as usize..]);
+                self.since += end - begin;
+                begin = end;
+                if self.since >= Self::PIECE {
+                    self.since = 0;
+                    yield_now().await;
+                }
+            }
+            out.push(v);
+        }
+        out
     }
-    out
 }
 
 /// The error text of a cancelled load (the caller shows nothing for it).
@@ -375,8 +415,12 @@ fn on_message(id: u32, data: JsValue) {
                 cb(p);
             }
         }
-        FromWorker::Done { id: done, ms } => {
-            crate::bench::note_worker_ms(ms);
+        FromWorker::Done {
+            id: done,
+            ms,
+            prefetched,
+        } => {
+            crate::bench::note_worker(ms, prefetched);
             end(Some(done), Outcome::Done(payload));
         }
         FromWorker::Failed { id: failed, error } => {
@@ -432,14 +476,43 @@ fn absolute(url: &str) -> String {
         .map_or_else(|| url.to_string(), |u| u.href())
 }
 
-/// Ends the current task; the rest runs in a new one (the page can paint and handle input in between).
+/// Ends the current task; the rest runs in a new one (the page can paint and handle input in between). A
+/// message to itself, not `setTimeout(0)`: Chromium holds nested timeouts back to 4 ms each, which made a
+/// small profile's thirty-odd steps cost more than its parsing.
 pub async fn yield_now() {
     let p = Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        let sent = YIELD.with(|y| {
+            let mut y = y.borrow_mut();
+            if y.is_none() {
+                let channel = web_sys::MessageChannel::new().ok()?;
+                let wake = Closure::<dyn FnMut()>::new(|| {
+                    if let Some(f) = WAITING.with(|w| w.borrow_mut().pop_front()) {
+                        let _ = f.call0(&JsValue::NULL);
+                    }
+                });
+                channel.port1().set_onmessage(Some(wake.as_ref().unchecked_ref()));
+                *y = Some((channel, wake));
+            }
+            let (channel, _) = y.as_ref()?;
+            channel.port2().post_message(&JsValue::NULL).ok()
+        });
+        match sent {
+            Some(()) => WAITING.with(|w| w.borrow_mut().push_back(resolve)),
+            None => {
+                let _ = resolve.call0(&JsValue::NULL);
+            }
         }
     });
     let _ = JsFuture::from(p).await;
+}
+
+/// The channel [`yield_now`] posts to, with the handler of its messages.
+type Yielder = (web_sys::MessageChannel, Closure<dyn FnMut()>);
+
+thread_local! {
+    /// The channel [`yield_now`] posts to, and the continuations waiting for its messages, in order.
+    static YIELD: RefCell<Option<Yielder>> = const { RefCell::new(None) };
+    static WAITING: RefCell<std::collections::VecDeque<js_sys::Function>> = RefCell::new(Default::default());
 }
 
 /// The fallback without a worker: a file in slices on the page.

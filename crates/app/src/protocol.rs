@@ -44,6 +44,8 @@ pub enum FromWorker {
         id: u32,
         /// Milliseconds the worker spent from the request to the encoded profile.
         ms: f64,
+        /// The bytes came from the response boot.js started for the link (`www/worker.js`), not a new fetch.
+        prefetched: bool,
     },
     /// The import failed; the message says the format, byte offset and line.
     Failed { id: u32, error: String },

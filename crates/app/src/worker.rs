@@ -111,7 +111,11 @@ async fn handle(data: JsValue) {
     set("layout_u32", &typed(lu, &transfer, u32s));
     set("buffer", &buf);
     let ms = now() - start;
-    let Ok(head) = serde_wasm_bindgen::to_value(&FromWorker::Done { id, ms }) else {
+    let Ok(head) = serde_wasm_bindgen::to_value(&FromWorker::Done {
+        id,
+        ms,
+        prefetched: PREFETCHED.with(std::cell::Cell::get),
+    }) else {
         return;
     };
     let _ = Reflect::set(&head, &"payload".into(), &msg);
@@ -189,8 +193,33 @@ async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imp
     loader.finish().map_err(|e| e.to_string())
 }
 
+/// The response `www/worker.js` started fetching for boot.js (the profile a link names), if it is for `url`;
+/// taken once.
+fn prefetched(url: &str) -> Option<Promise> {
+    let global = js_sys::global();
+    let key = JsValue::from_str("__scorchPrefetch");
+    let pre = Reflect::get(&global, &key).ok().filter(JsValue::is_object)?;
+    let _ = Reflect::delete_property(global.unchecked_ref::<js_sys::Object>(), &key);
+    let same = Reflect::get(&pre, &"url".into()).ok()?.as_string()? == url;
+    let response = Reflect::get(&pre, &"response".into())
+        .ok()?
+        .dyn_into::<Promise>()
+        .ok()?;
+    if same {
+        PREFETCHED.with(|p| p.set(true));
+        Some(response)
+    } else {
+        None
+    }
+}
+
+thread_local! {
+    /// Whether this worker's load read the response boot.js asked for (reported in `Done`, for tests).
+    static PREFETCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 async fn read_url(open: &Open, url: &str) -> Result<scorch_core::Imported, String> {
-    let resp = JsFuture::from(scope().fetch_with_str(url))
+    let resp = JsFuture::from(prefetched(url).unwrap_or_else(|| scope().fetch_with_str(url)))
         .await
         .map_err(|e| format!("could not fetch {url}: {} (network error or CORS)", js_err(e)))?;
     let resp: web_sys::Response = resp
