@@ -45,3 +45,6 @@ if (early) {
 }
 const { default: init } = await glue;
 await init({ module_or_path: module });
+// The app is mounted: the end of its start, for outside benchmarks (bench/load-browser.mjs tells the boot task
+// from the load's tasks by it).
+performance.mark('bench:booted');
