@@ -1,7 +1,12 @@
 //! Folded stacks (`frame;frame;frame COUNT`), as written by stackcollapse-*.pl, inferno, async-profiler, austin, …
 //!
 //! Rules (see docs/SEMANTICS.md in this repo's docs for the reasoning):
-//! - the count is the token after the last space; the stack is everything before it, split on `;`;
+//! - the count is the token after the last space; the stack is everything before it, split on `;`. Only that
+//!   one separator is taken: `a;b  7` (two spaces) is the frame `b ` with its trailing space, as flamegraph.pl reads
+//!   it, so that any name round-trips. Leading whitespace of a line is not part of the first frame;
+//! - a line with no stack, only whitespace and a count (` 7`, which py-spy writes for a sample it could not
+//!   unwind), is a sample with no frames: its weight counts in the total, on the root (flamegraph.pl, inferno and
+//!   speedscope read it so);
 //! - integer counts are exact u64; fractional counts (`31.23`) are kept exactly by scaling every weight by
 //!   `10^decimals` (at most 9 decimals; more are cut, with a warning);
 //! - a line whose last two tokens are both numbers (`stack 12 40`, difffolded output) is a differential line:
@@ -14,7 +19,7 @@
 use crate::error::{ImportError, ImportErrorKind, Warnings};
 use crate::format::{trim_ascii, Format};
 use crate::lines::{LinePos, LineSplitter};
-use crate::model::{FrameKind, FullSample, Profile, ProfileBuilder, StackId};
+use crate::model::{FrameKind, FullSample, Profile, ProfileBuilder, StackId, EMPTY_STACK};
 use crate::units::Unit;
 
 /// Most decimals kept from a fractional count.
@@ -169,6 +174,8 @@ pub struct FoldedParser {
     two_count_lines: u64,
     /// First counts of `stack BASE TARGET` lines, per stack (raw, scaled like `weight`).
     base_weight: Vec<u64>,
+    /// Lines with no frames (` 7`): their weight, base weight, and whether there was one.
+    empty: Option<(u64, u64)>,
     /// Set by a `# scorch-unit: NAME` comment (scorch's own links carry one); samples otherwise.
     unit: Unit,
     /// `# scorch-times` (scorch's links with timestamps): lines end in ` @T0,D1,…`; the samples with their times,
@@ -204,6 +211,7 @@ impl FoldedParser {
             records: 0,
             two_count_lines: 0,
             base_weight: Vec::new(),
+            empty: None,
             unit: Unit::Samples,
             one_count: false,
             timed: None,
@@ -260,15 +268,17 @@ impl FoldedParser {
                 ),
             );
             self.base_weight.resize(self.weight.len(), 0);
-            for (i, &named) in self.named.iter().enumerate() {
-                if !named {
-                    continue;
-                }
+            let named = self.named.iter().enumerate().filter(|(_, &n)| n).map(|(i, _)| {
                 let bw = self.base_weight.get(i).copied().unwrap_or(0);
                 let tw = self.weight.get(i).copied().unwrap_or(0);
+                (StackId(i as u32), bw, tw)
+            });
+            let empty = self.empty.map(|(tw, bw)| (EMPTY_STACK, bw, tw));
+            let rows: Vec<_> = named.chain(empty).collect();
+            for (stack, bw, tw) in rows {
                 for (event, w) in [(base, bw), (target, tw)] {
                     let s = FullSample {
-                        stack: StackId(i as u32),
+                        stack,
                         weight: w,
                         time_ns: None,
                         thread: None,
@@ -303,6 +313,9 @@ impl FoldedParser {
                     self.b.push_sample(StackId(i as u32), w, end.offset)?;
                 }
             }
+            if let Some((w, _)) = self.empty {
+                self.b.push_sample(EMPTY_STACK, w, end.offset)?;
+            }
         }
         Ok(self
             .b
@@ -321,7 +334,9 @@ impl FoldedParser {
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
             return self.stack_line(raw, pos);
         }
-        let line = trim_ascii(raw);
+        // Leading whitespace is kept for `stack_line`: in ` 7` it is the separator before the count.
+        let untrimmed = raw.trim_ascii_end();
+        let line = untrimmed.trim_ascii_start();
         if self.one_count && line == b"# scorch-data" {
             self.data = true;
             return Ok(());
@@ -356,9 +371,11 @@ impl FoldedParser {
         if line.starts_with(b"#") {
             return Ok(());
         }
-        self.stack_line(line, pos)
+        self.stack_line(untrimmed, pos)
     }
 
+    //   a;b  7                 (the frame `b ` keeps its trailing space)
+    //    7                     (no frames: py-spy's unwinding failures; the weight is on the root)
     fn stack_line(&mut self, line: &[u8], pos: LinePos) -> Result<(), ImportError> {
         if line.is_empty() {
             return Ok(());
@@ -396,12 +413,11 @@ impl FoldedParser {
                 base_count = parse_count(base);
             }
         }
-        let stack = if self.data { stack } else { trim_ascii(stack) };
-        if stack.is_empty() {
-            self.warnings
-                .push(pos.line, pos.offset, "empty stack before the count; skipped");
-            return Ok(());
-        }
+        let stack = if self.data {
+            stack
+        } else {
+            stack.trim_ascii_start()
+        };
         if c.truncated {
             self.warnings.push(
                 pos.line,
@@ -424,6 +440,9 @@ impl FoldedParser {
                 pos.offset,
                 "invalid UTF-8 in frame names, shown as \u{FFFD}",
             );
+        }
+        if stack.is_empty() {
+            return self.empty_line(c.mantissa, base_raw, times, pos);
         }
         let leaf = self.intern_stack(stack);
         if let (Some(list), Some(times)) = (self.timed.as_mut(), times) {
@@ -458,8 +477,41 @@ impl FoldedParser {
         Ok(())
     }
 
+    /// A line with a count and no frames: one sample on the root.
+    fn empty_line(
+        &mut self,
+        w: u64,
+        base: u64,
+        times: Option<&[u8]>,
+        pos: LinePos,
+    ) -> Result<(), ImportError> {
+        if let (Some(list), Some(times)) = (self.timed.as_mut(), times) {
+            if !push_times(list, EMPTY_STACK, times, w, self.decimals) {
+                self.untimed_lines += 1;
+                self.warnings.push(
+                    pos.line,
+                    pos.offset,
+                    "timestamps do not add up to the count; ignored",
+                );
+            }
+        }
+        let (tw, bw) = self.empty.unwrap_or((0, 0));
+        let tw = tw.checked_add(w).ok_or_else(|| overflow(pos))?;
+        let bw = bw.checked_add(base).ok_or_else(|| overflow(pos))?;
+        self.empty = Some((tw, bw));
+        self.total = self.total.checked_add(w).ok_or_else(|| overflow(pos))?;
+        self.records += 1;
+        Ok(())
+    }
+
     fn rescale(&mut self, decimals: u32, pos: LinePos) -> Result<(), ImportError> {
         let k = decimals - self.decimals;
+        if let Some((tw, bw)) = self.empty {
+            self.empty = Some((
+                scale(tw, k).ok_or_else(|| overflow(pos))?,
+                scale(bw, k).ok_or_else(|| overflow(pos))?,
+            ));
+        }
         for w in &mut self.base_weight {
             *w = scale(*w, k).ok_or_else(|| overflow(pos))?;
         }
@@ -630,6 +682,38 @@ mod tests {
         let e = parse(b"x\ny\n").unwrap_err();
         assert_eq!(e.kind, ImportErrorKind::NoValidRecords);
         assert_eq!(e.line, Some(1));
+    }
+
+    #[test]
+    fn a_line_with_no_stack_is_a_sample_on_the_root() {
+        // py-spy writes ` 7` for samples it could not unwind; flamegraph.pl and inferno count them in the total.
+        let p = parse(b"a;b 3\n 7\n\t2\n").unwrap();
+        assert_eq!(p.total(), 12);
+        assert_eq!(p.meta.records, 3);
+        assert_eq!(p.meta.warnings.count, 0);
+        assert!(p.samples.stack.contains(&EMPTY_STACK));
+        p.validate().unwrap();
+        // A count alone, with nothing before it, is still not a line.
+        let p = parse(b"a;b 3\n7\n").unwrap();
+        assert_eq!((p.total(), p.meta.warnings.count), (3, 1));
+        // Only empty stacks: a profile, not an error.
+        assert_eq!(parse(b" 5\n").unwrap().total(), 5);
+        // Fractional, and in a two-count file.
+        assert_eq!(parse(b"a 1.5\n 2\n").unwrap().total(), 35);
+        let p = parse(b"a 1 2\n 3 4\n").unwrap();
+        let totals: Vec<_> = p.events.iter().map(|e| e.total).collect();
+        assert_eq!(totals, [1, 6]);
+    }
+
+    #[test]
+    fn only_one_space_separates_the_count() {
+        // flamegraph.pl's `^(.*)\s+?(\d+)$`: the last frame keeps the other spaces.
+        let p = parse(b"a;b  7\n  c;d 1\n").unwrap();
+        let names: Vec<_> = (0..p.frames.len())
+            .map(|i| p.frame_name(crate::FrameId(i as u32)))
+            .collect();
+        assert_eq!(names, ["a", "b ", "c", "d"]);
+        assert_eq!(crate::export::to_folded(&p), "a;b  7\nc;d 1\n");
     }
 
     #[test]

@@ -91,7 +91,8 @@ fn oracle(bytes: &[u8]) -> Oracle {
             stack = s2;
         }
         o.integer &= !count.contains('.');
-        *o.stacks.entry(stack.trim().to_string()).or_default() += count.parse::<f64>().unwrap();
+        // One separator only (flamegraph.pl's `^(.*)\s+?(\d+)$`): a last frame's trailing space is its own.
+        *o.stacks.entry(stack.trim_start().to_string()).or_default() += count.parse::<f64>().unwrap();
     }
     o
 }
