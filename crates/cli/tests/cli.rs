@@ -67,9 +67,10 @@ fn errors_exit_non_zero_without_panicking() {
     let (code, _, err) = scorch(&["fold", "/nonexistent/file"], None);
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent/file"), "{err}");
+    // A usage error (clap's): status 2, naming the subcommand.
     let (code, _, err) = scorch(&["frobnicate"], None);
-    assert_eq!(code, 1);
-    assert!(err.contains("unknown command"), "{err}");
+    assert_eq!(code, 2);
+    assert!(err.contains("unrecognized subcommand 'frobnicate'"), "{err}");
     let (code, _, err) = scorch(&["info", "-"], Some(b""));
     assert_eq!(code, 1);
     assert!(err.contains("empty"), "{err}");
@@ -105,8 +106,8 @@ fn perf_options_and_inferno_compat() {
     assert_eq!(code, 1);
     assert!(err.contains("instructions, cycles"), "{err}");
     let (code, _, err) = scorch(&["fold", "--bogus", &f], None);
-    assert_eq!(code, 1);
-    assert!(err.contains("unknown option --bogus"), "{err}");
+    assert_eq!(code, 2, "a usage error");
+    assert!(err.contains("unexpected argument '--bogus'"), "{err}");
 }
 
 #[test]
@@ -148,9 +149,9 @@ fn diff_movers_and_the_regression_gate() {
         first.ends_with("crypto/sha256.block") && first.contains("+"),
         "{first}"
     );
-    // sha256.block's self share grew by about 15 points: a 10-point gate fails (status 2), a 20-point gate passes.
+    // sha256.block's self share grew by about 15 points: a 10-point gate fails (status 3), a 20-point gate passes.
     let (code, _, err) = scorch(&["diff", "--fail-if-grows", "10", &b, &t], None);
-    assert_eq!(code, 2, "{err}");
+    assert_eq!(code, 3, "{err}");
     assert!(
         err.contains("regression:") && err.contains("crypto/sha256.block"),
         "{err}"
