@@ -67,9 +67,10 @@ fn errors_exit_non_zero_without_panicking() {
     let (code, _, err) = scorch(&["fold", "/nonexistent/file"], None);
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent/file"), "{err}");
+    // A usage error (clap's): status 2, naming the subcommand.
     let (code, _, err) = scorch(&["frobnicate"], None);
-    assert_eq!(code, 1);
-    assert!(err.contains("unknown command"), "{err}");
+    assert_eq!(code, 2);
+    assert!(err.contains("unrecognized subcommand 'frobnicate'"), "{err}");
     let (code, _, err) = scorch(&["info", "-"], Some(b""));
     assert_eq!(code, 1);
     assert!(err.contains("empty"), "{err}");
@@ -105,8 +106,8 @@ fn perf_options_and_inferno_compat() {
     assert_eq!(code, 1);
     assert!(err.contains("instructions, cycles"), "{err}");
     let (code, _, err) = scorch(&["fold", "--bogus", &f], None);
-    assert_eq!(code, 1);
-    assert!(err.contains("unknown option --bogus"), "{err}");
+    assert_eq!(code, 2, "a usage error");
+    assert!(err.contains("unexpected argument '--bogus'"), "{err}");
 }
 
 #[test]
@@ -148,9 +149,9 @@ fn diff_movers_and_the_regression_gate() {
         first.ends_with("crypto/sha256.block") && first.contains("+"),
         "{first}"
     );
-    // sha256.block's self share grew by about 15 points: a 10-point gate fails (status 2), a 20-point gate passes.
+    // sha256.block's self share grew by about 15 points: a 10-point gate fails (status 3), a 20-point gate passes.
     let (code, _, err) = scorch(&["diff", "--fail-if-grows", "10", &b, &t], None);
-    assert_eq!(code, 2, "{err}");
+    assert_eq!(code, 3, "{err}");
     assert!(
         err.contains("regression:") && err.contains("crypto/sha256.block"),
         "{err}"
@@ -184,4 +185,358 @@ fn link_carries_the_profile() {
     let (code, _, err) = scorch(&["link", "--max", "300", &f], None);
     assert_eq!(code, 0);
     assert!(err.contains("smaller stacks") && err.contains("dropped"), "{err}");
+}
+
+/// A fresh directory for this test's files.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("scorch-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every subcommand with options its `--help` must list.
+const SUBCOMMANDS: [(&str, &[&str]); 7] = [
+    (
+        "fold",
+        &[
+            "--event",
+            "--sample-type",
+            "--root",
+            "--count",
+            "--tagfilter",
+            "--tagroot",
+            "--range",
+            "--transform",
+            "--invert",
+            "--callers",
+            "--callees",
+            "--compat",
+            "--pid",
+            "--tid",
+            "--kernel",
+            "--jit",
+            "--addrs",
+            "--all",
+            "--event-filter",
+            "<FILE>",
+        ],
+    ),
+    (
+        "top",
+        &["--event", "--sample-type", "-n", "--tsv", "--tagfilter", "<FILE>"],
+    ),
+    (
+        "search",
+        &[
+            "--event",
+            "--sample-type",
+            "--regex",
+            "--case",
+            "--transform",
+            "--tagfilter",
+            "<FILE>",
+            "<PATTERN>",
+        ],
+    ),
+    ("info", &["<FILE>"]),
+    (
+        "heatmap",
+        &[
+            "--rows",
+            "--all-events",
+            "--no-idle-filter",
+            "--json",
+            "--event",
+            "<FILE>",
+        ],
+    ),
+    (
+        "link",
+        &[
+            "--base-url",
+            "--max",
+            "--no-times",
+            "--event",
+            "--sample-type",
+            "<FILE>",
+        ],
+    ),
+    (
+        "diff",
+        &[
+            "--event",
+            "--sample-type",
+            "--absolute",
+            "-n",
+            "--folded",
+            "--normalize",
+            "--fail-if-grows",
+            "<BASE>",
+            "[TARGET]",
+        ],
+    ),
+];
+
+#[test]
+fn help_exits_zero_and_lists_every_option() {
+    let (code, out, err) = scorch(&["--help"], None);
+    assert_eq!(code, 0, "{err}");
+    for (sub, _) in SUBCOMMANDS {
+        assert!(
+            out.contains(&format!("\n  {sub} ")),
+            "scorch --help lacks {sub}:\n{out}"
+        );
+    }
+    assert!(out.contains("Exit status"), "{out}");
+    for (sub, options) in SUBCOMMANDS {
+        for help in ["--help", "-h"] {
+            let (code, out, err) = scorch(&[sub, help], None);
+            assert_eq!(code, 0, "scorch {sub} {help}: {err}");
+            assert!(err.is_empty(), "scorch {sub} {help} wrote to stderr: {err}");
+            assert!(out.contains(&format!("Usage: scorch {sub} ")), "{out}");
+            for o in options {
+                // Each option on its own line, followed by its one-line description.
+                let line = out
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(o))
+                    .unwrap_or_else(|| panic!("scorch {sub} {help} lacks {o}:\n{out}"));
+                assert!(line.len() > o.len() + 12, "{o} has no description: {line:?}");
+            }
+        }
+        let (code, out, _) = scorch(&["help", sub], None);
+        assert_eq!(code, 0);
+        assert!(out.contains(&format!("Usage: scorch {sub} ")), "{out}");
+    }
+    let (code, out, _) = scorch(&["--version"], None);
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("scorch {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn usage_errors_exit_two_and_name_the_culprit() {
+    let f = data("inf-base-flames.txt");
+    for (sub, args) in [
+        ("fold", vec!["--frobnicate"]),
+        ("top", vec!["--tagroot", "api"]),
+        ("search", vec!["--invert", "main"]),
+        ("info", vec!["--event", "x"]),
+        ("heatmap", vec!["--frobnicate"]),
+        ("link", vec!["--frobnicate"]),
+        ("diff", vec!["--frobnicate", "A"]),
+    ] {
+        let mut argv = vec![sub];
+        argv.extend(&args);
+        argv.push(&f);
+        let (code, out, err) = scorch(&argv, None);
+        assert_eq!(code, 2, "scorch {argv:?}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(
+            err.contains(&format!("unexpected argument '{}'", args[0])),
+            "{err}"
+        );
+    }
+    let perf = core_data("perf/fg-perf-cycles-instructions-01.txt");
+    for (argv, names) in [
+        (vec!["top", "-n", "x", &f], "'-n <N>'"),
+        (vec!["heatmap", "--rows", "7", &f], "'--rows <N>'"),
+        (vec!["fold", "--root", "bogus", &f], "'--root <MODE>'"),
+        (vec!["fold", "--transform", "bogus", &f], "'--transform <T>'"),
+        (
+            vec!["fold", "--range", "x", "2", &f],
+            "'--range <START_S> <END_S>'",
+        ),
+        (vec!["fold", "--compat", "foo", &f], "'--compat <TOOL>'"),
+        (
+            vec!["fold", "--compat", "inferno", "--event", "cycles", &perf],
+            "'--event <NAME>'",
+        ),
+        (vec!["fold", "--pid", &perf], "--compat <TOOL>"),
+        (
+            vec!["diff", "--fail-if-grows", "-1", &f, &f],
+            "'--fail-if-grows <PCT>'",
+        ),
+        (
+            vec!["diff", "--fail-if-grows", "x", &f, &f],
+            "'--fail-if-grows <PCT>'",
+        ),
+        (vec!["diff", &f, &f, &f], "unexpected argument"),
+        (vec!["search", &f], "<PATTERN>"),
+        (vec!["fold"], "<FILE>"),
+        (vec!["search", "--regex", &f, "("], "regular expression"),
+    ] {
+        let (code, _, err) = scorch(&argv, None);
+        assert_eq!(code, 2, "scorch {argv:?}: {err}");
+        assert!(err.contains(names), "scorch {argv:?}: {err}");
+    }
+    // No subcommand: the help, on stderr, as a usage error.
+    let (code, out, err) = scorch(&[], None);
+    assert_eq!(code, 2);
+    assert!(out.is_empty() && err.contains("Usage: scorch <COMMAND>"), "{err}");
+}
+
+#[test]
+fn a_missing_file_exits_one_and_is_named() {
+    let missing = "/nonexistent/profile.txt";
+    for argv in [
+        vec!["fold", missing],
+        vec!["fold", "--compat", "inferno", missing],
+        vec!["top", missing],
+        vec!["search", missing, "main"],
+        vec!["info", missing],
+        vec!["heatmap", missing],
+        vec!["link", missing],
+        vec!["diff", missing, missing],
+        vec!["diff", missing],
+    ] {
+        let (code, out, err) = scorch(&argv, None);
+        assert_eq!(code, 1, "scorch {argv:?}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains(&format!("scorch: {missing}: ")), "{err}");
+    }
+    let (code, _, err) = scorch(&["diff", &data("inf-base-flames.txt"), missing], None);
+    assert_eq!(code, 1);
+    assert!(err.contains(missing), "{err}");
+}
+
+/// The Δ columns of a movers table: (Δ self, Δ total) per function.
+fn deltas(table: &str) -> Vec<(String, String)> {
+    table
+        .lines()
+        .skip(4)
+        .map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            (cols[2].to_string(), cols[5].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn diff_of_a_profile_with_itself_is_all_zero() {
+    for f in [
+        core_data("diff/go-pair/before.pb.gz"),
+        data("inf-base-flames.txt"),
+        core_data("perf/fg-perf-cycles-instructions-01.txt"),
+    ] {
+        for gate in [&[][..], &["--fail-if-grows", "0"][..]] {
+            let mut argv = vec!["diff", "-n", "0"];
+            argv.extend(gate);
+            argv.extend([f.as_str(), f.as_str()]);
+            let (code, out, err) = scorch(&argv, None);
+            assert_eq!(code, 0, "scorch {argv:?}: {err}");
+            assert!(!err.contains("regression"), "{err}");
+            let d = deltas(&out);
+            assert!(d.len() > 3, "{out}");
+            assert!(d.iter().all(|(s, t)| s == "+0.00pp" && t == "+0.00pp"), "{out}");
+        }
+        let (code, out, err) = scorch(&["diff", "-n", "0", "--absolute", &f, &f], None);
+        assert_eq!(code, 0, "{err}");
+        assert!(deltas(&out).iter().all(|(s, t)| s == "+0" && t == "+0"), "{out}");
+        let (code, out, _) = scorch(&["diff", "--folded", &f, &f], None);
+        assert_eq!(code, 0);
+        assert!(
+            out.lines().all(|l| {
+                let c: Vec<&str> = l.rsplitn(3, ' ').collect();
+                c[0] == c[1]
+            }),
+            "{out}"
+        );
+    }
+    // Standard input, named twice, is read once and compared with itself.
+    let (code, out, err) = scorch(
+        &["diff", "--fail-if-grows", "0", "-", "-"],
+        Some(b"main;a 3\nmain;b 1\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(deltas(&out).len(), 3, "{out}");
+}
+
+#[test]
+fn a_regression_exits_three_after_the_table() {
+    let dir = temp_dir("regression");
+    let (base, target) = (dir.join("base.folded"), dir.join("target.folded"));
+    std::fs::write(&base, "main;parse 50\nmain;render 50\n").unwrap();
+    std::fs::write(&target, "main;parse 80\nmain;render 20\n").unwrap();
+    let (base, target) = (base.to_str().unwrap(), target.to_str().unwrap());
+    // parse's self share grew by 30 points.
+    let (code, out, err) = scorch(&["diff", "--fail-if-grows", "10", base, target], None);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        out.contains("+30.00pp  parse"),
+        "the table is printed first: {out}"
+    );
+    assert_eq!(
+        err,
+        "scorch: regression: 1 function(s) grew by more than 10 percentage points of self share: \
+         parse (+30.00 pp)\n"
+    );
+    let (code, _, err) = scorch(&["diff", "--fail-if-grows", "30.5", base, target], None);
+    assert_eq!(code, 0, "{err}");
+    // render shrank: the other way round, parse is the one that did.
+    let (code, _, err) = scorch(&["diff", "--fail-if-grows", "0", target, base], None);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("render (+30.00 pp)") && !err.contains("parse"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn heatmap_json_is_the_grid() {
+    let f = core_data("perf/fs-perf.test01");
+    let (code, out, err) = scorch(&["heatmap", "--json", "--rows", "10", &f], None);
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let keys: Vec<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys.len(), 5, "{keys:?}");
+    let num = |k: &str| j[k].as_u64().unwrap_or_else(|| panic!("{k}: {out}"));
+    let counts = j["counts"].as_array().unwrap();
+    assert_eq!(num("rows"), 10);
+    assert_eq!(counts.len() as u64, num("columns"));
+    let cells: Vec<u64> = counts
+        .iter()
+        .flat_map(|c| {
+            let c = c.as_array().unwrap();
+            assert_eq!(c.len(), 10);
+            c.iter().map(|x| x.as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(cells.iter().max().copied(), Some(num("max")));
+    // Exactly the text the hand-written JSON had: compact, keys in this order, one line.
+    let rebuilt = format!(
+        "{{\"origin_ns\":{},\"rows\":{},\"columns\":{},\"max\":{},\"counts\":[{}]}}\n",
+        num("origin_ns"),
+        num("rows"),
+        num("columns"),
+        num("max"),
+        counts
+            .iter()
+            .map(|c| format!(
+                "[{}]",
+                c.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    assert_eq!(out, rebuilt);
+    // The same grid as the text view: its top-left cell is column 0's last row.
+    let (_, text, _) = scorch(&["heatmap", "--rows", "10", &f], None);
+    let top_row: Vec<u64> = text
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split('|')
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let last_rows: Vec<u64> = counts.iter().map(|c| c[9].as_u64().unwrap()).collect();
+    assert_eq!(top_row, last_rows);
 }

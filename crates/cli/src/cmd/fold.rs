@@ -1,0 +1,147 @@
+//! `scorch fold`: canonical folded stacks, or exactly what inferno-collapse-perf writes.
+
+use crate::error::{CliError, Result};
+use crate::io::{load, warn, write_out};
+use crate::view::{explore, view, EventArgs, ExploreArgs, RootArgs, TagFilterArgs, ViewSpec};
+use clap::{Args, ValueEnum};
+use scorch_core::perf::{InfernoFlags, Naming};
+use scorch_core::view::{RootMode, ViewOptions, WeightMode};
+use scorch_core::{export, ImportOptions};
+
+/// The options `--compat inferno` cannot be combined with.
+const VIEW_ARGS: [&str; 11] = [
+    "event",
+    "sample_type",
+    "root",
+    "tagroot",
+    "count",
+    "tagfilter",
+    "range",
+    "transform",
+    "invert",
+    "callers",
+    "callees",
+];
+
+#[derive(Args, Debug)]
+pub struct FoldArgs {
+    #[command(flatten)]
+    pub event: EventArgs,
+    #[command(flatten)]
+    pub root: RootArgs,
+    #[command(flatten)]
+    pub filter: TagFilterArgs,
+    /// Only samples in [START, END) seconds after the heatmap origin
+    #[arg(long, num_args = 2, value_names = ["START_S", "END_S"], value_parser = parse_seconds)]
+    pub range: Option<Vec<u64>>,
+    #[command(flatten)]
+    pub explore: ExploreArgs,
+    /// The profile (`-`: standard input)
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    #[command(flatten)]
+    pub compat: CompatArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Compat {
+    Inferno,
+}
+
+/// `--compat inferno` and inferno's own flags.
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Compatibility")]
+pub struct CompatArgs {
+    /// Write exactly what inferno-collapse-perf writes; then inferno's flags below apply
+    #[arg(long, value_enum, value_name = "TOOL", conflicts_with_all = VIEW_ARGS)]
+    pub compat: Option<Compat>,
+    /// inferno: include the PID with process names
+    #[arg(long, requires = "compat")]
+    pub pid: bool,
+    /// inferno: include the TID and PID with process names
+    #[arg(long, requires = "compat")]
+    pub tid: bool,
+    /// inferno: annotate kernel functions with _[k]
+    #[arg(long, requires = "compat")]
+    pub kernel: bool,
+    /// inferno: annotate JIT functions with _[j]
+    #[arg(long, requires = "compat")]
+    pub jit: bool,
+    /// inferno: include raw addresses where symbols cannot be found
+    #[arg(long, requires = "compat")]
+    pub addrs: bool,
+    /// inferno: --kernel and --jit
+    #[arg(long, requires = "compat")]
+    pub all: bool,
+    /// inferno: fold only this event (none matches: empty output)
+    #[arg(long, value_name = "EVENT", requires = "compat")]
+    pub event_filter: Option<String>,
+}
+
+fn parse_seconds(s: &str) -> Result<u64, String> {
+    scorch_core::heatmap::parse_seconds(s).ok_or_else(|| format!("{s:?} is not seconds"))
+}
+
+pub fn run(a: &FoldArgs) -> Result<()> {
+    match a.compat.compat {
+        None => fold(a),
+        Some(Compat::Inferno) => inferno(&a.compat, &a.file),
+    }
+}
+
+fn fold(a: &FoldArgs) -> Result<()> {
+    let imp = load(&a.file, ImportOptions::default())?;
+    warn(&imp);
+    let explored = explore(&imp.profile, &a.explore)?;
+    let p = explored.as_ref().unwrap_or(&imp.profile);
+    let spec = ViewSpec {
+        root: Some(&a.root),
+        range: a.range.as_deref().map(|r| (r[0], r[1])),
+        ..ViewSpec::new(&a.event).tagfilter(&a.filter)
+    };
+    let v = view(p, &spec)?;
+    let text = if v.time_range.is_none()
+        && explored.is_none()
+        && p.events.is_empty()
+        && p.samples.thread.is_none()
+        && v.weight == WeightMode::Weight
+    {
+        export::to_folded(p) // keeps zero-count stacks of folded input
+    } else {
+        export::to_folded_signed(p, &v)
+    };
+    write_out(text.as_bytes())
+}
+
+fn inferno(c: &CompatArgs, file: &str) -> Result<()> {
+    let flags = InfernoFlags {
+        pid: c.pid,
+        tid: c.tid,
+        kernel: c.kernel || c.all,
+        jit: c.jit || c.all,
+        addrs: c.addrs,
+    };
+    let opts = ImportOptions {
+        perf_naming: Naming::Inferno(flags),
+        ..ImportOptions::default()
+    };
+    let imp = match load(file, opts) {
+        Ok(imp) => imp,
+        // inferno writes nothing for an input without samples; so does its compat mode.
+        Err(CliError::Input(e)) if e.contains("no samples") || e.contains("input is empty") => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    warn(&imp);
+    let p = &imp.profile;
+    let mut v = ViewOptions {
+        root: RootMode::None,
+        ..ViewOptions::default_for(p)
+    };
+    if let Some(name) = &c.event_filter {
+        match p.events.iter().position(|e| &e.name == name) {
+            Some(i) => v.event = Some(i as u16),
+            None => return Ok(()), // inferno: no sample matches, empty output
+        }
+    }
+    write_out(export::to_folded_view(p, &v).as_bytes())
+}

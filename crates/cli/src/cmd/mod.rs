@@ -1,0 +1,61 @@
+//! The command line: one module per subcommand, each with its arguments and its `run`.
+
+pub mod diff;
+pub mod fold;
+pub mod heatmap;
+pub mod info;
+pub mod link;
+pub mod search;
+pub mod top;
+
+use crate::error::Result;
+use clap::{Parser, Subcommand};
+
+/// scorch — read profiles (perf script, pprof, folded stacks; plain or gzip'd) on the command line
+#[derive(Parser, Debug)]
+#[command(
+    name = "scorch",
+    version,
+    subcommand_required = true,
+    arg_required_else_help = true,
+    args_override_self = true,
+    after_help = "FILE may be `-` for standard input. The format is recognised from the content; gzip by its \
+                  magic bytes.\n\nExit status: 0 success, 1 input error (a file unreadable or not a profile), \
+                  2 usage error, 3 regression (diff --fail-if-grows)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Canonical folded stacks: one line per distinct stack, sorted, weights summed
+    Fold(fold::FoldArgs),
+    /// Functions by flat and cumulative weight, like `go tool pprof -top`
+    Top(top::TopArgs),
+    /// The share of samples whose stack has a matching frame (each sample once): prints MATCHED TOTAL PERCENT
+    Search(search::SearchArgs),
+    /// Format, samples, total, events, distinct stacks, maximum depth
+    Info(info::InfoArgs),
+    /// FlameScope's subsecond-offset heatmap: sample counts per second (column) and offset within it (row)
+    Heatmap(heatmap::HeatmapArgs),
+    /// A link that carries the profile itself (compressed) to a scorch viewer, with its timestamps when they fit
+    Link(link::LinkArgs),
+    /// What changed from BASE (before) to TARGET (after): functions by change in their share of each total
+    Diff(diff::DiffArgs),
+}
+
+impl Command {
+    pub fn run(&self) -> Result<()> {
+        match self {
+            Command::Fold(a) => fold::run(a),
+            Command::Top(a) => top::run(a),
+            Command::Search(a) => search::run(a),
+            Command::Info(a) => info::run(a),
+            Command::Heatmap(a) => heatmap::run(a),
+            Command::Link(a) => link::run(a),
+            Command::Diff(a) => diff::run(a),
+        }
+    }
+}

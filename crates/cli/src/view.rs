@@ -1,0 +1,196 @@
+//! The option groups several subcommands share, and the one place they become core's [`ViewOptions`] and
+//! explored profiles.
+
+use crate::error::{CliError, Result};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
+use scorch_core::explore::{self, Transform};
+use scorch_core::heatmap::{heatmap, HeatmapOptions};
+use scorch_core::view::{label_key, LabelFilter, RootMode, ViewOptions, WeightMode};
+use scorch_core::Profile;
+
+/// `--event` / `--sample-type`: which of the profile's events (perf) or sample types (pprof) to show.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EventArgs {
+    /// perf: show this event (default: the first one in the file)
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+    /// pprof: show this sample type (default: default_sample_type, else the last)
+    #[arg(long, value_name = "NAME")]
+    pub sample_type: Option<String>,
+}
+
+impl EventArgs {
+    /// The name asked for; `--event` wins over `--sample-type`.
+    pub fn name(&self) -> Option<&str> {
+        self.event.as_deref().or(self.sample_type.as_deref())
+    }
+}
+
+/// `--tagfilter`: only the samples with a label.
+#[derive(Args, Debug, Clone, Default)]
+pub struct TagFilterArgs {
+    /// pprof: only samples with this label (numbers: KEY=LO:HI, units like 4kb, 10ms)
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub tagfilter: Option<String>,
+}
+
+/// `--root`, `--tagroot` and `--count`: what stands at the root of each stack and how samples weigh.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RootArgs {
+    /// perf: the process root frame: comm (default), pid (comm-pid), tid (comm-pid/tid), none
+    #[arg(long, value_name = "MODE", value_parser = root_mode(), hide_possible_values = true)]
+    pub root: Option<RootMode>,
+    /// pprof: group samples by this label's value (a KEY=VALUE root frame)
+    #[arg(long, value_name = "KEY")]
+    pub tagroot: Option<String>,
+    /// Weigh each sample 1 instead of its period
+    #[arg(long)]
+    pub count: bool,
+}
+
+fn root_mode() -> impl TypedValueParser<Value = RootMode> {
+    PossibleValuesParser::new(["comm", "pid", "tid", "none"])
+        .map(|s| RootMode::parse(&s).expect("a possible value"))
+}
+
+/// `--transform` (repeatable).
+#[derive(Args, Debug, Clone, Default)]
+pub struct TransformArgs {
+    /// Apply a transform (repeatable, in order): focus:F, merge:F, rec:F (collapse recursion), drec:F (direct
+    /// only), ignore:FLAGS:TEXT, hide:FLAGS:TEXT, from:FLAGS:TEXT (show from); FLAGS: r = regex,
+    /// c = case-sensitive (may be empty)
+    #[arg(long, value_name = "T", value_parser = parse_transform)]
+    pub transform: Vec<Transform>,
+}
+
+fn parse_transform(t: &str) -> Result<Transform, String> {
+    Transform::from_text(t).ok_or_else(|| {
+        "expected focus:F, merge:F, rec:F, drec:F, ignore:FLAGS:TEXT, hide:FLAGS:TEXT or from:FLAGS:TEXT"
+            .to_string()
+    })
+}
+
+/// `--transform`, then `--invert`, `--callers` or `--callees`: the app's transforms and views.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    pub transforms: TransformArgs,
+    /// The inverted (bottom-up) stacks: leaf function first
+    #[arg(long)]
+    pub invert: bool,
+    /// The sandwich's callers side for function F
+    #[arg(long, value_name = "F")]
+    pub callers: Option<String>,
+    /// The sandwich's callees side for function F
+    #[arg(long, value_name = "F")]
+    pub callees: Option<String>,
+}
+
+/// `-n N`: how many rows to show.
+#[derive(Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Show N functions (0 = all)
+    #[arg(short = 'n', value_name = "N", default_value_t = 20)]
+    pub n: usize,
+}
+
+impl LimitArgs {
+    /// How many of `len` rows to show.
+    pub fn shown(&self, len: usize) -> usize {
+        if self.n == 0 {
+            len
+        } else {
+            self.n.min(len)
+        }
+    }
+}
+
+/// What a subcommand asks of the view; every field is optional and maps onto [`ViewOptions`] in [`view`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ViewSpec<'a> {
+    pub event: Option<&'a str>,
+    pub root: Option<&'a RootArgs>,
+    pub tagfilter: Option<&'a str>,
+    /// `[start, end)` nanoseconds after the heatmap's origin.
+    pub range: Option<(u64, u64)>,
+}
+
+impl<'a> ViewSpec<'a> {
+    pub fn new(event: &'a EventArgs) -> ViewSpec<'a> {
+        ViewSpec {
+            event: event.name(),
+            ..ViewSpec::default()
+        }
+    }
+
+    pub fn tagfilter(self, f: &'a TagFilterArgs) -> ViewSpec<'a> {
+        ViewSpec {
+            tagfilter: f.tagfilter.as_deref(),
+            ..self
+        }
+    }
+}
+
+/// The profile's default view with the options applied, in order: event, root, count, tag filter, tag root,
+/// time range (relative to the heatmap of the view so far).
+pub fn view(p: &Profile, spec: &ViewSpec) -> Result<ViewOptions> {
+    let mut v = ViewOptions::default_for(p);
+    if let Some(name) = spec.event {
+        v.event = Some(event_index(p, name)?);
+    }
+    if let Some(r) = spec.root {
+        if let Some(mode) = r.root {
+            v.root = mode;
+        }
+        if r.count {
+            v.weight = WeightMode::Count;
+        }
+    }
+    if let Some(f) = spec.tagfilter {
+        v.label = Some(LabelFilter::parse(p, f)?);
+    }
+    if let Some(key) = spec.root.and_then(|r| r.tagroot.as_deref()) {
+        let k = label_key(p, key).ok_or_else(|| format!("no label {key:?} in this profile"))?;
+        v.root = RootMode::Label(k);
+    }
+    if let Some((start, end)) = spec.range {
+        let h = heatmap(p, &v, &HeatmapOptions::default())
+            .ok_or("this profile has no timestamps, so it has no time range to select")?;
+        v.time_range = Some((h.origin_ns + start, h.origin_ns + end));
+    }
+    Ok(v)
+}
+
+/// The index of the event (or sample type) `name`; the error names the ones the profile has.
+pub fn event_index(p: &Profile, name: &str) -> Result<u16> {
+    p.events
+        .iter()
+        .position(|e| e.name == name)
+        .map(|i| i as u16)
+        .ok_or_else(|| {
+            let names: Vec<_> = p.events.iter().map(|e| e.name.as_str()).collect();
+            CliError::Input(if names.is_empty() {
+                "this profile has no events to choose from".to_string()
+            } else {
+                format!("no event `{name}`; the profile has: {}", names.join(", "))
+            })
+        })
+}
+
+/// The transforms in order, then the inverted stacks, then the callers' or callees' side. `None` when none is
+/// asked for.
+pub fn explore(p: &Profile, x: &ExploreArgs) -> Result<Option<Profile>> {
+    let mut out = explore::apply_all(p, &x.transforms.transform)?;
+    let cur = |o: &Option<Profile>| -> Profile { o.clone().unwrap_or_else(|| p.clone()) };
+    if x.invert {
+        out = Some(explore::invert(&cur(&out))?);
+    }
+    if let Some(f) = &x.callers {
+        out = Some(explore::callers(&cur(&out), f)?);
+    }
+    if let Some(f) = &x.callees {
+        out = Some(explore::callees(&cur(&out), f)?);
+    }
+    Ok(out)
+}
