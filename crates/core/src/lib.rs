@@ -16,29 +16,29 @@
 
 pub mod calltree;
 pub mod diff;
-pub mod error;
 pub mod explore;
 pub mod export;
-pub mod folded;
-pub mod format;
 pub mod heatmap;
 pub mod import;
 pub mod layout;
-mod lines;
 pub mod model;
-pub mod perf;
-pub mod pprof;
 pub mod share;
 pub mod top;
-pub mod units;
 pub mod view;
 pub mod wire;
 
 pub use calltree::{CallTree, NodeId, TreeColumns};
-pub use error::{ImportError, ImportErrorKind, Warning, Warnings};
-pub use format::{sniff, Format, Sniff};
-pub use import::{import_bytes, ImportOptions, Imported, Loader};
+pub use import::{import_bytes, sniff, ImportOptions, Imported, Loader, Sniff};
 pub use layout::FlameLayout;
+pub use model::{Format, ImportError, ImportErrorKind, Unit, Warning, Warnings, Weight};
 pub use model::{FrameId, FrameKind, Profile, StackId, StrId};
-pub use units::{Unit, Weight};
 pub use view::{RootMode, ViewOptions, WeightMode};
+
+// compat: old paths, removed when app and cli move to the new ones
+pub use import::{folded, perf, pprof};
+pub use model::{error, units};
+/// compat: `Format` and sniffing were one module.
+pub mod format {
+    pub use crate::import::{sniff, Sniff, SNIFF_WINDOW};
+    pub use crate::model::format::*;
+}
