@@ -14,31 +14,40 @@
     )
 )]
 
-pub mod calltree;
-pub mod diff;
-pub mod explore;
+// The layers, lowest first; each imports only the layers listed before it.
+pub mod analysis;
 pub mod export;
-pub mod heatmap;
 pub mod import;
-pub mod layout;
 pub mod model;
-pub mod share;
-pub mod top;
 pub mod view;
-pub mod wire;
 
-pub use calltree::{CallTree, NodeId, TreeColumns};
 pub use import::{import_bytes, sniff, ImportOptions, Imported, Loader, Sniff};
-pub use layout::FlameLayout;
 pub use model::{Format, ImportError, ImportErrorKind, Unit, Warning, Warnings, Weight};
 pub use model::{FrameId, FrameKind, Profile, StackId, StrId};
+pub use view::{CallTree, FlameLayout, NodeId, TreeColumns};
 pub use view::{RootMode, ViewOptions, WeightMode};
 
 // compat: old paths, removed when app and cli move to the new ones
+pub use analysis::{heatmap, top};
+pub use export::links as share;
+pub use export::wire;
 pub use import::{folded, perf, pprof};
 pub use model::{error, units};
+pub use view::{calltree, layout};
 /// compat: `Format` and sniffing were one module.
 pub mod format {
     pub use crate::import::{sniff, Sniff, SNIFF_WINDOW};
     pub use crate::model::format::*;
+}
+/// compat: the diff engine and its folded output were one module.
+pub mod diff {
+    pub use crate::analysis::diff::*;
+    pub use crate::export::folded::diff_folded;
+}
+/// compat: search, transforms, the sandwich and the function table were one module.
+pub mod explore {
+    pub use crate::analysis::functions::{functions, FunctionRow};
+    pub use crate::analysis::sandwich::*;
+    pub use crate::analysis::search::*;
+    pub use crate::analysis::transforms::*;
 }

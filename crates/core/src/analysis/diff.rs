@@ -4,11 +4,8 @@
 //! Invariants (tested): the diff of a profile with itself has every delta zero; shares of each side sum to
 //! 100 %; swapping base and target negates every delta.
 
-use crate::calltree::{CallTree, NodeId, Order};
-use crate::export::folded_entries;
-use crate::format::Format;
-use crate::model::{FrameId, Profile, ProfileBuilder, StackId, EMPTY_STACK, NO_PARENT};
-use crate::units::Unit;
+use crate::model::{Format, FrameId, Profile, ProfileBuilder, StackId, Unit, EMPTY_STACK, NO_PARENT};
+use crate::view::calltree::{CallTree, NodeId, Order};
 use crate::view::ViewOptions;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -226,34 +223,4 @@ impl Mover {
     pub fn total_delta(&self) -> f64 {
         (self.target_total - self.base_total) * 100.0
     }
-}
-
-/// `inferno-diff-folded` output: `stack BASE TARGET` for every stack in either side, with fractional counts
-/// truncated; `normalize` scales base counts to the target's total exactly as inferno does
-/// (`base × total_target / total_base` in f64, truncated).
-pub fn diff_folded(base: Side<'_>, target: Side<'_>, normalize: bool) -> String {
-    let whole = |p: &Profile, raw: u64| {
-        let d = 10u64.saturating_pow(p.meta.decimals);
-        raw / d.max(1)
-    };
-    let mut stacks: std::collections::BTreeMap<String, [u64; 2]> = std::collections::BTreeMap::new();
-    let mut totals = [0u64; 2];
-    for (k, side) in [base, target].into_iter().enumerate() {
-        for (text, raw) in folded_entries(side.profile, &side.view) {
-            let w = whole(side.profile, raw);
-            let entry = stacks.entry(text).or_default();
-            if let (Some(x), Some(t)) = (entry.get_mut(k), totals.get_mut(k)) {
-                *x += w;
-                *t = t.saturating_add(w);
-            }
-        }
-    }
-    let mut out = String::new();
-    for (stack, [mut b, t]) in stacks {
-        if normalize && totals[0] != totals[1] && totals[0] != 0 {
-            b = (b as f64 * totals[1] as f64 / totals[0] as f64) as u64;
-        }
-        out.push_str(&format!("{stack} {b} {t}\n"));
-    }
-    out
 }

@@ -4,9 +4,8 @@
 //! size of the profile's distinct content, not of the input. Both ends are the same build of scorch; a
 //! version byte guards against a stale cached worker. Decoding never panics: a bad buffer is an error.
 
-use crate::calltree::TreeColumns;
-use crate::import::Imported;
-use crate::model::{FrameId, StackId};
+use crate::model::{FrameId, Imported, StackId};
+use crate::view::calltree::TreeColumns;
 
 /// Bumped whenever the model's shape changes.
 const VERSION: u8 = 1;
