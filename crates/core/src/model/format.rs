@@ -1,5 +1,5 @@
-//! The input formats scorch reads. Which format an input is in is decided by the importers (see
-//! `crate::import`); this is only the name of the answer.
+//! The input formats scorch reads. Which format an input is in is decided by the importers (the import
+//! layer); this is only the name of the answer.
 
 use std::fmt;
 
