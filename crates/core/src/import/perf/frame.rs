@@ -5,7 +5,7 @@ use crate::import::lines::trim_ascii;
 
 /// A parsed frame line: address, symbol (may be empty) and dso (the last parenthesised group).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FrameLine<'a> {
+pub(super) struct FrameLine<'a> {
     pub addr: &'a [u8],
     pub sym: &'a [u8],
     pub dso: &'a [u8],
@@ -19,7 +19,7 @@ pub(crate) struct FrameLine<'a> {
 //   b3cea6c4<TAB>Lock::unlock() (/system/lib/libc.so)
 //   7f1e2215d058  (/lib/x86_64-linux-gnu/libc-2.15.so)
 //   7f00deadbeef foo (/usr/lib/libfoo.so (deleted))
-pub(crate) fn parse_frame(line: &[u8]) -> Option<FrameLine<'_>> {
+pub(super) fn parse_frame(line: &[u8]) -> Option<FrameLine<'_>> {
     let line = trim_ascii(line);
     let addr_end = line.iter().position(|&b| is_space(b))?;
     let (addr, rest) = line.split_at(addr_end);

@@ -4,7 +4,7 @@ use crate::import::lines::{split_around, trim_ascii};
 
 /// A parsed event header line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Header<'a> {
+pub(super) struct Header<'a> {
     pub comm: &'a [u8],
     pub pid: Option<u32>,
     pub tid: u32,
@@ -23,7 +23,7 @@ pub(super) fn is_space(b: u8) -> bool {
 }
 
 /// Whitespace-separated tokens with their byte ranges.
-pub(super) fn tokens(line: &[u8]) -> Vec<(usize, usize)> {
+fn tokens(line: &[u8]) -> Vec<(usize, usize)> {
     let mut out = Vec::with_capacity(12);
     let mut i = 0;
     let at = |i: usize| line.get(i).copied();
@@ -42,14 +42,14 @@ pub(super) fn tokens(line: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
-pub(super) fn parse_u32(s: &[u8]) -> Option<u32> {
+fn parse_u32(s: &[u8]) -> Option<u32> {
     if s.is_empty() || s.len() > 10 || !s.iter().all(u8::is_ascii_digit) {
         return None;
     }
     std::str::from_utf8(s).ok()?.parse().ok()
 }
 
-pub(super) fn parse_u64(s: &[u8]) -> Option<u64> {
+fn parse_u64(s: &[u8]) -> Option<u64> {
     if s.is_empty() || s.len() > 20 || !s.iter().all(u8::is_ascii_digit) {
         return None;
     }
@@ -57,7 +57,7 @@ pub(super) fn parse_u64(s: &[u8]) -> Option<u64> {
 }
 
 /// `SECONDS.FRACTION:` to exact integer nanoseconds (6 digits by default, 9 with `--ns`).
-pub(crate) fn parse_time_ns(tok: &[u8]) -> Option<u64> {
+pub(super) fn parse_time_ns(tok: &[u8]) -> Option<u64> {
     let t = tok.strip_suffix(b":")?;
     let (secs, frac) = match memchr::memchr(b'.', t) {
         Some(i) => split_around(t, i),
@@ -75,7 +75,7 @@ pub(crate) fn parse_time_ns(tok: &[u8]) -> Option<u64> {
 }
 
 /// `pid/tid` or a single number (perf's tid).
-pub(super) fn parse_pid_tid(tok: &[u8]) -> Option<(Option<u32>, u32)> {
+fn parse_pid_tid(tok: &[u8]) -> Option<(Option<u32>, u32)> {
     match memchr::memchr(b'/', tok) {
         Some(i) => {
             let (pid, tid) = split_around(tok, i);
@@ -86,12 +86,12 @@ pub(super) fn parse_pid_tid(tok: &[u8]) -> Option<(Option<u32>, u32)> {
 }
 
 /// Event modifiers perf appends after a colon (`cycles:uppp`).
-pub(super) fn is_modifier_suffix(s: &[u8]) -> bool {
+fn is_modifier_suffix(s: &[u8]) -> bool {
     !s.is_empty() && s.len() <= 12 && s.iter().all(|b| b"ukhpPGHISDWebxR".contains(b))
 }
 
 /// Splits an event token (`cycles:uppp:`, `sched:sched_switch:`) into its name and whether it is a tracepoint.
-pub(super) fn event_name(tok: &[u8]) -> (&[u8], bool) {
+fn event_name(tok: &[u8]) -> (&[u8], bool) {
     let mut name = tok.strip_suffix(b":").unwrap_or(tok);
     if let Some(i) = memchr::memrchr(b':', name) {
         let (head, suffix) = split_around(name, i);
@@ -112,7 +112,7 @@ pub(super) fn event_name(tok: &[u8]) -> (&[u8], bool) {
 //   func_ab 15294 cpu-clock:
 //   Gecko<TAB>25122 [007] 115539.936601:<TAB><TAB>1000000 task-clock:u:
 //   perf 1234 [000] 5.000000: sched:sched_switch: prev_comm=perf prev_pid=1234 ==> next_comm=swapper/0
-pub(crate) fn parse_header(line: &[u8]) -> Option<Header<'_>> {
+pub(super) fn parse_header(line: &[u8]) -> Option<Header<'_>> {
     let toks = tokens(line);
     let tok = |i: usize| toks.get(i).and_then(|&(a, b)| line.get(a..b));
     for i in 0..toks.len() {

@@ -5,7 +5,7 @@ use super::InfernoFlags;
 use crate::import::kind::{is_jit_dso, is_kernel_dso};
 use crate::model::FrameKind;
 
-pub(super) fn strip_offset(sym: &str) -> &str {
+fn strip_offset(sym: &str) -> &str {
     if let Some(i) = sym.rfind("+0x") {
         if sym[i + 3..].bytes().all(|b| b.is_ascii_hexdigit()) {
             return &sym[..i];
@@ -14,12 +14,12 @@ pub(super) fn strip_offset(sym: &str) -> &str {
     sym
 }
 
-pub(super) fn basename(path: &str) -> &str {
+fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
 /// `[unknown]` becomes `[dso basename]` when the dso is known (like stackcollapse-perf.pl and inferno).
-pub(super) fn unknown_fallback(func: &str, dso: &str, addr: &str, addrs: bool) -> String {
+fn unknown_fallback(func: &str, dso: &str, addr: &str, addrs: bool) -> String {
     if func != "[unknown]" {
         return func.to_string();
     }
@@ -37,7 +37,7 @@ pub(super) fn unknown_fallback(func: &str, dso: &str, addr: &str, addrs: bool) -
 
 /// Removes argument lists (`foo(int)` → `foo`) but keeps Go methods (`pkg.(*T).M`), C++ anonymous
 /// namespaces and parentheses inside templates or lambdas; `;` becomes `:` (as inferno and flamegraph.pl do).
-pub(crate) fn tidy_generic(func: &str) -> String {
+pub(super) fn tidy_generic(func: &str) -> String {
     let func = func.replace(';', ":");
     let mut depth: i64 = 0;
     let mut last_dot: Option<usize> = None;
@@ -67,7 +67,7 @@ pub(crate) fn tidy_generic(func: &str) -> String {
 }
 
 /// `Ljava/lang/Thread;::run` → `java/lang/Thread:::run` (after [`tidy_generic`]), for Java processes.
-pub(super) fn tidy_java(mut func: String) -> String {
+fn tidy_java(mut func: String) -> String {
     if func.starts_with('L') && func.contains('/') {
         func.remove(0);
     }
