@@ -10,9 +10,7 @@
 //!   recursion collapses keep it exactly;
 //! - each transform is one pass over the stack table in topological order (no recursion, no walk per stack),
 //!   except the inverted tree and the callers side of the sandwich, whose output is itself Σ depth large;
-//!   those are capped by [`MAX_INVERTED_NODES`] and fail with a message rather than run away;
-//! - the matched share counts a sample once however many matching frames its stack has, so it never exceeds
-//!   the shown total.
+//!   those are capped by [`super::sandwich::MAX_INVERTED_NODES`] and fail with a message rather than run away.
 
 use super::search::{Matcher, Pattern};
 use crate::model::{FrameId, Profile, StackId, StackTable, EMPTY_STACK, NO_PARENT};
