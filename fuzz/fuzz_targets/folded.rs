@@ -3,7 +3,8 @@
 //! plain folded cannot tell `name 2` + count `2` from a two-count line, which is why links carry the header.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use scorch_core::{export, folded};
+use scorch_core::export;
+use scorch_core::import::folded;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(p) = folded::parse(data) {

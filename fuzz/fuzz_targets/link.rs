@@ -3,7 +3,8 @@
 //! timestamps).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use scorch_core::{export, share, ImportOptions, ViewOptions};
+use scorch_core::export::{self, links as share};
+use scorch_core::{ImportOptions, ViewOptions};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {

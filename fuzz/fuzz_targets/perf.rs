@@ -2,8 +2,8 @@
 //! builds a tree whose total is what the samples weigh.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use scorch_core::calltree::{CallTree, Order};
-use scorch_core::perf::{PerfOptions, PerfParser};
+use scorch_core::view::calltree::{CallTree, Order};
+use scorch_core::import::perf::{PerfOptions, PerfParser};
 
 fuzz_target!(|data: &[u8]| {
     let mut p = PerfParser::new(&PerfOptions { max_line: 1 << 20, ..Default::default() });

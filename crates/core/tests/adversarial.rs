@@ -1,7 +1,7 @@
 //! Hostile and broken input, each with its expected outcome: a typed error or a profile, never a panic, never a
 //! wrong number shown silently. The same cases run in the browser (tests/e2e/adversarial.test.mjs).
 
-use scorch_core::calltree::{CallTree, Order};
+use scorch_core::view::calltree::{CallTree, Order};
 use scorch_core::{export, import_bytes, FlameLayout, ImportErrorKind, ImportOptions, Profile, ViewOptions};
 use std::io::Write;
 
@@ -122,8 +122,8 @@ fn names_are_data_not_markup() {
 fn link_round_trips(path: &std::path::Path) -> Profile {
     let p = ok(&std::fs::read(path).unwrap());
     let v = ViewOptions::default_for(&p);
-    let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
-    let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
+    let s = scorch_core::export::links::encode(&p, &v, scorch_core::export::links::DEFAULT_MAX);
+    let back = ok(&scorch_core::export::links::decode(&s.payload).unwrap());
     assert_eq!(
         export::to_folded_view(&back, &ViewOptions::default_for(&back)),
         export::to_folded_view(&p, &v),
@@ -152,8 +152,8 @@ fn fuzz_findings() {
     if let Ok(imp) = scorch_core::import_bytes(&data, scorch_core::ImportOptions::default()) {
         let p = imp.profile;
         let v = ViewOptions::default_for(&p);
-        let s = scorch_core::share::encode(&p, &v, scorch_core::share::DEFAULT_MAX);
-        let back = ok(&scorch_core::share::decode(&s.payload).unwrap());
+        let s = scorch_core::export::links::encode(&p, &v, scorch_core::export::links::DEFAULT_MAX);
+        let back = ok(&scorch_core::export::links::decode(&s.payload).unwrap());
         assert_eq!(
             export::to_folded_view(&back, &ViewOptions::default_for(&back)),
             export::to_folded_view(&p, &v)
@@ -179,18 +179,18 @@ fn fuzz_findings() {
     // folded: input in the link dialect (it has a `# scorch-unit:` line) keeps `X 2` as a name with count 2; its
     // plain export `X 2 2` is a two-count line to any folded reader. In the dialect it round-trips.
     let data = std::fs::read(dir.join("folded-link-dialect-name-ending-in-number.folded")).unwrap();
-    let p = scorch_core::folded::parse(&data).unwrap();
+    let p = scorch_core::import::folded::parse(&data).unwrap();
     assert!(p.events.is_empty(), "one count per line in the link dialect");
     let text = format!("# scorch-unit: samples\n{}", export::to_folded(&p));
-    let again = scorch_core::folded::parse(text.as_bytes()).unwrap();
+    let again = scorch_core::import::folded::parse(text.as_bytes()).unwrap();
     assert_eq!(export::to_folded(&again), export::to_folded(&p));
 
     // folded: `n 1<TAB><TAB>0` read as one frame `n 1` with count 0, but its export `n 1 0` read back as two
     // counts. The second count is now looked for after trimming, so both read as a differential line.
     let data = std::fs::read(dir.join("folded-tab-before-count.folded")).unwrap();
-    let p = scorch_core::folded::parse(&data).unwrap();
+    let p = scorch_core::import::folded::parse(&data).unwrap();
     assert_eq!(p.events.len(), 2, "two counts: base and target");
-    let again = scorch_core::folded::parse(export::to_folded(&p).as_bytes()).unwrap();
+    let again = scorch_core::import::folded::parse(export::to_folded(&p).as_bytes()).unwrap();
     assert_eq!(export::to_folded(&again), export::to_folded(&p));
 }
 

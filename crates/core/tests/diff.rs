@@ -1,8 +1,9 @@
 //! The differential engine: inferno-diff-folded compatibility, go tool pprof -diff_base figures, and the
 //! properties that keep a diff from being read backwards.
 
-use scorch_core::calltree::{NodeId, Order};
-use scorch_core::diff::{diff_folded, Diff, Side, Widths};
+use scorch_core::analysis::diff::{Diff, Side, Widths};
+use scorch_core::export::diff_folded;
+use scorch_core::view::calltree::{NodeId, Order};
 use scorch_core::{import_bytes, ImportOptions, Profile, ViewOptions};
 use std::io::Read;
 use std::path::PathBuf;

@@ -1,12 +1,13 @@
 //! Transforms, the inverted tree, the sandwich, the matched share and the function table, with exact numbers.
 
 use proptest::prelude::*;
-use scorch_core::calltree::{CallTree, Order};
-use scorch_core::explore::{
-    apply, apply_all, callees, callers, functions, invert, matched_total, Matcher, Pattern, Transform,
-};
+use scorch_core::analysis::functions::functions;
+use scorch_core::analysis::sandwich::{callees, callers, invert};
+use scorch_core::analysis::search::{matched_total, Matcher, Pattern};
+use scorch_core::analysis::transforms::{apply, apply_all, Transform};
 use scorch_core::export::to_folded_view;
-use scorch_core::folded::parse;
+use scorch_core::import::folded::parse;
+use scorch_core::view::calltree::{CallTree, Order};
 use scorch_core::{import_bytes, ImportOptions, Profile, ViewOptions};
 
 fn fold(p: &Profile) -> String {
@@ -184,7 +185,7 @@ fn real_profiles_from_every_format() {
             .find(|r| r.name == func)
             .unwrap_or_else(|| panic!("{file}: {func}"));
         // The function table agrees with `top`'s independent flat/cum (go tool pprof's numbers).
-        let (top, _) = scorch_core::top::top(&p, &v);
+        let (top, _) = scorch_core::analysis::top::top(&p, &v);
         let cum = top.iter().find(|r| r.name == func).unwrap();
         assert_eq!(
             (cum.flat, cum.cum),

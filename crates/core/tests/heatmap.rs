@@ -1,7 +1,7 @@
 //! The heatmap against FlameScope's own output, and the range arithmetic the viewer relies on.
 
-use scorch_core::calltree::{CallTree, Order};
-use scorch_core::heatmap::{heatmap, HeatmapOptions};
+use scorch_core::analysis::heatmap::{heatmap, HeatmapOptions};
+use scorch_core::view::calltree::{CallTree, Order};
 use scorch_core::{import_bytes, ImportOptions, Profile, ViewOptions, WeightMode};
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! is wrong.
 
 use scorch_core::export::to_folded_view;
-use scorch_core::perf::{InfernoFlags, Naming};
+use scorch_core::import::perf::{InfernoFlags, Naming};
 use scorch_core::view::{RootMode, ViewOptions};
 use scorch_core::{import_bytes, FrameKind, ImportOptions, Loader, Profile};
 use std::io::Read;

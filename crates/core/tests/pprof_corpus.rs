@@ -2,8 +2,8 @@
 //! (Python protobuf) oracle, flat/cum per function against `go tool pprof -raw`, default sample types, inline
 //! frames, labels, and broken input.
 
+use scorch_core::analysis::top::top;
 use scorch_core::export::to_folded_signed;
-use scorch_core::top::top;
 use scorch_core::view::{label_key, LabelFilter, RootMode, ViewOptions};
 use scorch_core::{import_bytes, FrameKind, ImportErrorKind, ImportOptions, Profile};
 use std::collections::BTreeMap;

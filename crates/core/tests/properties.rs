@@ -1,7 +1,7 @@
 //! Property tests: totals are conserved, trees add up, layout nests, and no input panics the importer.
 
 use proptest::prelude::*;
-use scorch_core::calltree::{CallTree, NodeId, Order};
+use scorch_core::view::calltree::{CallTree, NodeId, Order};
 use scorch_core::{export::to_folded, import_bytes, FlameLayout, ImportOptions};
 
 fn folded_input() -> impl Strategy<Value = String> {
@@ -97,7 +97,7 @@ proptest! {
         }
         let end = cut.index(bytes.len() + 1);
         for opts in [ImportOptions::default(), ImportOptions {
-            perf_naming: scorch_core::perf::Naming::Inferno(scorch_core::perf::InfernoFlags { pid: true, addrs: true, ..Default::default() }),
+            perf_naming: scorch_core::import::perf::Naming::Inferno(scorch_core::import::perf::InfernoFlags { pid: true, addrs: true, ..Default::default() }),
             ..Default::default()
         }] {
             if let Ok(imp) = import_bytes(&bytes[..end], opts) {
@@ -128,7 +128,7 @@ proptest! {
             let v = scorch_core::ViewOptions::default_for(&imp.profile);
             let t = CallTree::build(&imp.profile, &v, Order::Weight);
             let _ = FlameLayout::new(&t);
-            let _ = scorch_core::top::top(&imp.profile, &v);
+            let _ = scorch_core::analysis::top::top(&imp.profile, &v);
             let _ = scorch_core::export::to_folded_signed(&imp.profile, &v);
         }
     }

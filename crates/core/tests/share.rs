@@ -1,9 +1,9 @@
 //! Links that carry a profile with its timestamps: the receiver gets the same heatmap, and a time range selected
 //! on it holds the same stacks as on the original.
 
+use scorch_core::analysis::heatmap::{heatmap, HeatmapOptions};
+use scorch_core::export::links::{decode, encode, encode_timed, DEFAULT_MAX};
 use scorch_core::export::to_folded_view;
-use scorch_core::heatmap::{heatmap, HeatmapOptions};
-use scorch_core::share::{decode, encode, encode_timed, DEFAULT_MAX};
 use scorch_core::{import_bytes, ImportOptions, Profile, ViewOptions};
 
 fn load(path: &str) -> Profile {

@@ -4,12 +4,12 @@
 //! decompressed stream is sniffed for its format; the chosen importer receives the rest chunk by chunk.
 //! Nothing here holds the whole input; memory follows the profile's distinct content.
 
-use crate::error::{ImportError, ImportErrorKind};
-use crate::folded::{FoldedOptions, FoldedParser};
-use crate::format::{sniff, Format, Sniff, SNIFF_WINDOW};
-use crate::model::Profile;
-use crate::perf::{Naming, PerfOptions, PerfParser};
-use crate::pprof::{PprofOptions, PprofParser};
+use super::folded::{FoldedOptions, FoldedParser};
+use super::importer::SNIFF_WINDOW;
+use super::perf::{Naming, PerfOptions, PerfParser};
+use super::pprof::{PprofOptions, PprofParser};
+use super::sniff::{sniff, Sniff};
+use crate::model::{Format, ImportError, ImportErrorKind, Imported, Profile};
 use std::io::Write;
 
 /// Limits and options for one import.
@@ -34,16 +34,6 @@ impl Default for ImportOptions {
             max_pprof_bytes: 1 << 30,
         }
     }
-}
-
-/// A finished import.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Imported {
-    pub profile: Profile,
-    /// Whether the input was gzip-compressed.
-    pub gzip: bool,
-    /// Decompressed bytes read.
-    pub bytes: u64,
 }
 
 enum Parser {

@@ -7,8 +7,8 @@
 //!
 //! Building is iterative (no recursion whose depth follows the input).
 
+use super::options::{keyed_weights, RootMode, ViewOptions, NO_ROOT};
 use crate::model::{FrameId, Profile, EMPTY_STACK, NO_PARENT};
-use crate::view::{keyed_weights, RootMode, ViewOptions, NO_ROOT};
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,7 +48,7 @@ pub struct CallTree {
     child_list: Vec<NodeId>,
 }
 
-/// A [`CallTree`] or [`crate::FlameLayout`] as plain columns of numbers.
+/// A [`CallTree`] or [`super::FlameLayout`] as plain columns of numbers.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TreeColumns {
     pub u32s: Vec<Vec<u32>>,
@@ -395,7 +395,7 @@ pub fn stack_weights(p: &Profile) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::folded::parse;
+    use crate::import::folded::parse;
 
     #[test]
     fn totals_and_self() {

@@ -9,7 +9,7 @@
 //!   their intervals in the same order (contiguous, so a renderer walking a row reads memory in order: on a
 //!   million-node tree, looking each node up in `x0`/`x1` by id costs a cache miss per step).
 
-use crate::calltree::{CallTree, NodeId};
+use super::calltree::{CallTree, NodeId};
 
 #[derive(Debug, Clone)]
 pub struct FlameLayout {
@@ -142,8 +142,8 @@ impl FlameLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calltree::Order;
-    use crate::folded::parse;
+    use crate::import::folded::parse;
+    use crate::view::calltree::Order;
 
     #[test]
     fn children_inside_parents() {

@@ -1,12 +1,12 @@
-//! Folded export: scorch's canonical folded form.
+//! Folded export: scorch's canonical folded form, and inferno-diff-folded's two-count form of a diff.
 //!
 //! One line per distinct stack that has samples, frames root first joined by `;`, the summed weight after a
 //! space, lines sorted bytewise. Kernel, JIT and inline frames carry inferno's `_[k]`, `_[j]`, `_[i]` so that
 //! the export re-imports to the same profile.
 
-use crate::calltree::stack_weights;
-use crate::model::{FrameId, FrameKind, Profile, StackId, EMPTY_STACK};
-use crate::units::Weight;
+use crate::analysis::diff::Side;
+use crate::model::{FrameId, FrameKind, Profile, StackId, Weight, EMPTY_STACK};
+use crate::view::calltree::stack_weights;
 use crate::view::{keyed_weights, ViewOptions, NO_ROOT};
 use std::fmt::Write as _;
 
@@ -35,7 +35,7 @@ pub fn to_folded(p: &Profile) -> String {
     for (i, ((&f, &hit), &raw)) in p.stacks.frame.iter().zip(&has).zip(&w).enumerate() {
         let mut s = match p
             .stacks
-            .parent(crate::StackId(i as u32))
+            .parent(StackId(i as u32))
             .and_then(|par| text.get(par.idx()))
         {
             Some(prefix) => {
@@ -154,4 +154,34 @@ pub(crate) fn stack_text(p: &Profile, root: u32, stack: StackId) -> String {
         }
     }
     s
+}
+
+/// `inferno-diff-folded` output: `stack BASE TARGET` for every stack in either side, with fractional counts
+/// truncated; `normalize` scales base counts to the target's total exactly as inferno does
+/// (`base × total_target / total_base` in f64, truncated).
+pub fn diff_folded(base: Side<'_>, target: Side<'_>, normalize: bool) -> String {
+    let whole = |p: &Profile, raw: u64| {
+        let d = 10u64.saturating_pow(p.meta.decimals);
+        raw / d.max(1)
+    };
+    let mut stacks: std::collections::BTreeMap<String, [u64; 2]> = std::collections::BTreeMap::new();
+    let mut totals = [0u64; 2];
+    for (k, side) in [base, target].into_iter().enumerate() {
+        for (text, raw) in folded_entries(side.profile, &side.view) {
+            let w = whole(side.profile, raw);
+            let entry = stacks.entry(text).or_default();
+            if let (Some(x), Some(t)) = (entry.get_mut(k), totals.get_mut(k)) {
+                *x += w;
+                *t = t.saturating_add(w);
+            }
+        }
+    }
+    let mut out = String::new();
+    for (stack, [mut b, t]) in stacks {
+        if normalize && totals[0] != totals[1] && totals[0] != 0 {
+            b = (b as f64 * totals[1] as f64 / totals[0] as f64) as u64;
+        }
+        out.push_str(&format!("{stack} {b} {t}\n"));
+    }
+    out
 }

@@ -1,8 +1,7 @@
 //! Which samples a view shows and how they weigh: the event, weights or plain sample counts, the process root,
 //! and a time range. The call tree, the folded export and the heatmap all select samples through this.
 
-use crate::model::{FrameId, LabelValue, Profile, StackId, StrId, EMPTY_STACK};
-use crate::units::Unit;
+use crate::model::{FrameId, LabelValue, Profile, StackId, StrId, Unit, EMPTY_STACK};
 use rustc_hash::FxHashMap;
 
 /// What stands at the root of each stack.

@@ -3,11 +3,9 @@
 //! When the link would be too long, stacks below a share of the total are dropped until it fits, and the result
 //! says what was dropped.
 
-use crate::error::{ImportError, ImportErrorKind};
-use crate::export::folded_entries;
-use crate::model::Profile;
-use crate::units::Weight;
-use crate::view::ViewOptions;
+use super::folded::{folded_entries, stack_text};
+use crate::model::{ImportError, ImportErrorKind, Profile, StackId, Weight, EMPTY_STACK};
+use crate::view::{ViewOptions, NO_ROOT};
 use base64::Engine as _;
 use std::io::{Read, Write};
 
@@ -116,21 +114,16 @@ pub fn encode_timed(p: &Profile, v: &ViewOptions, max: usize) -> Option<Shared> 
         time_range: None,
         ..*v
     };
-    let mut by_key: rustc_hash::FxHashMap<(u32, crate::StackId), Vec<(u64, u64)>> = Default::default();
+    let mut by_key: rustc_hash::FxHashMap<(u32, StackId), Vec<(u64, u64)>> = Default::default();
     for (i, &t) in times.iter().enumerate() {
         let Some(w) = v.weigh(p, i) else { continue };
-        let root = v.root_of(p, i).map_or(crate::view::NO_ROOT, |f| f.0);
-        let s = p
-            .samples
-            .stack
-            .get(i)
-            .copied()
-            .unwrap_or(crate::model::EMPTY_STACK);
+        let root = v.root_of(p, i).map_or(NO_ROOT, |f| f.0);
+        let s = p.samples.stack.get(i).copied().unwrap_or(EMPTY_STACK);
         by_key.entry((root, s)).or_default().push((t, w));
     }
     let mut lines: Vec<String> = Vec::with_capacity(by_key.len());
     for ((root, stack), mut samples) in by_key {
-        let text = crate::export::stack_text(p, root, stack);
+        let text = stack_text(p, root, stack);
         if text.is_empty() {
             continue;
         }
@@ -203,13 +196,15 @@ pub fn decode(payload: &str) -> Result<Vec<u8>, ImportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{export::to_folded_view, import_bytes, ImportOptions};
+    use crate::export::to_folded_view;
+    use crate::import::{import_bytes, ImportOptions};
+    use crate::model::Unit;
 
     #[test]
     fn round_trip_and_reduction() {
         let text = b"# scorch-unit: nanoseconds\nmain;a 500\nmain;b 300\nmain;c 150\nmain;d 50\n";
         let p = import_bytes(text, ImportOptions::default()).unwrap().profile;
-        assert_eq!(p.meta.unit, crate::Unit::Nanoseconds);
+        assert_eq!(p.meta.unit, Unit::Nanoseconds);
         let v = ViewOptions::default_for(&p);
         let s = encode(&p, &v, DEFAULT_MAX);
         assert_eq!((s.stacks, s.dropped_stacks, s.dropped_ppm), (4, 0, 0));
@@ -220,7 +215,7 @@ mod tests {
             to_folded_view(&back, &ViewOptions::default_for(&back)),
             to_folded_view(&p, &v)
         );
-        assert_eq!(back.meta.unit, crate::Unit::Nanoseconds);
+        assert_eq!(back.meta.unit, Unit::Nanoseconds);
         // A tiny budget keeps the heaviest stacks and says what it dropped.
         let full = s.payload.len();
         let r = encode(&p, &v, full - 4);

@@ -1,10 +1,11 @@
 //! The flat/cumulative function table (`go tool pprof -top`): per function name, flat = the weight of samples
 //! whose leaf frame it is, cum = the weight of samples whose stack contains it (once per sample, however
-//! often it recurs). Values are signed: an event with a negative twin (pprof delta profiles) nets both.
+//! often it recurs) — [`by_function`]'s self and total. Values are signed: an event with a negative twin (pprof
+//! delta profiles) nets both.
 
-use crate::model::{Profile, EMPTY_STACK};
+use super::functions::{by_function, Tally};
+use crate::model::Profile;
 use crate::view::{keyed_weights, ViewOptions};
-use rustc_hash::{FxHashMap, FxHashSet};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TopRow {
@@ -28,36 +29,23 @@ pub fn top(p: &Profile, v: &ViewOptions) -> (Vec<TopRow>, i128) {
             ));
         }
     }
-    let mut flat: FxHashMap<&str, i128> = FxHashMap::default();
-    let mut cum: FxHashMap<&str, i128> = FxHashMap::default();
+    let mut per_stack = vec![0i128; p.stacks.len()];
     let mut total: i128 = 0;
-    let mut seen: FxHashSet<&str> = FxHashSet::default();
     for (view, sign) in parts {
         for ((_, stack), w) in keyed_weights(p, &view) {
             let w = sign * i128::from(w);
             total += w;
-            if stack == EMPTY_STACK {
-                continue;
-            }
-            let frames = p.stack_frames(stack);
-            if let Some(&leaf) = frames.last() {
-                *flat.entry(p.frame_name(leaf)).or_default() += w;
-            }
-            seen.clear();
-            for f in frames {
-                let name = p.frame_name(f);
-                if seen.insert(name) {
-                    *cum.entry(name).or_default() += w;
-                }
+            if let Some(x) = per_stack.get_mut(stack.idx()) {
+                x.add(w);
             }
         }
     }
-    let mut rows: Vec<TopRow> = cum
-        .iter()
-        .map(|(&name, &c)| TopRow {
-            name: name.to_string(),
-            flat: flat.get(name).copied().unwrap_or(0),
-            cum: c,
+    let mut rows: Vec<TopRow> = by_function(p, &per_stack)
+        .into_iter()
+        .map(|f| TopRow {
+            name: f.name.to_string(),
+            flat: f.self_w,
+            cum: f.total_w,
         })
         .filter(|r| r.flat != 0 || r.cum != 0)
         .collect();

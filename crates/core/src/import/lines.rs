@@ -1,7 +1,6 @@
 //! Splits input fed in chunks of any size into lines, without copying whole lines except across chunk edges.
 
-use crate::error::{ImportError, ImportErrorKind};
-use crate::format::Format;
+use crate::model::{Format, ImportError, ImportErrorKind};
 
 /// Where a line starts: 1-based line number and byte offset in the (decompressed) input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,6 +112,25 @@ impl LineSplitter {
 pub(crate) fn split_around(s: &[u8], i: usize) -> (&[u8], &[u8]) {
     let (head, rest) = s.split_at(i.min(s.len()));
     (head, rest.get(1..).unwrap_or_default())
+}
+
+/// `s` without leading and trailing ASCII whitespace.
+pub(crate) fn trim_ascii(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if first.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = s {
+        if last.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //!
 //! Errors state facts — the format, the byte offset, the line, and what was expected; the app adds advice.
 
-use crate::format::Format;
+use super::format::Format;
 use std::fmt;
 
 /// Why an import failed.

@@ -10,7 +10,7 @@
 //! - Selecting cell (c1, r1) to cell (c2, r2) selects the half-open range
 //!   `[t0 + c1 + r1/R, t0 + c2 + (r2 + 1)/R)`, so adjacent selections share no sample.
 
-use crate::model::{Profile, EMPTY_STACK, NO_PARENT};
+use crate::model::{FrameId, Profile, EMPTY_STACK, NO_PARENT};
 use crate::view::ViewOptions;
 
 const SECOND: u64 = 1_000_000_000;
@@ -92,7 +92,7 @@ fn idle_stacks(p: &Profile) -> Vec<bool> {
     // Names are matched once per frame, not once per stack (a stack table can be millions of rows).
     let idle_frame: Vec<bool> = (0..p.frames.len())
         .map(|i| {
-            let name = p.frame_name(crate::model::FrameId(i as u32));
+            let name = p.frame_name(FrameId(i as u32));
             IDLE.iter().any(|x| name.contains(x))
         })
         .collect();

@@ -16,11 +16,11 @@
 //!   with a counted warning that names its line;
 //! - the same stack on several lines is one sample row with the weights summed.
 
-use crate::error::{ImportError, ImportErrorKind, Warnings};
-use crate::format::{trim_ascii, Format};
-use crate::lines::{LinePos, LineSplitter};
-use crate::model::{FrameKind, FullSample, Profile, ProfileBuilder, StackId, EMPTY_STACK};
-use crate::units::Unit;
+use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
+use crate::model::{
+    Format, FrameKind, FullSample, ImportError, ImportErrorKind, Profile, ProfileBuilder, StackId, Unit,
+    Warnings, EMPTY_STACK,
+};
 
 /// Most decimals kept from a fractional count.
 const MAX_DECIMALS: u32 = 9;

@@ -4,13 +4,10 @@
 //! Invariants (tested): the diff of a profile with itself has every delta zero; shares of each side sum to
 //! 100 %; swapping base and target negates every delta.
 
-use crate::calltree::{CallTree, NodeId, Order};
-use crate::export::folded_entries;
-use crate::format::Format;
-use crate::model::{FrameId, Profile, ProfileBuilder, StackId, EMPTY_STACK, NO_PARENT};
-use crate::units::Unit;
+use super::functions::by_function;
+use crate::model::{Format, Profile, ProfileBuilder, StackId, Unit, EMPTY_STACK, NO_PARENT};
+use crate::view::calltree::{CallTree, NodeId, Order};
 use crate::view::ViewOptions;
-use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Which side gives the widths in the flame graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -138,52 +135,26 @@ impl Diff {
         }
     }
 
-    /// Functions by change, with base and target self and total shares (cum counted once per stack).
+    /// Functions by change, with base and target self and total shares: [`by_function`] over both sides at
+    /// once (a function is its name; a stack adds to a function's total once).
     pub fn movers(&self) -> Vec<Mover> {
-        let p = &self.merged;
-        let mut acc: FxHashMap<FrameId, [u64; 4]> = FxHashMap::default();
-        let mut seen: FxHashSet<FrameId> = FxHashSet::default();
-        for (s, ((&bs, &ts), &leaf)) in self
+        let per_stack: Vec<(u64, u64)> = self
             .base_self
             .iter()
             .zip(&self.target_self)
-            .zip(&p.stacks.frame)
-            .enumerate()
-        {
-            if bs == 0 && ts == 0 {
-                continue;
-            }
-            let e = acc.entry(leaf).or_default();
-            e[0] += bs;
-            e[1] += ts;
-            seen.clear();
-            for f in p.stack_frames(StackId(s as u32)) {
-                if seen.insert(f) {
-                    let e = acc.entry(f).or_default();
-                    e[2] += bs;
-                    e[3] += ts;
-                }
-            }
-        }
-        // Frames of the same name and different kinds are one function here.
-        let mut by_name: FxHashMap<&str, [u64; 4]> = FxHashMap::default();
-        for (f, v) in acc {
-            let e = by_name.entry(p.frame_name(f)).or_default();
-            for (x, y) in e.iter_mut().zip(v) {
-                *x += y;
-            }
-        }
+            .map(|(&b, &t)| (b, t))
+            .collect();
         let (bt, tt) = (self.base_sum, self.target_sum);
-        let mut out: Vec<Mover> = by_name
+        let mut out: Vec<Mover> = by_function(&self.merged, &per_stack)
             .into_iter()
-            .map(|(name, [bs, ts, bc, tc])| Mover {
-                name: name.to_string(),
-                base_self: Self::share(bs, bt),
-                target_self: Self::share(ts, tt),
-                base_total: Self::share(bc, bt),
-                target_total: Self::share(tc, tt),
-                base_self_raw: bs,
-                target_self_raw: ts,
+            .map(|f| Mover {
+                name: f.name.to_string(),
+                base_self: Self::share(f.self_w.0, bt),
+                target_self: Self::share(f.self_w.1, tt),
+                base_total: Self::share(f.total_w.0, bt),
+                target_total: Self::share(f.total_w.1, tt),
+                base_self_raw: f.self_w.0,
+                target_self_raw: f.self_w.1,
             })
             .collect();
         out.sort_by(|a, b| {
@@ -226,34 +197,4 @@ impl Mover {
     pub fn total_delta(&self) -> f64 {
         (self.target_total - self.base_total) * 100.0
     }
-}
-
-/// `inferno-diff-folded` output: `stack BASE TARGET` for every stack in either side, with fractional counts
-/// truncated; `normalize` scales base counts to the target's total exactly as inferno does
-/// (`base × total_target / total_base` in f64, truncated).
-pub fn diff_folded(base: Side<'_>, target: Side<'_>, normalize: bool) -> String {
-    let whole = |p: &Profile, raw: u64| {
-        let d = 10u64.saturating_pow(p.meta.decimals);
-        raw / d.max(1)
-    };
-    let mut stacks: std::collections::BTreeMap<String, [u64; 2]> = std::collections::BTreeMap::new();
-    let mut totals = [0u64; 2];
-    for (k, side) in [base, target].into_iter().enumerate() {
-        for (text, raw) in folded_entries(side.profile, &side.view) {
-            let w = whole(side.profile, raw);
-            let entry = stacks.entry(text).or_default();
-            if let (Some(x), Some(t)) = (entry.get_mut(k), totals.get_mut(k)) {
-                *x += w;
-                *t = t.saturating_add(w);
-            }
-        }
-    }
-    let mut out = String::new();
-    for (stack, [mut b, t]) in stacks {
-        if normalize && totals[0] != totals[1] && totals[0] != 0 {
-            b = (b as f64 * totals[1] as f64 / totals[0] as f64) as u64;
-        }
-        out.push_str(&format!("{stack} {b} {t}\n"));
-    }
-    out
 }

@@ -4,31 +4,50 @@
 //! size of the profile's distinct content, not of the input. Both ends are the same build of scorch; a
 //! version byte guards against a stale cached worker. Decoding never panics: a bad buffer is an error.
 
-use crate::calltree::TreeColumns;
-use crate::import::Imported;
-use crate::model::{FrameId, StackId};
+use crate::model::{FrameId, Imported, StackId};
+use crate::view::calltree::TreeColumns;
 
 /// Bumped whenever the model's shape changes.
 const VERSION: u8 = 1;
 
+/// Why a buffer could not be made or read.
+#[derive(Debug, thiserror::Error)]
+pub enum WireError {
+    #[error("could not encode the profile: {0}")]
+    Encode(#[source] postcard::Error),
+    #[error("could not decode the profile from the worker: {0}")]
+    Decode(#[source] postcard::Error),
+    #[error("the import worker is another version of scorch (wire version {got}, expected {expected}); reload the page")]
+    Version { got: u8, expected: u8 },
+    #[error("the import worker sent nothing")]
+    Empty,
+    #[error("the import worker sent columns that do not fit the profile")]
+    Columns,
+}
+
+/// The app passes errors on as text.
+impl From<WireError> for String {
+    fn from(e: WireError) -> String {
+        e.to_string()
+    }
+}
+
 /// Encodes an import for the page.
-pub fn encode(imported: &Imported) -> Result<Vec<u8>, String> {
-    let mut out =
-        postcard::to_allocvec(imported).map_err(|e| format!("could not encode the profile: {e}"))?;
+pub fn encode(imported: &Imported) -> Result<Vec<u8>, WireError> {
+    let mut out = postcard::to_allocvec(imported).map_err(WireError::Encode)?;
     out.push(VERSION);
     Ok(out)
 }
 
 /// Decodes what [`encode`] made.
-pub fn decode(bytes: &[u8]) -> Result<Imported, String> {
+pub fn decode(bytes: &[u8]) -> Result<Imported, WireError> {
     match bytes.split_last() {
-        Some((&VERSION, body)) => {
-            postcard::from_bytes(body).map_err(|e| format!("could not decode the profile from the worker: {e}"))
-        }
-        Some((v, _)) => Err(format!(
-            "the import worker is another version of scorch (wire version {v}, expected {VERSION}); reload the page"
-        )),
-        None => Err("the import worker sent nothing".to_string()),
+        Some((&VERSION, body)) => postcard::from_bytes(body).map_err(WireError::Decode),
+        Some((&got, _)) => Err(WireError::Version {
+            got,
+            expected: VERSION,
+        }),
+        None => Err(WireError::Empty),
     }
 }
 
@@ -49,10 +68,9 @@ pub fn take_columns(imported: &mut Imported) -> TreeColumns {
 }
 
 /// Puts back what [`take_columns`] took; an error when the columns do not fit the rest of the profile.
-pub fn put_columns(imported: &mut Imported, c: TreeColumns) -> Result<(), String> {
-    let bad = || "the import worker sent columns that do not fit the profile".to_string();
-    let [parent, frame, stack]: [Vec<u32>; 3] = c.u32s.try_into().map_err(|_| bad())?;
-    let [weight]: [Vec<u64>; 1] = c.u64s.try_into().map_err(|_| bad())?;
+pub fn put_columns(imported: &mut Imported, c: TreeColumns) -> Result<(), WireError> {
+    let [parent, frame, stack]: [Vec<u32>; 3] = c.u32s.try_into().map_err(|_| WireError::Columns)?;
+    let [weight]: [Vec<u64>; 1] = c.u64s.try_into().map_err(|_| WireError::Columns)?;
     let p = &mut imported.profile;
     let n = stack.len();
     let s = &p.samples;
@@ -64,7 +82,7 @@ pub fn put_columns(imported: &mut Imported, c: TreeColumns) -> Result<(), String
         s.labels.as_ref().map(Vec::len),
     ];
     if parent.len() != frame.len() || weight.len() != n || other.iter().flatten().any(|&l| l != n) {
-        return Err(bad());
+        return Err(WireError::Columns);
     }
     p.stacks.parent = parent;
     p.stacks.frame = frame.into_iter().map(FrameId).collect();

@@ -1,0 +1,17 @@
+//! The analysis layer: what experts read off a profile. Depends on `crate::view` and `crate::model` only.
+//!
+//! - `functions.rs`: the one per-function aggregation (self and total per function name), used by `top.rs`
+//!   (`scorch top`), the function table, and the movers of `diff.rs`;
+//! - `search.rs`: search patterns and the matched share;
+//! - `transforms.rs`: focus, merge, hide, ignore, collapse recursion, show-from;
+//! - `sandwich.rs`: the inverted tree and the callers/callees of one function;
+//! - `diff.rs`: a base and a target merged into one tree;
+//! - `heatmap.rs`: the subsecond-offset heatmap.
+
+pub mod diff;
+pub mod functions;
+pub mod heatmap;
+pub mod sandwich;
+pub mod search;
+pub mod top;
+pub mod transforms;

@@ -1,0 +1,270 @@
+//! Transforms (focus, ignore, hide, merge, collapse recursion, show-from), as pprof and the Firefox Profiler
+//! have them. The inverted tree and the sandwich (`sandwich.rs`) build on the same restacking.
+//!
+//! Every transform maps a [`Profile`] to a new one over a new stack table (strings and frames are shared, so a
+//! frame id means the same before and after), so everything downstream — call tree, layout, heatmap range,
+//! export, link — works on a transformed profile unchanged, and transforms stack by applying them in order.
+//!
+//! Invariants (tested with exact numbers in `tests/explore.rs`):
+//! - a transform never adds weight: the total after is at most the total before, and hide, merge and the
+//!   recursion collapses keep it exactly;
+//! - each transform is one pass over the stack table in topological order (no recursion, no walk per stack),
+//!   except the inverted tree and the callers side of the sandwich, whose output is itself Σ depth large;
+//!   those are capped by [`super::sandwich::MAX_INVERTED_NODES`] and fail with a message rather than run away.
+
+use super::search::{Matcher, Pattern};
+use crate::model::{FrameId, Profile, StackId, StackTable, EMPTY_STACK, NO_PARENT};
+use rustc_hash::FxHashMap;
+
+/// A view transform, as in pprof (`-focus`, `-ignore`, `-hide`, `-show_from`) and the Firefox Profiler
+/// (focus on function, merge function, collapse recursion). Function transforms name a function exactly;
+/// pattern transforms take a search [`Pattern`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transform {
+    /// Keep only samples through the function, re-rooted at its outermost call.
+    Focus(String),
+    /// Remove the function's frames: its callees join its callers, its self weight goes to its caller.
+    Merge(String),
+    /// Collapse recursion, direct and indirect: `a f b f c` becomes `a f c`.
+    CollapseRecursion(String),
+    /// Collapse direct recursion only: `a f f f c` becomes `a f c`, `a f b f c` stays.
+    CollapseDirect(String),
+    /// Drop every sample whose stack has a matching frame.
+    Ignore(Pattern),
+    /// Remove matching frames, merging their callees into their callers.
+    Hide(Pattern),
+    /// Drop the frames above the outermost match (pprof's `show_from`); samples without a match are dropped.
+    ShowFrom(Pattern),
+}
+
+impl Transform {
+    /// A short label for the transform's chip.
+    pub fn label(&self) -> String {
+        match self {
+            Transform::Focus(f) => format!("focus: {f}"),
+            Transform::Merge(f) => format!("merge: {f}"),
+            Transform::CollapseRecursion(f) => format!("collapse recursion: {f}"),
+            Transform::CollapseDirect(f) => format!("collapse direct recursion: {f}"),
+            Transform::Ignore(p) => format!("ignore: {}", pattern_label(p)),
+            Transform::Hide(p) => format!("hide: {}", pattern_label(p)),
+            Transform::ShowFrom(p) => format!("show from: {}", pattern_label(p)),
+        }
+    }
+
+    /// `focus:NAME`, `merge:NAME`, `rec:NAME`, `drec:NAME`, `ignore:FLAGS:TEXT`, `hide:FLAGS:TEXT`,
+    /// `from:FLAGS:TEXT`: the form used in links and by the CLI.
+    pub fn to_text(&self) -> String {
+        match self {
+            Transform::Focus(f) => format!("focus:{f}"),
+            Transform::Merge(f) => format!("merge:{f}"),
+            Transform::CollapseRecursion(f) => format!("rec:{f}"),
+            Transform::CollapseDirect(f) => format!("drec:{f}"),
+            Transform::Ignore(p) => format!("ignore:{}", p.to_text()),
+            Transform::Hide(p) => format!("hide:{}", p.to_text()),
+            Transform::ShowFrom(p) => format!("from:{}", p.to_text()),
+        }
+    }
+
+    pub fn from_text(s: &str) -> Option<Transform> {
+        let (kind, rest) = s.split_once(':')?;
+        Some(match kind {
+            "focus" => Transform::Focus(rest.to_string()),
+            "merge" => Transform::Merge(rest.to_string()),
+            "rec" => Transform::CollapseRecursion(rest.to_string()),
+            "drec" => Transform::CollapseDirect(rest.to_string()),
+            "ignore" => Transform::Ignore(Pattern::from_text(rest)?),
+            "hide" => Transform::Hide(Pattern::from_text(rest)?),
+            "from" => Transform::ShowFrom(Pattern::from_text(rest)?),
+            _ => return None,
+        })
+    }
+
+    fn matcher(&self) -> Result<Matcher, String> {
+        match self {
+            Transform::Focus(f)
+            | Transform::Merge(f)
+            | Transform::CollapseRecursion(f)
+            | Transform::CollapseDirect(f) => Ok(Matcher::Exact(f.clone())),
+            Transform::Ignore(p) | Transform::Hide(p) | Transform::ShowFrom(p) => p.compile(),
+        }
+    }
+}
+
+fn pattern_label(p: &Pattern) -> String {
+    match (p.regex, p.case_sensitive) {
+        (true, true) => format!("/{}/", p.text),
+        (true, false) => format!("/{}/i", p.text),
+        (false, true) => format!("\"{}\"", p.text),
+        (false, false) => format!("\"{}\" (any case)", p.text),
+    }
+}
+
+/// A list of transforms as one line of text (items joined by newlines; names never contain one).
+pub fn transforms_to_text(ts: &[Transform]) -> String {
+    ts.iter().map(Transform::to_text).collect::<Vec<_>>().join("\n")
+}
+
+pub fn transforms_from_text(s: &str) -> Vec<Transform> {
+    s.split('\n').filter_map(Transform::from_text).collect()
+}
+
+/// State of a stack while transforming: a new stack id, the empty path, or dropped.
+pub(super) const EMPTY: u32 = NO_PARENT;
+pub(super) const GONE: u32 = u32::MAX - 1;
+
+/// Interns (parent, frame) rows into a new stack table; parents always exist first, so it is topological.
+#[derive(Default)]
+pub(super) struct Interner {
+    table: StackTable,
+    ids: FxHashMap<(u32, FrameId), u32>,
+}
+
+impl Interner {
+    pub(super) fn get(&mut self, parent: u32, frame: FrameId) -> u32 {
+        let table = &mut self.table;
+        *self.ids.entry((parent, frame)).or_insert_with(|| {
+            table.parent.push(parent);
+            table.frame.push(frame);
+            (table.frame.len() - 1) as u32
+        })
+    }
+
+    fn frame(&self, s: u32) -> Option<FrameId> {
+        self.table.frame.get(s as usize).copied()
+    }
+}
+
+pub(super) fn finish(p: &Profile, new: Vec<u32>, interner: Interner, empty_kept: bool) -> Profile {
+    p.restack(interner.table, |s| {
+        if s == EMPTY_STACK {
+            return empty_kept.then_some(EMPTY_STACK);
+        }
+        match new.get(s.idx()).copied().unwrap_or(GONE) {
+            GONE => None,
+            EMPTY => Some(EMPTY_STACK),
+            x => Some(StackId(x)),
+        }
+    })
+}
+
+/// Applies one transform.
+pub fn apply(p: &Profile, t: &Transform) -> Result<Profile, String> {
+    let mask = t.matcher()?.frame_mask(p);
+    let hit = |f: FrameId| mask.get(f.idx()).copied().unwrap_or(false);
+    let n = p.stacks.len();
+    let mut new: Vec<u32> = Vec::with_capacity(n);
+    let mut it = Interner::default();
+    // For indirect recursion: the new stack of the outermost call of the function on the path, if any.
+    let mut outer: Vec<u32> = Vec::new();
+    for i in 0..n {
+        let parent = p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT);
+        let f = p.stacks.frame.get(i).copied().unwrap_or(FrameId(0));
+        // Focus and show-from start "not started" (GONE) at the root; a match starts the path afresh.
+        let start = if matches!(t, Transform::Focus(_) | Transform::ShowFrom(_)) {
+            GONE
+        } else {
+            EMPTY
+        };
+        let pnew = if parent == NO_PARENT {
+            start
+        } else {
+            new.get(parent as usize).copied().unwrap_or(GONE)
+        };
+        let s = match t {
+            Transform::Focus(_) | Transform::ShowFrom(_) => {
+                if pnew != GONE {
+                    it.get(pnew, f)
+                } else if hit(f) {
+                    it.get(EMPTY, f)
+                } else {
+                    GONE
+                }
+            }
+            Transform::Ignore(_) => {
+                if pnew == GONE || hit(f) {
+                    GONE
+                } else {
+                    it.get(pnew, f)
+                }
+            }
+            Transform::Hide(_) | Transform::Merge(_) => {
+                if hit(f) {
+                    pnew
+                } else {
+                    it.get(pnew, f)
+                }
+            }
+            Transform::CollapseDirect(_) => {
+                if hit(f) && pnew != EMPTY && it.frame(pnew).is_some_and(hit) {
+                    pnew
+                } else {
+                    it.get(pnew, f)
+                }
+            }
+            Transform::CollapseRecursion(_) => {
+                let above = if parent == NO_PARENT {
+                    GONE
+                } else {
+                    outer.get(parent as usize).copied().unwrap_or(GONE)
+                };
+                let s = if hit(f) && above != GONE {
+                    above
+                } else {
+                    it.get(pnew, f)
+                };
+                outer.push(if above == GONE && hit(f) { s } else { above });
+                s
+            }
+        };
+        new.push(s);
+    }
+    let empty_kept = !matches!(t, Transform::Focus(_) | Transform::ShowFrom(_));
+    Ok(finish(p, new, it, empty_kept))
+}
+
+/// Applies transforms in order.
+pub fn apply_all(p: &Profile, ts: &[Transform]) -> Result<Option<Profile>, String> {
+    let mut cur: Option<Profile> = None;
+    for t in ts {
+        let next = apply(cur.as_ref().unwrap_or(p), t)?;
+        cur = Some(next);
+    }
+    Ok(cur)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::to_folded_view;
+    use crate::import::folded::parse;
+    use crate::view::ViewOptions;
+
+    fn fold(p: &Profile) -> String {
+        to_folded_view(p, &ViewOptions::default_for(p))
+    }
+
+    #[test]
+    fn transform_text_round_trips() {
+        let ts = vec![
+            Transform::Focus("main".into()),
+            Transform::Hide(Pattern::regex("^std::")),
+            Transform::Ignore(Pattern::plain("a:b")),
+            Transform::ShowFrom(Pattern {
+                text: "x".into(),
+                regex: false,
+                case_sensitive: true,
+            }),
+            Transform::CollapseDirect("f".into()),
+        ];
+        assert_eq!(transforms_from_text(&transforms_to_text(&ts)), ts);
+    }
+
+    #[test]
+    fn hide_keeps_the_total() {
+        let p = parse(b"a;b;c 1\na;b 2\nb;d 3\n").unwrap();
+        let h = apply(&p, &Transform::Hide(Pattern::plain("b"))).unwrap();
+        assert_eq!(fold(&h), "a 2\na;c 1\nd 3\n");
+        assert_eq!(h.total(), 6);
+        h.validate().unwrap();
+    }
+}

@@ -1,0 +1,12 @@
+//! The export layer: a profile or a view written out. Depends on `crate::analysis`, `crate::view` and
+//! `crate::model`; nothing depends on it.
+//!
+//! - `folded.rs`: the canonical folded text, and inferno-diff-folded output of a diff;
+//! - `links.rs`: a view carried in a link (deflated folded text, base64url);
+//! - `wire.rs`: a parsed profile as one compact buffer, from the import worker to the page.
+
+pub mod folded;
+pub mod links;
+pub mod wire;
+
+pub use folded::{diff_folded, folded_entries, folded_name, to_folded, to_folded_signed, to_folded_view};

@@ -1,0 +1,387 @@
+//! The chunk-driven `perf script` reader: one state machine over lines, samples separated by blank lines.
+
+use super::frame::{parse_frame, FrameLine};
+use super::header::{is_side_band, is_space, parse_header, Header};
+use super::names::{inferno_names, scorch_names};
+use super::{Naming, PerfOptions};
+use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
+use crate::model::{
+    Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Profile, ProfileBuilder, StackId,
+    Unit, Warnings, EMPTY_STACK,
+};
+use rustc_hash::FxHashMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Between samples: the next non-blank line should be a header.
+    Between,
+    /// Reading the call chain of the current sample.
+    InSample,
+    /// After a line that could not be read as a header: skip to the next blank line.
+    Skipping,
+}
+
+/// (comm, pid, tid) as printed.
+type ThreadKey = (Box<[u8]>, Option<u32>, u32);
+
+#[derive(Debug, Clone, Copy)]
+struct Current {
+    thread: u32,
+    event: u16,
+    time_ns: Option<u64>,
+    period: Option<u64>,
+    cpu: Option<u32>,
+    java: bool,
+    offset: u64,
+}
+
+/// Chunk-driven `perf script` importer.
+pub struct PerfParser {
+    lines: LineSplitter,
+    b: ProfileBuilder,
+    naming: Naming,
+    warnings: Warnings,
+    state: State,
+    cur: Option<Current>,
+    /// The current sample's frames, leaf first.
+    frames: Vec<FrameId>,
+    /// Frames per frame-line text after the address (`sym+off (dso)`), for Java and other processes.
+    frame_cache: [FxHashMap<Box<[u8]>, Vec<FrameId>>; 2],
+    /// Leaf stack per whole call chain (frame ids leaf first, then the inferno root if any): identical
+    /// chains repeat, and one lookup replaces one per frame.
+    stack_cache: FxHashMap<Box<[FrameId]>, StackId>,
+    threads: FxHashMap<ThreadKey, u32>,
+    /// Inferno naming: the process frame per thread.
+    inferno_roots: Vec<FrameId>,
+    events: FxHashMap<Box<[u8]>, u16>,
+    event_has_period: Vec<bool>,
+    records: u64,
+    side_band: u64,
+    untimed: u64,
+    any_cpu: bool,
+}
+
+impl PerfParser {
+    /// Samples built so far.
+    pub fn samples(&self) -> usize {
+        self.b.samples_len()
+    }
+
+    pub fn new(opts: &PerfOptions) -> Self {
+        PerfParser {
+            lines: LineSplitter::new(Format::PerfScript, opts.max_line),
+            b: ProfileBuilder::new(Format::PerfScript),
+            naming: opts.naming.clone(),
+            warnings: Warnings::default(),
+            state: State::Between,
+            cur: None,
+            frames: Vec::with_capacity(128),
+            frame_cache: [FxHashMap::default(), FxHashMap::default()],
+            stack_cache: FxHashMap::default(),
+            threads: FxHashMap::default(),
+            inferno_roots: Vec::new(),
+            events: FxHashMap::default(),
+            event_has_period: Vec::new(),
+            records: 0,
+            side_band: 0,
+            untimed: 0,
+            any_cpu: false,
+        }
+    }
+
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
+        let mut lines = std::mem::replace(&mut self.lines, LineSplitter::new(Format::PerfScript, 0));
+        let r = lines.feed(chunk, |line, pos| self.line(line, pos));
+        self.lines = lines;
+        r
+    }
+
+    pub fn finish(mut self) -> Result<Profile, ImportError> {
+        let mut lines = std::mem::replace(&mut self.lines, LineSplitter::new(Format::PerfScript, 0));
+        lines.finish(|line, pos| self.line(line, pos))?;
+        let end = lines.position();
+        self.end_sample()?;
+        if self.records == 0 {
+            let (kind, msg) = if self.warnings.is_empty() {
+                (
+                    ImportErrorKind::Empty,
+                    "no samples: the input holds no event lines".to_string(),
+                )
+            } else {
+                (
+                    ImportErrorKind::NoValidRecords,
+                    format!("no sample could be read ({} lines skipped)", self.warnings.count),
+                )
+            };
+            let line = self.warnings.first.first().map(|w| w.line);
+            let offset = self.warnings.first.first().map_or(0, |w| w.offset);
+            return Err(ImportError::new(
+                Some(Format::PerfScript),
+                kind,
+                offset,
+                line,
+                msg,
+            ));
+        }
+        if self.untimed > 0 && self.untimed < self.records {
+            self.warnings.push(
+                end.line,
+                end.offset,
+                format!(
+                    "{} of {} samples have no timestamp: the timeline is unavailable",
+                    self.untimed, self.records
+                ),
+            );
+        }
+        if self.untimed > 0 {
+            self.b.drop_times();
+        }
+        let unit = self.b.event_unit(0).unwrap_or(Unit::Samples);
+        Ok(self.b.build(unit, 0, self.records, self.warnings))
+    }
+
+    fn line(&mut self, raw: &[u8], pos: LinePos) -> Result<(), ImportError> {
+        if raw.first() == Some(&b'#') {
+            return Ok(()); // `perf script --header` comment block
+        }
+        let line = trim_ascii(raw);
+        if line.is_empty() {
+            self.end_sample()?;
+            self.state = State::Between;
+            return Ok(());
+        }
+        match self.state {
+            State::Skipping => Ok(()),
+            State::InSample => {
+                if self.cached_frame(line) {
+                    return Ok(());
+                }
+                if let Some(f) = parse_frame(line) {
+                    self.frame(raw, &f, pos);
+                    return Ok(());
+                }
+                // perf without blank separators, or a side-band record: a header ends the sample.
+                if is_side_band(line) {
+                    self.end_sample()?;
+                    self.side_band += 1;
+                    self.state = State::Between;
+                    return Ok(());
+                }
+                if let Some(h) = parse_header(line) {
+                    self.end_sample()?;
+                    return self.header(h, pos);
+                }
+                self.warnings.push(
+                    pos.line,
+                    pos.offset,
+                    "unreadable frame line (expected `address symbol (dso)`); skipped",
+                );
+                Ok(())
+            }
+            State::Between => {
+                if is_side_band(line) {
+                    self.side_band += 1;
+                    return Ok(());
+                }
+                match parse_header(line) {
+                    Some(h) => self.header(h, pos),
+                    None => {
+                        let what = if parse_frame(line).is_some() {
+                            "frame line outside a sample (after a blank line); skipped up to the next blank line"
+                        } else {
+                            "not a perf script event line; skipped up to the next blank line"
+                        };
+                        self.warnings.push(pos.line, pos.offset, what);
+                        self.state = State::Skipping;
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+
+    fn header(&mut self, h: Header<'_>, pos: LinePos) -> Result<(), ImportError> {
+        let thread = self.thread_of(&h);
+        let event = match self.events.get(h.event) {
+            Some(&e) => e,
+            None => {
+                if self.b.event_count() >= usize::from(u16::MAX) {
+                    return Err(ImportError::new(
+                        Some(Format::PerfScript),
+                        ImportErrorKind::LimitExceeded,
+                        pos.offset,
+                        Some(pos.line),
+                        "more than 65,535 distinct events",
+                    ));
+                }
+                let name = if h.event.is_empty() {
+                    "(unnamed)".into()
+                } else {
+                    String::from_utf8_lossy(h.event)
+                };
+                let e = self.b.event(&name, Unit::Samples);
+                self.events.insert(h.event.into(), e);
+                self.event_has_period.push(false);
+                e
+            }
+        };
+        if h.period.is_some() && !self.event_has_period.get(event as usize).copied().unwrap_or(true) {
+            if let Some(flag) = self.event_has_period.get_mut(event as usize) {
+                *flag = true;
+            }
+            let name = String::from_utf8_lossy(h.event);
+            let unit = if name == "cpu-clock" || name == "task-clock" {
+                Unit::Nanoseconds
+            } else {
+                Unit::Other("events".into())
+            };
+            self.b.set_event_unit(event, unit);
+        }
+        self.any_cpu |= h.cpu.is_some();
+        // inferno (and so scorch) tidies Java names when the process is a JVM.
+        let java = h.comm.starts_with(b"java");
+        self.cur = Some(Current {
+            thread,
+            event,
+            time_ns: h.time_ns,
+            period: h.period,
+            cpu: h.cpu,
+            java,
+            offset: pos.offset,
+        });
+        self.frames.clear();
+        self.state = State::InSample;
+        // A frame printed on the header line itself (perf without a call chain). Tracepoint payloads are not frames.
+        if !h.tracepoint && !h.rest.is_empty() {
+            if let Some(f) = parse_frame(h.rest) {
+                let rest = h.rest;
+                self.frame(rest, &f, pos);
+            }
+        }
+        Ok(())
+    }
+
+    fn thread_of(&mut self, h: &Header<'_>) -> u32 {
+        let key = (Box::<[u8]>::from(h.comm), h.pid, h.tid);
+        if let Some(&t) = self.threads.get(&key) {
+            return t;
+        }
+        let comm = String::from_utf8_lossy(h.comm).into_owned();
+        let t = self.b.thread(&comm, h.pid, h.tid);
+        if let Naming::Inferno(flags) = &self.naming {
+            // inferno: spaces become '_', a lone number is the tid and the pid prints as '?'.
+            let mut pname = comm.replace(' ', "_");
+            let pid = h.pid.map_or("?".to_string(), |p| p.to_string());
+            if flags.tid {
+                pname.push_str(&format!("-{pid}/{}", h.tid));
+            } else if flags.pid {
+                pname.push_str(&format!("-{pid}"));
+            }
+            let f = self.b.frame(&pname, FrameKind::User);
+            self.inferno_roots.push(f);
+        }
+        self.threads.insert(key, t);
+        t
+    }
+
+    /// The fast path: a frame line seen before (same text after the address) needs no parsing.
+    fn cached_frame(&mut self, line: &[u8]) -> bool {
+        let Some(cur) = self.cur else { return false };
+        if matches!(&self.naming, Naming::Inferno(fl) if fl.addrs) {
+            return false; // the address is part of the name
+        }
+        let Some(i) = line.iter().position(|&b| is_space(b)) else {
+            return false;
+        };
+        let cache = self.frame_cache.get(usize::from(cur.java));
+        match cache.and_then(|c| c.get(line.get(i..).unwrap_or_default())) {
+            Some(ids) => {
+                self.frames.extend(ids.iter().rev());
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn frame(&mut self, raw: &[u8], f: &FrameLine<'_>, pos: LinePos) {
+        let Some(cur) = self.cur else { return };
+        let key_bytes = trim_ascii(raw);
+        // The address matters only for inferno's --addrs names.
+        let cacheable = !matches!(&self.naming, Naming::Inferno(fl) if fl.addrs);
+        let key = key_bytes
+            .iter()
+            .position(|&b| is_space(b))
+            .map_or(&[][..], |i| key_bytes.get(i..).unwrap_or_default());
+        let ids: Vec<FrameId> = match &self.naming {
+            Naming::Scorch => scorch_names(f, cur.java)
+                .into_iter()
+                .map(|(n, k)| self.b.frame(&n, k))
+                .collect(),
+            Naming::Inferno(flags) => {
+                let text = String::from_utf8_lossy(key_bytes);
+                match inferno_names(&text, cur.java, flags) {
+                    Some(names) => names
+                        .into_iter()
+                        .map(|n| self.b.frame(&n, FrameKind::User))
+                        .collect(),
+                    None => {
+                        self.warnings
+                            .push(pos.line, pos.offset, "unreadable frame line; skipped");
+                        return;
+                    }
+                }
+            }
+        };
+        self.frames.extend(ids.iter().rev());
+        if cacheable && !key.is_empty() {
+            if let Some(c) = self.frame_cache.get_mut(usize::from(cur.java)) {
+                c.insert(key.into(), ids);
+            }
+        }
+    }
+
+    fn end_sample(&mut self) -> Result<(), ImportError> {
+        let Some(cur) = self.cur.take() else { return Ok(()) };
+        let inferno = matches!(self.naming, Naming::Inferno(_));
+        if inferno && self.frames.is_empty() {
+            // inferno drops samples without frames.
+            self.records += 1;
+            return Ok(());
+        }
+        if inferno {
+            if let Some(&root) = self.inferno_roots.get(cur.thread as usize) {
+                self.frames.push(root);
+            }
+        }
+        let leaf = match self.stack_cache.get(self.frames.as_slice()) {
+            Some(&s) => Some(s),
+            None => {
+                let mut parent: Option<StackId> = None;
+                for &f in self.frames.iter().rev() {
+                    parent = Some(self.b.stack(parent, f));
+                }
+                if let Some(s) = parent {
+                    self.stack_cache.insert(self.frames.as_slice().into(), s);
+                }
+                parent
+            }
+        };
+        self.frames.clear();
+        if cur.time_ns.is_none() {
+            self.untimed += 1;
+        }
+        self.records += 1;
+        self.b.push_full_sample(
+            FullSample {
+                stack: leaf.unwrap_or(EMPTY_STACK),
+                weight: cur.period.unwrap_or(1),
+                time_ns: Some(cur.time_ns.unwrap_or(0)),
+                thread: Some(cur.thread),
+                event: Some(cur.event),
+                cpu: Some(cur.cpu.unwrap_or(u32::MAX)),
+                labels: None,
+            },
+            cur.offset,
+        )
+    }
+}

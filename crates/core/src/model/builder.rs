@@ -1,0 +1,279 @@
+//! [`ProfileBuilder`]: how importers (and the diff's merged tree) make a [`Profile`]. It interns strings,
+//! frames and stacks and checks every weight addition.
+
+use super::error::{ImportError, ImportErrorKind, Warnings};
+use super::format::Format;
+use super::units::Unit;
+use super::{
+    EventInfo, FrameId, FrameKind, FrameTable, Label, LabelValue, Meta, Profile, SampleTable, StackId,
+    StackTable, StrId, Strings, ThreadTable, NO_PARENT,
+};
+use rustc_hash::FxHashMap as HashMap;
+
+/// One sample with its optional columns, for [`ProfileBuilder::push_full_sample`].
+#[derive(Debug, Clone, Copy)]
+pub struct FullSample {
+    pub stack: StackId,
+    pub weight: u64,
+    pub time_ns: Option<u64>,
+    pub thread: Option<u32>,
+    pub event: Option<u16>,
+    pub cpu: Option<u32>,
+    pub labels: Option<u32>,
+}
+
+/// Builds a [`Profile`]; interns strings, frames and stacks, and checks weight arithmetic.
+#[derive(Debug)]
+pub struct ProfileBuilder {
+    format: Format,
+    strings: Strings,
+    string_ids: HashMap<Box<str>, StrId>,
+    frames: FrameTable,
+    frame_ids: HashMap<(StrId, FrameKind), FrameId>,
+    stacks: StackTable,
+    stack_ids: HashMap<(u32, FrameId), StackId>,
+    samples: SampleTable,
+    threads: ThreadTable,
+    events: Vec<EventInfo>,
+    label_sets: Vec<Vec<Label>>,
+    label_set_ids: HashMap<Vec<(StrId, LabelValue)>, u32>,
+    default_event: u16,
+    info: Vec<(String, String)>,
+    total: u64,
+}
+
+impl ProfileBuilder {
+    /// Samples added so far.
+    pub fn samples_len(&self) -> usize {
+        self.samples.len()
+    }
+
+    pub fn new(format: Format) -> Self {
+        ProfileBuilder {
+            format,
+            strings: Strings::default(),
+            string_ids: HashMap::default(),
+            frames: FrameTable::default(),
+            frame_ids: HashMap::default(),
+            stacks: StackTable::default(),
+            stack_ids: HashMap::default(),
+            samples: SampleTable::default(),
+            threads: ThreadTable::default(),
+            events: Vec::new(),
+            label_sets: Vec::new(),
+            label_set_ids: HashMap::default(),
+            default_event: 0,
+            info: Vec::new(),
+            total: 0,
+        }
+    }
+
+    /// Interns a label set (given as key/value pairs, in order) and returns its index.
+    pub fn label_set(&mut self, labels: Vec<(StrId, LabelValue)>) -> u32 {
+        if let Some(&id) = self.label_set_ids.get(&labels) {
+            return id;
+        }
+        let mut set = Vec::with_capacity(labels.len());
+        for &(key, value) in &labels {
+            let text = match value {
+                LabelValue::Str(s) => format!("{}={}", self.strings.get(key), self.strings.get(s)),
+                LabelValue::Num(n, Some(u)) => {
+                    format!("{}={} {}", self.strings.get(key), n, self.strings.get(u))
+                }
+                LabelValue::Num(n, None) => format!("{}={}", self.strings.get(key), n),
+            };
+            let root = self.frame(&text, FrameKind::Process);
+            set.push(Label { key, value, root });
+        }
+        let id = self.label_sets.len() as u32;
+        self.label_sets.push(set);
+        self.label_set_ids.insert(labels, id);
+        id
+    }
+
+    pub fn string(&self, id: StrId) -> &str {
+        self.strings.get(id)
+    }
+
+    pub fn set_default_event(&mut self, e: u16) {
+        self.default_event = e;
+    }
+
+    pub fn add_info(&mut self, key: &str, value: String) {
+        self.info.push((key.to_string(), value));
+    }
+
+    /// Adds a thread; returns its index. The caller dedupes.
+    pub fn thread(&mut self, comm: &str, pid: Option<u32>, tid: u32) -> u32 {
+        let c = self.intern(comm);
+        let shown_pid = pid.unwrap_or(tid);
+        let roots = [
+            self.frame(comm, FrameKind::Process),
+            self.frame(&format!("{comm}-{shown_pid}"), FrameKind::Process),
+            self.frame(&format!("{comm}-{shown_pid}/{tid}"), FrameKind::Process),
+        ];
+        self.threads.comm.push(c);
+        self.threads.pid.push(pid);
+        self.threads.tid.push(tid);
+        self.threads.roots.push(roots);
+        (self.threads.len() - 1) as u32
+    }
+
+    /// Adds an event type; returns its index.
+    pub fn event(&mut self, name: &str, unit: Unit) -> u16 {
+        self.events.push(EventInfo {
+            name: name.to_string(),
+            unit,
+            samples: 0,
+            total: 0,
+            negative_of: None,
+        });
+        (self.events.len() - 1) as u16
+    }
+
+    /// Marks `event` as holding the negative values of `of`.
+    pub fn set_negative_of(&mut self, event: u16, of: u16) {
+        if let Some(e) = self.events.get_mut(event as usize) {
+            e.negative_of = Some(of);
+        }
+    }
+
+    pub fn event_unit(&self, event: u16) -> Option<Unit> {
+        self.events.get(event as usize).map(|e| e.unit.clone())
+    }
+
+    pub fn event_count(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Gives an event a unit once it is known (perf prints the period per sample).
+    pub fn set_event_unit(&mut self, event: u16, unit: Unit) {
+        if let Some(e) = self.events.get_mut(event as usize) {
+            e.unit = unit;
+        }
+    }
+
+    /// Adds one sample with all its columns. Columns must be used for all samples or none:
+    /// the first sample decides which optional columns exist.
+    pub fn push_full_sample(&mut self, s: FullSample, offset: u64) -> Result<(), ImportError> {
+        self.add_total(s.weight, offset)?;
+        let first = self.samples.stack.is_empty();
+        if first {
+            self.samples.time_ns = s.time_ns.map(|_| Vec::new());
+            self.samples.thread = s.thread.map(|_| Vec::new());
+            self.samples.event = s.event.map(|_| Vec::new());
+            self.samples.cpu = s.cpu.map(|_| Vec::new());
+            self.samples.labels = s.labels.map(|_| Vec::new());
+        }
+        self.samples.stack.push(s.stack);
+        self.samples.weight.push(s.weight);
+        if let Some(col) = &mut self.samples.time_ns {
+            col.push(s.time_ns.unwrap_or(0));
+        }
+        if let Some(col) = &mut self.samples.thread {
+            col.push(s.thread.unwrap_or(0));
+        }
+        if let Some(col) = &mut self.samples.event {
+            let e = s.event.unwrap_or(0);
+            col.push(e);
+            if let Some(info) = self.events.get_mut(e as usize) {
+                info.samples += 1;
+                info.total = info.total.saturating_add(s.weight);
+            }
+        }
+        if let Some(col) = &mut self.samples.cpu {
+            col.push(s.cpu.unwrap_or(u32::MAX));
+        }
+        if let Some(col) = &mut self.samples.labels {
+            col.push(s.labels.unwrap_or(0));
+        }
+        Ok(())
+    }
+
+    /// Drops the time column (when some samples had no timestamp).
+    pub fn drop_times(&mut self) {
+        self.samples.time_ns = None;
+    }
+
+    pub fn intern(&mut self, s: &str) -> StrId {
+        if let Some(&id) = self.string_ids.get(s) {
+            return id;
+        }
+        let id = StrId(self.strings.ends.len() as u32);
+        self.strings.buf.push_str(s);
+        self.strings.ends.push(self.strings.buf.len() as u32);
+        self.string_ids.insert(s.into(), id);
+        id
+    }
+
+    pub fn frame(&mut self, name: &str, kind: FrameKind) -> FrameId {
+        let name = self.intern(name);
+        *self.frame_ids.entry((name, kind)).or_insert_with(|| {
+            let id = FrameId(self.frames.name.len() as u32);
+            self.frames.name.push(name);
+            self.frames.kind.push(kind);
+            id
+        })
+    }
+
+    pub fn stack(&mut self, parent: Option<StackId>, frame: FrameId) -> StackId {
+        let p = parent.map_or(NO_PARENT, |p| p.0);
+        *self.stack_ids.entry((p, frame)).or_insert_with(|| {
+            let id = StackId(self.stacks.frame.len() as u32);
+            self.stacks.parent.push(p);
+            self.stacks.frame.push(frame);
+            id
+        })
+    }
+
+    pub fn stack_count(&self) -> usize {
+        self.stacks.len()
+    }
+
+    pub fn string_bytes(&self) -> usize {
+        self.strings.buf.len()
+    }
+
+    /// Adds one sample. Fails when the running total would overflow u64.
+    pub fn push_sample(&mut self, stack: StackId, weight: u64, offset: u64) -> Result<(), ImportError> {
+        self.add_total(weight, offset)?;
+        self.samples.stack.push(stack);
+        self.samples.weight.push(weight);
+        Ok(())
+    }
+
+    fn add_total(&mut self, weight: u64, offset: u64) -> Result<(), ImportError> {
+        self.total = self.total.checked_add(weight).ok_or_else(|| {
+            ImportError::new(
+                Some(self.format),
+                ImportErrorKind::Overflow,
+                offset,
+                None,
+                "the sum of the weights exceeds 2^64-1",
+            )
+        })?;
+        Ok(())
+    }
+
+    pub fn build(self, unit: Unit, decimals: u32, records: u64, warnings: Warnings) -> Profile {
+        Profile {
+            strings: self.strings,
+            frames: self.frames,
+            stacks: self.stacks,
+            samples: self.samples,
+            threads: self.threads,
+            events: self.events,
+            label_sets: self.label_sets,
+            meta: Meta {
+                format: self.format,
+                unit,
+                decimals,
+                records,
+                warnings,
+                default_event: self.default_event,
+                info: self.info,
+            },
+            total: self.total,
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! The input formats scorch reads. Which format an input is in is decided by the importers (the import
+//! layer); this is only the name of the answer.
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Format {
+    /// `frame;frame;frame COUNT` lines (Brendan Gregg's collapsed stacks).
+    Folded,
+    /// `perf script` text.
+    PerfScript,
+    /// pprof `profile.proto` (raw; gzip is undone by the loader).
+    Pprof,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Folded => "folded",
+            Format::PerfScript => "perf-script",
+            Format::Pprof => "pprof",
+        }
+    }
+}
+
+impl Format {
+    /// What one input record is called: folded files hold stack lines, profilers write samples.
+    pub fn record_noun(self) -> &'static str {
+        match self {
+            Format::Folded => "stack lines",
+            Format::PerfScript => "samples",
+            Format::Pprof => "samples",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,12 @@
+//! The view layer: which samples a view shows and how they weigh ([`ViewOptions`]), the merged call tree
+//! ([`CallTree`]) and the flame layout ([`FlameLayout`]). Depends only on `crate::model`.
+
+pub mod calltree;
+pub mod layout;
+mod options;
+
+pub use calltree::{CallTree, NodeId, Order, TreeColumns, ROOT_FRAME};
+pub use layout::FlameLayout;
+pub use options::{
+    keyed_weights, label_key, label_keys, LabelFilter, LabelMatch, RootMode, ViewOptions, WeightMode, NO_ROOT,
+};
