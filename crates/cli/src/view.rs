@@ -4,8 +4,9 @@
 use crate::error::{CliError, Result};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
-use scorch_core::explore::{self, Transform};
-use scorch_core::heatmap::{heatmap, HeatmapOptions};
+use scorch_core::analysis::heatmap::{heatmap, HeatmapOptions};
+use scorch_core::analysis::sandwich;
+use scorch_core::analysis::transforms::{self, Transform};
 use scorch_core::view::{label_key, LabelFilter, RootMode, ViewOptions, WeightMode};
 use scorch_core::Profile;
 
@@ -181,16 +182,16 @@ pub fn event_index(p: &Profile, name: &str) -> Result<u16> {
 /// The transforms in order, then the inverted stacks, then the callers' or callees' side. `None` when none is
 /// asked for.
 pub fn explore(p: &Profile, x: &ExploreArgs) -> Result<Option<Profile>> {
-    let mut out = explore::apply_all(p, &x.transforms.transform)?;
+    let mut out = transforms::apply_all(p, &x.transforms.transform)?;
     let cur = |o: &Option<Profile>| -> Profile { o.clone().unwrap_or_else(|| p.clone()) };
     if x.invert {
-        out = Some(explore::invert(&cur(&out))?);
+        out = Some(sandwich::invert(&cur(&out))?);
     }
     if let Some(f) = &x.callers {
-        out = Some(explore::callers(&cur(&out), f)?);
+        out = Some(sandwich::callers(&cur(&out), f)?);
     }
     if let Some(f) = &x.callees {
-        out = Some(explore::callees(&cur(&out), f)?);
+        out = Some(sandwich::callees(&cur(&out), f)?);
     }
     Ok(out)
 }

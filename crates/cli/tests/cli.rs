@@ -178,7 +178,7 @@ fn link_carries_the_profile() {
     assert!(url.starts_with("https://intranet/tools/scorch/#p="), "{url}");
     assert!(err.contains("characters, 205 distinct stacks"), "{err}");
     let payload = url.split("#p=").nth(1).unwrap();
-    let folded = scorch_core::share::decode(payload).unwrap();
+    let folded = scorch_core::export::links::decode(payload).unwrap();
     let (_, direct, _) = scorch(&["fold", &f], None);
     let (_, via_link, _) = scorch(&["fold", "-"], Some(&folded));
     assert_eq!(via_link, direct, "the link carries exactly the profile");

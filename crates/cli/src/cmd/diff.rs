@@ -4,8 +4,9 @@ use crate::error::{CliError, Result};
 use crate::io::{load, warn, write_out};
 use crate::view::{view, EventArgs, LimitArgs, ViewSpec};
 use clap::Args;
-use scorch_core::diff::{diff_folded, Diff, Side};
-use scorch_core::units::format_value;
+use scorch_core::analysis::diff::{Diff, Side};
+use scorch_core::export::diff_folded;
+use scorch_core::model::units::format_value;
 use scorch_core::{ImportOptions, Profile};
 
 #[derive(Args, Debug)]

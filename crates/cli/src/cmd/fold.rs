@@ -4,7 +4,7 @@ use crate::error::{CliError, Result};
 use crate::io::{load, warn, write_out};
 use crate::view::{explore, view, EventArgs, ExploreArgs, RootArgs, TagFilterArgs, ViewSpec};
 use clap::{Args, ValueEnum};
-use scorch_core::perf::{InfernoFlags, Naming};
+use scorch_core::import::perf::{InfernoFlags, Naming};
 use scorch_core::view::{RootMode, ViewOptions, WeightMode};
 use scorch_core::{export, ImportOptions};
 
@@ -79,7 +79,7 @@ pub struct CompatArgs {
 }
 
 fn parse_seconds(s: &str) -> Result<u64, String> {
-    scorch_core::heatmap::parse_seconds(s).ok_or_else(|| format!("{s:?} is not seconds"))
+    scorch_core::analysis::heatmap::parse_seconds(s).ok_or_else(|| format!("{s:?} is not seconds"))
 }
 
 pub fn run(a: &FoldArgs) -> Result<()> {

@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::io::{load_warn, write_out};
 use crate::view::{view, EventArgs, ViewSpec};
 use clap::Args;
-use scorch_core::heatmap::{heatmap, Heatmap, HeatmapOptions, ROW_CHOICES};
+use scorch_core::analysis::heatmap::{heatmap, Heatmap, HeatmapOptions, ROW_CHOICES};
 use scorch_core::ImportOptions;
 use serde::Serialize;
 

@@ -3,8 +3,8 @@
 use crate::error::Result;
 use crate::io::{load_warn, write_out};
 use clap::Args;
-use scorch_core::calltree::{CallTree, Order};
-use scorch_core::units::{format_value, group_thousands, Weight};
+use scorch_core::model::units::{format_value, group_thousands, Weight};
+use scorch_core::view::calltree::{CallTree, Order};
 use scorch_core::view::ViewOptions;
 use scorch_core::ImportOptions;
 

@@ -4,8 +4,8 @@ use crate::error::Result;
 use crate::io::{load_warn, write_out};
 use crate::view::{view, EventArgs, ViewSpec};
 use clap::Args;
-use scorch_core::share::{encode, encode_timed, DEFAULT_MAX};
-use scorch_core::units::group_thousands;
+use scorch_core::export::links::{encode, encode_timed, DEFAULT_MAX};
+use scorch_core::model::units::group_thousands;
 use scorch_core::ImportOptions;
 
 #[derive(Args, Debug)]

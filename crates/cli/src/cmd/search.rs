@@ -4,8 +4,8 @@ use crate::error::{CliError, Result};
 use crate::io::{load_warn, write_out};
 use crate::view::{explore, view, EventArgs, ExploreArgs, TagFilterArgs, TransformArgs, ViewSpec};
 use clap::Args;
-use scorch_core::calltree::{CallTree, Order};
-use scorch_core::explore::{matched_total, Pattern};
+use scorch_core::analysis::search::{matched_total, Pattern};
+use scorch_core::view::calltree::{CallTree, Order};
 use scorch_core::ImportOptions;
 
 #[derive(Args, Debug)]

@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::io::{load_warn, write_out};
 use crate::view::{view, EventArgs, LimitArgs, TagFilterArgs, ViewSpec};
 use clap::Args;
-use scorch_core::units::format_value;
+use scorch_core::model::units::format_value;
 use scorch_core::ImportOptions;
 
 #[derive(Args, Debug)]
@@ -27,7 +27,7 @@ pub fn run(a: &TopArgs) -> Result<()> {
     let imp = load_warn(&a.file, ImportOptions::default())?;
     let p = &imp.profile;
     let v = view(p, &ViewSpec::new(&a.event).tagfilter(&a.filter))?;
-    let (rows, total) = scorch_core::top::top(p, &v);
+    let (rows, total) = scorch_core::analysis::top::top(p, &v);
     if a.tsv {
         let text: String = rows
             .iter()

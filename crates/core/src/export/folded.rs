@@ -2,7 +2,8 @@
 //!
 //! One line per distinct stack that has samples, frames root first joined by `;`, the summed weight after a
 //! space, lines sorted bytewise. Kernel, JIT and inline frames carry inferno's `_[k]`, `_[j]`, `_[i]` so that
-//! the export re-imports to the same profile.
+//! the export re-imports to the same profile. Samples with no frames at all are the line ` WEIGHT` (an empty
+//! stack, as py-spy writes them), which flamegraph.pl, inferno and scorch read as weight on the root.
 
 use crate::analysis::diff::Side;
 use crate::model::{FrameId, FrameKind, Profile, StackId, Weight, EMPTY_STACK};
@@ -61,16 +62,33 @@ pub fn to_folded(p: &Profile) -> String {
         }
         text.push(s);
     }
+    let frameless = p
+        .samples
+        .stack
+        .iter()
+        .zip(&p.samples.weight)
+        .filter(|(s, _)| **s == EMPTY_STACK)
+        .fold(None, |a: Option<u64>, (_, &w)| {
+            Some(a.unwrap_or(0).saturating_add(w))
+        });
+    if let Some(raw) = frameless {
+        lines.push(format!(
+            " {}",
+            Weight {
+                raw,
+                decimals: p.meta.decimals
+            }
+        ));
+    }
     join_sorted(lines)
 }
 
 /// The folded stacks of what a view selects, unsorted: the process root (if any) then the stack, and the raw
-/// summed weight. Samples with neither a root nor frames cannot be written and are left out.
+/// summed weight. Samples with neither a root nor frames have the empty stack (written ` WEIGHT`).
 pub fn folded_entries(p: &Profile, v: &ViewOptions) -> Vec<(String, u64)> {
     keyed_weights(p, v)
         .into_iter()
         .map(|((root, stack), w)| (stack_text(p, root, stack), w))
-        .filter(|(s, _)| !s.is_empty())
         .collect()
 }
 
@@ -117,7 +135,6 @@ pub fn to_folded_signed(p: &Profile, v: &ViewOptions) -> String {
         .into_iter()
         .filter(|&(_, w)| w != 0)
         .map(|((root, stack), w)| (stack_text(p, root, stack), w))
-        .filter(|(s, _)| !s.is_empty())
         .map(|(s, w)| format!("{s} {w}"))
         .collect();
     join_sorted(lines)

@@ -124,9 +124,6 @@ pub fn encode_timed(p: &Profile, v: &ViewOptions, max: usize) -> Option<Shared> 
     let mut lines: Vec<String> = Vec::with_capacity(by_key.len());
     for ((root, stack), mut samples) in by_key {
         let text = stack_text(p, root, stack);
-        if text.is_empty() {
-            continue;
-        }
         samples.sort_unstable();
         let total = samples.iter().fold(0u64, |a, &(_, w)| a.saturating_add(w));
         let same = samples.windows(2).all(|x| matches!(x, [a, b] if a.1 == b.1));

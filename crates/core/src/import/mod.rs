@@ -2,11 +2,10 @@
 //!
 //! Inside, dependencies flow one way too: the shared pieces (`importer.rs`: the trait every format answers,
 //! `lines.rs`: line splitting, `kind.rs`: frame kinds several formats derive) sit below the formats
-//! (`folded.rs`, `perf/`, `pprof/`), which sit below the dispatcher (`sniff.rs`) and the streaming
+//! (`folded/`, `perf/`, `pprof/`), which sit below the dispatcher (`sniff.rs`) and the streaming
 //! [`Loader`] (`loader.rs`). No format imports another format or the dispatcher.
 
 pub mod folded;
-mod folded_sniff;
 pub mod importer;
 mod kind;
 pub(crate) mod lines;

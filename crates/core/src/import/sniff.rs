@@ -1,7 +1,7 @@
 //! Deciding the format of an input from its content (never from the file name): the dispatcher asks each
 //! importer in turn whether the input is its own.
 
-use super::folded_sniff::FoldedFormat;
+use super::folded::FoldedFormat;
 use super::importer::{Applicable, Importer};
 use super::perf::PerfFormat;
 use super::pprof::PprofFormat;

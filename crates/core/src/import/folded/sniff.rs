@@ -1,11 +1,8 @@
-//! Whether an input is folded stacks: the folded importer's own answer to the loader.
-//!
-//! Beside `folded.rs` rather than inside it only while that file is being changed on another branch; it
-//! belongs to the folded importer and moves into it after that merge.
+//! Whether an input is folded stacks: the folded importer's own answer to the dispatcher.
 
-use super::folded::looks_like_folded_line;
-use super::importer::{Applicable, Importer, SNIFF_WINDOW};
-use super::lines::{split_around, trim_ascii};
+use super::looks_like_folded_line;
+use crate::import::importer::{Applicable, Importer, SNIFF_WINDOW};
+use crate::import::lines::{split_around, trim_ascii};
 use crate::model::Format;
 
 /// The folded importer's answer to "is this input mine?".
