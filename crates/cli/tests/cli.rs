@@ -540,3 +540,60 @@ fn heatmap_json_is_the_grid() {
     let last_rows: Vec<u64> = counts.iter().map(|c| c[9].as_u64().unwrap()).collect();
     assert_eq!(top_row, last_rows);
 }
+
+/// Every percentage in a printed table, per row (last column: the function's name).
+fn percents(table: &str) -> Vec<(String, Vec<f64>)> {
+    table
+        .lines()
+        .filter(|l| l.contains('%') && !l.contains("shares of"))
+        .map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            let name = cols.last().unwrap().to_string();
+            let pcts = cols
+                .iter()
+                .filter_map(|c| c.strip_suffix('%')?.parse::<f64>().ok())
+                .collect();
+            (name, pcts)
+        })
+        .filter(|(_, pcts): &(String, Vec<f64>)| !pcts.is_empty())
+        .collect()
+}
+
+#[test]
+fn a_function_twice_in_a_stack_is_counted_once_by_diff_and_top() {
+    // Recursion through an inlined copy (`f` and `f_[i]` in one stack): f's total is 3 of 4 samples.
+    // `scorch diff` printed 150 % for it while `scorch top` said 75 %.
+    let dir = temp_dir("aggregation");
+    let (base, target) = (dir.join("base.txt"), dir.join("target.txt"));
+    std::fs::write(&base, "main;f;f_[i] 1\nmain;g 1\n").unwrap();
+    std::fs::write(&target, "main;f;f_[i] 3\nmain;g 1\n").unwrap();
+    let (base, target) = (base.to_str().unwrap(), target.to_str().unwrap());
+
+    let (code, diff, err) = scorch(&["diff", base, target], None);
+    assert_eq!(code, 0, "{err}");
+    let rows = percents(&diff);
+    assert_eq!(rows.len(), 3, "{diff}");
+    for (name, pcts) in &rows {
+        // base self, target self, base total, target total (the Δ columns end in pp).
+        assert_eq!(pcts.len(), 4, "{diff}");
+        assert!(
+            pcts.iter().all(|&x| (0.0..=100.0).contains(&x)),
+            "{name}: {pcts:?}\n{diff}"
+        );
+    }
+    let f = &rows.iter().find(|(n, _)| n == "f").unwrap().1;
+    assert_eq!(f, &[50.0, 75.0, 50.0, 75.0], "{diff}");
+
+    let (code, top, err) = scorch(&["top", target], None);
+    assert_eq!(code, 0, "{err}");
+    let rows = percents(&top);
+    for (name, pcts) in &rows {
+        assert!(
+            pcts.iter().all(|&x| (0.0..=100.0).contains(&x)),
+            "{name}: {pcts:?}\n{top}"
+        );
+    }
+    // flat %, sum %, cum %: f's cum equals the diff's target total.
+    let f = &rows.iter().find(|(n, _)| n == "f").unwrap().1;
+    assert_eq!((f[0], f[2]), (75.0, 75.0), "{top}");
+}
