@@ -343,8 +343,8 @@ fn start_worker() -> Result<web_sys::Worker, String> {
     let opts = web_sys::WorkerOptions::new();
     opts.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options("www/worker.js", &opts).map_err(js_err)?;
-    let module = web_sys::window()
-        .and_then(|w| Reflect::get(&w, &"__scorchWasm".into()).ok())
+    let module = boot()
+        .and_then(|b| Reflect::get(&b, &"module".into()).ok())
         .unwrap_or(JsValue::UNDEFINED);
     let first = js_sys::Object::new();
     let _ = Reflect::set(&first, &"module".into(), &module);
@@ -352,13 +352,26 @@ fn start_worker() -> Result<web_sys::Worker, String> {
     Ok(worker)
 }
 
-/// The worker `boot.js` started for a link that names a profile, and whether it has said it is ready.
-fn take_early_worker() -> Option<(web_sys::Worker, bool)> {
+/// What `www/boot.js` hands the app (`window.scorchBoot`): the compiled wasm `module`, shared with every
+/// worker, and for a link that names a profile the `earlyWorker` it started, with `earlyReady` once that
+/// worker has said it is ready. Part of the product (not a test hook).
+fn boot() -> Option<JsValue> {
     let w = web_sys::window()?;
-    let key = JsValue::from_str("__scorchEarlyWorker");
-    let early = Reflect::get(&w, &key).ok()?.dyn_into::<web_sys::Worker>().ok()?;
-    let _ = Reflect::delete_property(&w, &key);
-    let ready = Reflect::get(&early, &"__scorchReady".into())
+    Reflect::get(&w, &"scorchBoot".into())
+        .ok()
+        .filter(JsValue::is_object)
+}
+
+/// The worker `boot.js` started for a link that names a profile (taken once), and whether it is ready.
+fn take_early_worker() -> Option<(web_sys::Worker, bool)> {
+    let boot = boot()?;
+    let key = JsValue::from_str("earlyWorker");
+    let early = Reflect::get(&boot, &key)
+        .ok()?
+        .dyn_into::<web_sys::Worker>()
+        .ok()?;
+    let _ = Reflect::delete_property(boot.unchecked_ref::<js_sys::Object>(), &key);
+    let ready = Reflect::get(&boot, &"earlyReady".into())
         .ok()
         .and_then(|r| r.as_bool())
         .unwrap_or(false);

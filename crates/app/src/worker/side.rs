@@ -195,7 +195,7 @@ async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imp
 /// taken once.
 fn prefetched(url: &str) -> Option<Promise> {
     let global = js_sys::global();
-    let key = JsValue::from_str("__scorchPrefetch");
+    let key = JsValue::from_str("scorchPrefetch");
     let pre = Reflect::get(&global, &key).ok().filter(JsValue::is_object)?;
     let _ = Reflect::delete_property(global.unchecked_ref::<js_sys::Object>(), &key);
     let same = Reflect::get(&pre, &"url".into()).ok()?.as_string()? == url;
