@@ -8,14 +8,11 @@ use super::flame_canvas::FlameCanvas;
 use super::function_table::FunctionTable;
 use super::heatmap::HeatmapPanel;
 use super::keys;
-use super::open_controls::OpenControls;
-use super::orientation_toggle::OrientationToggle;
 use super::sandwich::Sandwich;
 use super::shortcuts::Shortcuts;
 use super::status_line::StatusLine;
-use super::theme_toggle::ThemeToggle;
+use super::toolbar::Toolbar;
 use super::tooltip::Tooltip;
-use super::view_controls::ViewControls;
 use crate::state::view::Mode;
 use crate::state::Actions;
 use leptos::prelude::*;
@@ -26,17 +23,7 @@ pub fn App() -> impl IntoView {
     keys::listen_drop_and_paste(a);
     keys::listen_keys(a);
 
-    // The theme: follow the system unless chosen.
-    let ui = a.ui;
-    Effect::new(move |_| {
-        let t = ui.theme.get();
-        if let Some(el) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.document_element())
-        {
-            let _ = el.set_attribute("data-theme", t.key());
-        }
-    });
+    a.ui.follow_theme();
 
     a.open_from_fragment(true);
     a.sync_fragment();
@@ -47,15 +34,7 @@ pub fn App() -> impl IntoView {
     let (view, diff, panes) = (a.view, a.diff, a.panes);
     let mode = move || view.mode.get();
     view! {
-        <header class="toolbar">
-            <span class="brand">"scorch"</span>
-            <OpenControls/>
-            <span class="spacer"></span>
-            <ViewControls/>
-            <OrientationToggle/>
-            <ThemeToggle/>
-            <button data-testid="help-toggle" title="Keyboard shortcuts (?)" on:click=move |_| ui.help.update(|h| *h = !*h)>"?"</button>
-        </header>
+        <Toolbar/>
         <ErrorBanner/>
         <DiffBar/>
         <HeatmapPanel/>

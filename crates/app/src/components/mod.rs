@@ -20,5 +20,6 @@ pub mod sandwich;
 pub mod shortcuts;
 pub mod status_line;
 pub mod theme_toggle;
+pub mod toolbar;
 pub mod tooltip;
 pub mod view_controls;

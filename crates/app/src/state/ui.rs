@@ -46,6 +46,20 @@ impl Default for UiState {
 }
 
 impl UiState {
+    /// Keeps the page's `data-theme` attribute in step (the style sheet follows the system unless chosen).
+    pub fn follow_theme(&self) {
+        let theme = self.theme;
+        Effect::new(move |_| {
+            let t = theme.get();
+            if let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element())
+            {
+                let _ = el.set_attribute("data-theme", t.key());
+            }
+        });
+    }
+
     pub fn cycle_theme(&self) {
         self.theme.update(|t| *t = t.next());
     }
