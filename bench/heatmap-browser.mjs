@@ -2,7 +2,8 @@
 //   1. a synthetic profile of 10 M timestamped samples: time to compute its heatmap (wasm, median of 5);
 //   2. a synthetic profile of 1 M samples: from releasing the mouse on a heatmap selection of one second to the
 //      painted flame graph of that range (median of 7 selections).
-// Usage: node bench/heatmap-browser.mjs   (after ./scripts/test.sh or trunk build --release)
+// Usage: node bench/heatmap-browser.mjs   (after ./scripts/test.sh or
+//   `. scripts/env.sh && trunk build --release --features testing`: the hooks it calls are in test builds only)
 import { serve, browser } from '../tests/e2e/harness.mjs';
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -11,6 +12,10 @@ const b = await browser();
 const { page } = b;
 await page.goto(server.url);
 await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.dataset.format);
+if (!(await page.evaluate(() => typeof window.__scorchBenchLoad === 'function'))) {
+  console.error('dist/ has no benchmark hooks: build it with `trunk build --release --features testing` (or ./scripts/test.sh)');
+  process.exit(2);
+}
 
 async function load(n) {
   const t0 = Date.now();

@@ -5,7 +5,8 @@
 // and reports, per kind, the time the paint took — for a zoom the whole graph (wasm: layout to pixels to canvas,
 // `__scorchPaintTimes`), for a hover the outline on the overlay canvas (`__scorchOverlayTimes`) — and the time
 // from the event to the end of the paint it caused (the `bench:paint` mark), median and 95th percentile.
-// Usage: node bench/redraw-browser.mjs [NODES]   (after ./scripts/test.sh or trunk build --release)
+// Usage: node bench/redraw-browser.mjs [NODES]   (after ./scripts/test.sh or
+//   `. scripts/env.sh && trunk build --release --features testing`: the hooks it calls are in test builds only)
 import { serve, browser } from '../tests/e2e/harness.mjs';
 
 const nodes = Number(process.argv[2] || 1_000_000);
@@ -19,6 +20,10 @@ const b = await browser();
 const { page } = b;
 await page.goto(server.url);
 await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.dataset.format);
+if (!(await page.evaluate(() => typeof window.__scorchBenchTree === 'function'))) {
+  console.error('dist/ has no benchmark hooks: build it with `trunk build --release --features testing` (or ./scripts/test.sh)');
+  process.exit(2);
+}
 const t0 = Date.now();
 const treeNodes = await page.evaluate((n) => window.__scorchBenchTree(n), nodes);
 const loadMs = Date.now() - t0;

@@ -21,8 +21,10 @@ for t in loader folded perf pprof link; do
     FUZZ_QUIET=1 fuzz/run.sh "$t" 20
 done
 
-step "wasm build (release)"
-trunk build --release
+step "wasm build (release, with the test hooks: the \`testing\` feature)"
+# The browser tests reach the page through hooks (window.__scorchFramePoint, the load throttle…) that only a
+# build with the `testing` feature has; ./scripts/serve.sh builds the product without them.
+trunk build --release --features testing
 
 step "browser tests (headless Chromium)"
 node --test --test-concurrency=1 tests/e2e/

@@ -1,30 +1,32 @@
 // Starts scorch. A file of its own (not an inline script) so that the page can forbid inline scripts in its
 // Content-Security-Policy; Trunk is told not to inject its inline loader (Trunk.toml: inject_scripts = false).
 //
-// The wasm is compiled once here and shared with the import workers (`window.__scorchWasm`, posted to each
-// worker: crates/app/src/load.rs). When the link names a profile (`#url=`, `#base=`), the first worker starts
-// now and fetches it, so it boots and reads while the page does (`window.__scorchEarlyWorker`).
+// The wasm is compiled once here and shared with the import workers (`window.scorchBoot.module`, posted to each
+// worker: crates/app/src/worker/page.rs). When the link names a profile (`#url=`, `#base=`), the first worker
+// starts now and fetches it, so it boots and reads while the page does (`window.scorchBoot.earlyWorker`, with
+// `earlyReady` once it said so). `scorchBoot` is the product's hand-over to the app, not a test hook.
 // For a link that names a profile, the first import worker starts before anything else and fetches the
 // profile at once (it parses once the module arrives; www/worker.js); the app's request for the same URL then
-// reads that response (crates/app/src/worker.rs, `read_url`).
+// reads that response (crates/app/src/worker/side.rs, `read_url`).
 function linkedProfile() {
   for (const kv of location.hash.slice(1).split('&')) {
     const i = kv.indexOf('=');
     const key = i < 0 ? kv : kv.slice(0, i);
     if (key !== 'url' && key !== 'base') continue;
     try {
-      // As the app decodes the fragment (crates/app/src/state.rs): `%XX` escapes, `+` a space.
+      // As the app decodes the fragment (crates/app/src/url.rs): `%XX` escapes, `+` a space.
       return new URL(decodeURIComponent(kv.slice(i + 1).replace(/\+/g, ' ')), document.baseURI).href;
     } catch { return null; }
   }
   return null;
 }
+const boot = { module: null, earlyWorker: null, earlyReady: false };
 let early = null;
 const linked = linkedProfile();
 if (linked) {
   try {
     early = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `prefetch ${linked}` });
-    early.onmessage = (e) => { if (e.data && e.data.type === 'Ready') early.__scorchReady = true; };
+    early.onmessage = (e) => { if (e.data && e.data.type === 'Ready') boot.earlyReady = true; };
   } catch { early = null; /* the page starts its own worker, or reads on the page */ }
 }
 
@@ -38,11 +40,12 @@ try {
   // A server that does not send `application/wasm`: compile from the bytes.
   module = await WebAssembly.compile(await (await fetch(wasmUrl)).arrayBuffer());
 }
-window.__scorchWasm = module;
+boot.module = module;
 if (early) {
   early.postMessage({ module });
-  window.__scorchEarlyWorker = early;
+  boot.earlyWorker = early;
 }
+window.scorchBoot = boot;
 const { default: init } = await glue;
 await init({ module_or_path: module });
 // The app is mounted: the end of its start, for outside benchmarks (bench/load-browser.mjs tells the boot task

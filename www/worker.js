@@ -1,18 +1,18 @@
-// The import worker (crates/app/src/worker.rs): the same wasm as the page; its `main` sees no window and
-// serves import requests (protocol: crates/app/src/protocol.rs). The page's compiled module comes as the first
+// The import worker (crates/app/src/worker/side.rs): the same wasm as the page; its `main` sees no window and
+// serves import requests (protocol: crates/app/src/worker/protocol.rs). The page's compiled module comes as the first
 // message (`{ module }`), so the wasm is compiled once; without one it loads the file itself. A file of its own
 // so the page's CSP (script-src 'self') allows it.
 //
 // boot.js names the profile a link opens in the worker's name (`prefetch URL`): it is fetched here at once,
 // before the wasm is ready (messages from the page wait until the page's own start is done), and `read_url`
-// (worker.rs) takes this response when the page asks for the same URL.
+// (worker/side.rs) takes this response when the page asks for the same URL.
 const PREFETCH = 'prefetch ';
 if (self.name.startsWith(PREFETCH)) {
   const url = self.name.slice(PREFETCH.length);
   const response = fetch(url);
   // Handled here so a failure is not an unhandled rejection below; read_url reports it.
   response.catch(() => {});
-  self.__scorchPrefetch = { url, response };
+  self.scorchPrefetch = { url, response };
 }
 
 // A trap inside an async import (an allocation failure aborts) can surface as a rejected promise; rethrow it

@@ -1,4 +1,4 @@
-//! Benchmark hooks for `bench/heatmap-browser.mjs` (not used by the page itself): build a synthetic perf-like
+//! Synthetic profiles for the benchmark hooks (`bench/heatmap-browser.mjs`, `bench/redraw-browser.mjs`): build a synthetic perf-like
 //! profile of N timestamped samples inside the page, so the heatmap and range selections can be timed at sizes
 //! no test file has.
 
@@ -99,14 +99,5 @@ fn xorshift(seed: u64) -> impl FnMut() -> u64 {
         rng ^= rng >> 7;
         rng ^= rng << 17;
         rng
-    }
-}
-
-/// Records how long the import worker took (`window.__scorchWorkerMs`, read by `bench/load-browser.mjs`) and
-/// whether it read the response boot.js started for the link (`window.__scorchPrefetched`, read by the tests).
-pub fn note_worker(ms: f64, prefetched: bool) {
-    if let Some(w) = web_sys::window() {
-        let _ = js_sys::Reflect::set(&w, &"__scorchWorkerMs".into(), &ms.into());
-        let _ = js_sys::Reflect::set(&w, &"__scorchPrefetched".into(), &prefetched.into());
     }
 }

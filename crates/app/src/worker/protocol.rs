@@ -18,14 +18,24 @@ pub struct Open {
     pub url: Option<String>,
     /// Bytes per slice when reading a file.
     pub slice_bytes: u32,
-    /// Test hook: wait this long after every slice or chunk (0 in normal use), so tests can watch progress.
-    pub throttle_ms: u32,
-    /// Test hook: after this many slices, trap as an allocation failure does (0 in normal use), so tests can
-    /// check what the page says when the worker dies.
-    pub trap_after: u32,
     /// Build the default view's call tree and flame layout too, siblings in this order (`alpha` or `heavy`),
     /// so the page does not spend long tasks on them.
     pub order: String,
+    /// Test builds only (the `testing` feature): slow the worker down, or make it die.
+    #[cfg(feature = "testing")]
+    #[serde(default)]
+    pub throttle: Throttle,
+}
+
+/// Test hook (`testing` feature): set from `window.__scorchLoadThrottle` (`crate::testing`).
+#[cfg(feature = "testing")]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+pub struct Throttle {
+    /// Wait this long after every slice or chunk, so tests can watch progress.
+    pub ms: u32,
+    /// After this many slices, trap as an allocation failure does, so tests can check what the page says when
+    /// the worker dies.
+    pub trap_after: u32,
 }
 
 /// Worker → page.

@@ -3,7 +3,9 @@
 //! streaming [`Loader`], reports progress, and sends back the parsed profile as one transferred buffer.
 //! Protocol: `protocol.rs`.
 
-use crate::protocol::{FromWorker, Open, Progress};
+use super::js_err;
+use super::protocol::{FromWorker, Open, Progress};
+use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::calltree::Order;
 use scorch_core::{ImportOptions, Loader};
@@ -70,11 +72,7 @@ async fn handle(data: JsValue) {
     };
     // The first flame graph, built here rather than in long tasks on the page.
     let p = &imported.profile;
-    let order = if open.order == "heavy" {
-        Order::Weight
-    } else {
-        Order::Alphabetical
-    };
+    let order = Order::from_key(&open.order).unwrap_or(Order::Alphabetical);
     let tree = scorch_core::CallTree::build(p, &scorch_core::ViewOptions::default_for(p), order);
     let layout = scorch_core::FlameLayout::new(&tree);
     // The profile's big columns go as typed arrays; the rest, encoded, is small and quick to decode.
@@ -157,7 +155,8 @@ async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imp
     let slice = f64::from(open.slice_bytes.max(64 * 1024));
     let mut loader = Loader::new(ImportOptions::default());
     let mut buf = Vec::new();
-    let mut slices = 0;
+    #[cfg(feature = "testing")]
+    let mut slices = 0u32;
     // The next slices are read while this one is parsed (reading a file goes through the browser process).
     let read = |off: f64| -> Result<JsFuture, String> {
         let blob = file
@@ -183,11 +182,10 @@ async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imp
         drop(ab);
         loader.feed(&buf).map_err(|e| e.to_string())?;
         progress(open, &loader, Some(size));
-        throttle(open).await;
-        slices += 1;
-        if open.trap_after != 0 && slices >= open.trap_after {
-            // What running out of memory does in wasm (the allocator aborts): the test of the page's message.
-            std::process::abort();
+        #[cfg(feature = "testing")]
+        {
+            slices += 1;
+            throttle(open, slices).await;
         }
     }
     loader.finish().map_err(|e| e.to_string())
@@ -197,7 +195,7 @@ async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imp
 /// taken once.
 fn prefetched(url: &str) -> Option<Promise> {
     let global = js_sys::global();
-    let key = JsValue::from_str("__scorchPrefetch");
+    let key = JsValue::from_str("scorchPrefetch");
     let pre = Reflect::get(&global, &key).ok().filter(JsValue::is_object)?;
     let _ = Reflect::delete_property(global.unchecked_ref::<js_sys::Object>(), &key);
     let same = Reflect::get(&pre, &"url".into()).ok()?.as_string()? == url;
@@ -271,22 +269,28 @@ async fn read_url(open: &Open, url: &str) -> Result<scorch_core::Imported, Strin
         if since >= f64::from(open.slice_bytes) {
             since = 0.0;
             progress(open, &loader, total);
-            throttle(open).await;
+            #[cfg(feature = "testing")]
+            throttle(open, 0).await;
         }
     }
     progress(open, &loader, total);
     loader.finish().map_err(|e| e.to_string())
 }
 
-async fn throttle(open: &Open) {
-    if open.throttle_ms == 0 {
-        return;
+/// Test builds: waits `throttle.ms` after a slice; after `throttle.trap_after` slices (`slices`, 0 for a URL's
+/// chunks) traps as running out of memory does in wasm (the allocator aborts): the test of the page's message.
+#[cfg(feature = "testing")]
+async fn throttle(open: &Open, slices: u32) {
+    if open.throttle.ms != 0 {
+        let ms = open.throttle.ms as i32;
+        let p = Promise::new(&mut |resolve, _| {
+            let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        });
+        let _ = JsFuture::from(p).await;
     }
-    let ms = open.throttle_ms as i32;
-    let p = Promise::new(&mut |resolve, _| {
-        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let _ = JsFuture::from(p).await;
+    if open.throttle.trap_after != 0 && slices >= open.throttle.trap_after {
+        std::process::abort();
+    }
 }
 
 fn now() -> f64 {
@@ -294,10 +298,4 @@ fn now() -> f64 {
         .ok()
         .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
         .map_or(0.0, |p| p.now())
-}
-
-pub(crate) fn js_err(e: JsValue) -> String {
-    e.as_string()
-        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
-        .unwrap_or_else(|| "unknown error".to_string())
 }

@@ -1,4 +1,4 @@
-//! Reading profiles: files and URLs in the import worker (`worker.rs`, protocol in `protocol.rs`), pasted text
+//! Reading profiles: files and URLs in the import worker (`side.rs`, protocol in `protocol.rs`), pasted text
 //! and links on the page (they are small).
 //!
 //! One worker per load: `start` terminates any worker still busy (a second file never mixes with the first;
@@ -6,8 +6,9 @@
 //! old server without `www/worker.js`, a browser that refuses module workers) a file is read on the page
 //! instead, in slices, as before.
 
-use crate::protocol::{FromWorker, Open, Progress};
-use crate::worker::js_err;
+use super::protocol::{FromWorker, Open, Progress};
+use super::{js_err, LoadError};
+use crate::url::UrlKey;
 use js_sys::{Promise, Reflect, Uint8Array};
 use scorch_core::calltree::Order;
 use scorch_core::{CallTree, FlameLayout, ImportOptions, Imported, Loader, TreeColumns};
@@ -18,7 +19,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// Slice size when reading a `File`: the whole file is never held in memory at once.
-const SLICE: u32 = 4 * 1024 * 1024;
+pub(crate) const SLICE: u32 = 4 * 1024 * 1024;
 
 /// What to import.
 pub enum Source {
@@ -29,7 +30,7 @@ pub enum Source {
 /// How a worker load ended, before decoding.
 enum Outcome {
     Done(JsValue),
-    Failed(String),
+    Failed(LoadError),
     Cancelled,
     /// The worker never started: read on the page instead.
     NoWorker(String),
@@ -89,12 +90,12 @@ pub async fn load(
     source: Source,
     order: Order,
     on_progress: impl Fn(Progress) + 'static,
-) -> Result<Done, String> {
+) -> Result<Done, LoadError> {
     let outcome = run_in_worker(&source, order, Rc::new(on_progress)).await;
     let msg = match outcome {
         Outcome::Done(msg) => msg,
         Outcome::Failed(e) => return Err(e),
-        Outcome::Cancelled => return Err(CANCELLED.to_string()),
+        Outcome::Cancelled => return Err(LoadError::Cancelled),
         Outcome::NoWorker(why) => {
             web_sys::console::warn_1(
                 &format!("scorch: import worker unavailable ({why}); reading on the page").into(),
@@ -143,7 +144,7 @@ pub async fn load(
 
 /// Refuses, with a clear message, a profile whose columns would not fit in this page's wasm memory (4 GB at
 /// most, and the view needs about as much again), instead of running out of memory halfway and killing the page.
-fn fits_in_memory(payload: &JsValue) -> Result<(), String> {
+fn fits_in_memory(payload: &JsValue) -> Result<(), LoadError> {
     let mut bytes = 0.0;
     let size = |v: &JsValue| {
         Reflect::get(v, &"byteLength".into())
@@ -169,12 +170,9 @@ fn fits_in_memory(payload: &JsValue) -> Result<(), String> {
         .unwrap_or(0.0);
     const LIMIT: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
     if used + 2.0 * bytes > LIMIT * 0.9 {
-        return Err(format!(
-            "the profile was read, but showing it needs about {:.1} GB, more than a page's WebAssembly memory \
-             (4 GB). `scorch fold FILE > smaller.folded` (or `--transform`) on the command line gives a smaller \
-             profile to open here",
-            (used + 2.0 * bytes) / 1e9
-        ));
+        return Err(LoadError::TooLarge {
+            needed: used + 2.0 * bytes,
+        });
     }
     Ok(())
 }
@@ -245,9 +243,6 @@ impl Copier {
     }
 }
 
-/// The error text of a cancelled load (the caller shows nothing for it).
-pub const CANCELLED: &str = "cancelled";
-
 async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Progress)>) -> Outcome {
     cancel();
     let id = NEXT_ID.with(|n| {
@@ -255,18 +250,20 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         n.set(id + 1);
         id
     });
-    let (throttle_ms, slice_bytes, trap_after) = test_throttle();
-    let open = Open {
+    #[allow(unused_mut)]
+    let mut open = Open {
         id,
         url: match source {
             Source::Url(u) => Some(absolute(u)),
             Source::File(_) => None,
         },
-        slice_bytes,
-        throttle_ms,
-        trap_after,
-        order: if order == Order::Weight { "heavy" } else { "alpha" }.to_string(),
+        slice_bytes: SLICE,
+        order: order.key().to_string(),
+        #[cfg(feature = "testing")]
+        throttle: Default::default(),
     };
+    #[cfg(feature = "testing")]
+    crate::testing::throttle_load(&mut open);
     let Ok(request) = serde_wasm_bindgen::to_value(&open) else {
         return Outcome::NoWorker("could not encode the request".into());
     };
@@ -312,7 +309,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         end(
             Some(id),
             if ready {
-                Outcome::Failed(died(&msg, last))
+                Outcome::Failed(LoadError::WorkerDied { message: msg, last })
             } else {
                 Outcome::NoWorker(msg)
             },
@@ -346,8 +343,8 @@ fn start_worker() -> Result<web_sys::Worker, String> {
     let opts = web_sys::WorkerOptions::new();
     opts.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options("www/worker.js", &opts).map_err(js_err)?;
-    let module = web_sys::window()
-        .and_then(|w| Reflect::get(&w, &"__scorchWasm".into()).ok())
+    let module = boot()
+        .and_then(|b| Reflect::get(&b, &"module".into()).ok())
         .unwrap_or(JsValue::UNDEFINED);
     let first = js_sys::Object::new();
     let _ = Reflect::set(&first, &"module".into(), &module);
@@ -355,13 +352,26 @@ fn start_worker() -> Result<web_sys::Worker, String> {
     Ok(worker)
 }
 
-/// The worker `boot.js` started for a link that names a profile, and whether it has said it is ready.
-fn take_early_worker() -> Option<(web_sys::Worker, bool)> {
+/// What `www/boot.js` hands the app (`window.scorchBoot`): the compiled wasm `module`, shared with every
+/// worker, and for a link that names a profile the `earlyWorker` it started, with `earlyReady` once that
+/// worker has said it is ready. Part of the product (not a test hook).
+fn boot() -> Option<JsValue> {
     let w = web_sys::window()?;
-    let key = JsValue::from_str("__scorchEarlyWorker");
-    let early = Reflect::get(&w, &key).ok()?.dyn_into::<web_sys::Worker>().ok()?;
-    let _ = Reflect::delete_property(&w, &key);
-    let ready = Reflect::get(&early, &"__scorchReady".into())
+    Reflect::get(&w, &"scorchBoot".into())
+        .ok()
+        .filter(JsValue::is_object)
+}
+
+/// The worker `boot.js` started for a link that names a profile (taken once), and whether it is ready.
+fn take_early_worker() -> Option<(web_sys::Worker, bool)> {
+    let boot = boot()?;
+    let key = JsValue::from_str("earlyWorker");
+    let early = Reflect::get(&boot, &key)
+        .ok()?
+        .dyn_into::<web_sys::Worker>()
+        .ok()?;
+    let _ = Reflect::delete_property(boot.unchecked_ref::<js_sys::Object>(), &key);
+    let ready = Reflect::get(&boot, &"earlyReady".into())
         .ok()
         .and_then(|r| r.as_bool())
         .unwrap_or(false);
@@ -381,10 +391,7 @@ fn on_message(id: u32, data: JsValue) {
     let msg: FromWorker = match serde_wasm_bindgen::from_value(data.clone()) {
         Ok(m) => m,
         Err(e) => {
-            end(
-                Some(id),
-                Outcome::Failed(format!("unexpected message from the import worker: {e}")),
-            );
+            end(Some(id), Outcome::Failed(LoadError::Protocol(e.to_string())));
             return;
         }
     };
@@ -420,51 +427,16 @@ fn on_message(id: u32, data: JsValue) {
             ms,
             prefetched,
         } => {
-            crate::bench::note_worker(ms, prefetched);
+            #[cfg(feature = "testing")]
+            crate::testing::note_worker(ms, prefetched);
+            #[cfg(not(feature = "testing"))]
+            let _ = (ms, prefetched);
             end(Some(done), Outcome::Done(payload));
         }
         FromWorker::Failed { id: failed, error } => {
-            end(Some(failed), Outcome::Failed(error));
+            end(Some(failed), Outcome::Failed(LoadError::Import(error)));
         }
     }
-}
-
-/// Test hook: `window.__scorchLoadThrottle = { ms, slice }` slows the worker down so a test can watch progress.
-/// `trap`: after that many slices the worker traps as an allocation failure does (a test of the message below).
-fn test_throttle() -> (u32, u32, u32) {
-    let Some(w) = web_sys::window() else {
-        return (0, SLICE, 0);
-    };
-    let Ok(t) = Reflect::get(&w, &"__scorchLoadThrottle".into()) else {
-        return (0, SLICE, 0);
-    };
-    let num = |k: &str| Reflect::get(&t, &k.into()).ok().and_then(|v| v.as_f64());
-    if t.is_undefined() || t.is_null() {
-        return (0, SLICE, 0);
-    }
-    (
-        num("ms").unwrap_or(0.0) as u32,
-        num("slice").map_or(SLICE, |s| s.max(1.0) as u32),
-        num("trap").unwrap_or(0.0) as u32,
-    )
-}
-
-/// What to say when the worker dies mid-load. In wasm an allocation failure aborts (a trap): the usual cause is a
-/// profile whose distinct content does not fit the 4 GB a WebAssembly memory can have.
-fn died(msg: &str, last: Option<Progress>) -> String {
-    let mb = |b: f64| format!("{:.0} MB", b / 1e6);
-    let at = match last {
-        Some(Progress {
-            read, total: Some(t), ..
-        }) => format!(" after reading {} of {}", mb(read), mb(t)),
-        Some(Progress { read, .. }) => format!(" after reading {}", mb(read)),
-        None => String::new(),
-    };
-    format!(
-        "the import worker stopped{at} ({msg}). The profile is most likely too large for the browser: \
-         a page's WebAssembly memory is limited to 4 GB. `scorch fold FILE > smaller.folded` on the command line \
-         reads it without that limit and gives a smaller profile to open here"
-    )
 }
 
 /// The worker resolves relative URLs against its own script: give it the page's view of the URL.

@@ -1,0 +1,58 @@
+//! The app shell: creates the state, wires page-wide input and the address bar, and lays out the components.
+
+use super::breadcrumb::Breadcrumb;
+use super::diff_bar::DiffBar;
+use super::error_banner::ErrorBanner;
+use super::explore_bar::ExploreBar;
+use super::flame_canvas::FlameCanvas;
+use super::function_table::FunctionTable;
+use super::heatmap::HeatmapPanel;
+use super::keys;
+use super::sandwich::Sandwich;
+use super::shortcuts::Shortcuts;
+use super::status_line::StatusLine;
+use super::toolbar::Toolbar;
+use super::tooltip::Tooltip;
+use crate::state::view::Mode;
+use crate::state::Actions;
+use leptos::prelude::*;
+
+#[component]
+pub fn App() -> impl IntoView {
+    let a = Actions::provide();
+    keys::listen_drop_and_paste(a);
+    keys::listen_keys(a);
+
+    a.ui.follow_theme();
+
+    a.open_from_fragment(true);
+    a.sync_fragment();
+    // A link pasted into an open tab changes only the fragment.
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| a.open_from_fragment(false));
+    a.heat.follow(a.load, a.view);
+
+    let (view, diff, panes) = (a.view, a.diff, a.panes);
+    let mode = move || view.mode.get();
+    view! {
+        <Toolbar/>
+        <ErrorBanner/>
+        <DiffBar/>
+        <HeatmapPanel/>
+        <ExploreBar/>
+        <Show when=move || matches!(mode(), Mode::Flame | Mode::Inverted) || diff.active()>
+            <Breadcrumb/>
+            <FlameCanvas pane=panes.main/>
+        </Show>
+        <Show when=move || mode() == Mode::Functions && !diff.active()>
+            <FunctionTable compact=false/>
+        </Show>
+        <Show when=move || mode() == Mode::Sandwich && !diff.active()>
+            <Sandwich/>
+        </Show>
+        <Tooltip pane=panes.main/>
+        <Tooltip pane=panes.callers/>
+        <Tooltip pane=panes.callees/>
+        <Shortcuts/>
+        <StatusLine/>
+    }
+}

@@ -1,0 +1,96 @@
+//! "Copy link": the view as a link, with a note on what it carries.
+
+use crate::state::diff::DiffState;
+use crate::state::heatmap::HeatState;
+use crate::state::load::LoadState;
+use crate::state::rebuild::matching_view;
+use crate::state::view::ViewState;
+use crate::state::Actions;
+use crate::url::Source;
+use leptos::prelude::*;
+use scorch_core::units::group_thousands;
+use scorch_core::ViewOptions;
+use std::sync::Arc;
+
+/// "Copy link": the view as a link. A profile opened by URL is named by it; a local file or pasted text travels
+/// in the link itself (compressed: the stacks of the current view, so what the receiver sees is what you see).
+#[component]
+pub fn CopyLink() -> impl IntoView {
+    let actions = expect_context::<Actions>();
+    let load = expect_context::<LoadState>();
+    let view = expect_context::<ViewState>();
+    let heat = expect_context::<HeatState>();
+    let diff = expect_context::<DiffState>();
+    let shown = RwSignal::new(None::<(String, String)>);
+    let make = move |_| {
+        let Some(w) = web_sys::window() else { return };
+        let mut f = actions.link_state();
+        let mut about = String::from("the link names the hosted profile");
+        if f.source == Source::None {
+            if let Some(loaded) = load.loaded.get_untracked() {
+                // The profile travels as folded stacks of the current view: event, weight, root, labels and
+                // time range are baked into it, so they leave the fragment.
+                let v = view.options.get_untracked();
+                // With timestamps when they fit (the receiver gets the heatmap, and the range stays view state);
+                // else the view's stacks with the range baked in.
+                let p = &loaded.imported.profile;
+                let max = scorch_core::share::DEFAULT_MAX;
+                let s = scorch_core::share::encode_timed(p, &v, max)
+                    .unwrap_or_else(|| scorch_core::share::encode(p, &v, max));
+                let timed = s.times;
+                // A diff of two local profiles carries the base too (not a range comparison: one profile).
+                let base = diff.base.get_untracked().filter(|b| !Arc::ptr_eq(b, &loaded));
+                about = if let (Some(b), None) = (base, heat.range_a.get_untracked()) {
+                    let bv = ViewOptions {
+                        time_range: None,
+                        ..matching_view(&b.imported.profile, &loaded.imported.profile, v)
+                    };
+                    let bs =
+                        scorch_core::share::encode(&b.imported.profile, &bv, scorch_core::share::DEFAULT_MAX);
+                    f = f.for_embedded(s.payload, Some(bs.payload), timed);
+                    String::from("both profiles are in the link (")
+                } else {
+                    f = f.for_embedded(s.payload, None, timed);
+                    String::from("the profile is in the link (")
+                };
+                about.push_str(&format!("{} stacks", group_thousands(s.stacks as u64)));
+                if s.dropped_stacks > 0 {
+                    about.push_str(&format!(
+                        "; {} smaller stacks, {:.2} % of the total, left out to keep it under {} KB",
+                        group_thousands(s.dropped_stacks as u64),
+                        s.dropped_ppm as f64 / 1e4,
+                        scorch_core::share::DEFAULT_MAX / 1024
+                    ));
+                }
+                if timed {
+                    about.push_str("; with timestamps, so the heatmap and the time range come along");
+                } else if v.time_range.is_some() {
+                    about.push_str("; only the selected time range, without timestamps");
+                }
+                about.push(')');
+            }
+        }
+        let loc = w.location();
+        let link = format!(
+            "{}{}{}",
+            loc.origin().unwrap_or_default(),
+            loc.pathname().unwrap_or_default(),
+            f.render().unwrap_or_else(|| "#".to_string())
+        );
+        let _ = w.navigator().clipboard().write_text(&link);
+        shown.set(Some((
+            link.clone(),
+            format!("{} characters: {about}", group_thousands(link.len() as u64)),
+        )));
+    };
+    view! {
+        <button data-testid="copy-link" title="Copy a link to exactly this view" on:click=make>"Copy link"</button>
+        {move || shown.get().map(|(link, size)| view! {
+            <div class="link-panel">
+                <input data-testid="copy-link-text" readonly prop:value=link/>
+                <span data-testid="copy-link-size">{size}</span>
+                <button on:click=move |_| shown.set(None)>"Close"</button>
+            </div>
+        })}
+    }
+}

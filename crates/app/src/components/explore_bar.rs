@@ -1,0 +1,166 @@
+//! The explore bar: view mode, search (with its matches and pattern transforms), order, colours and legend; the
+//! selected function's row with its transforms; the transform chips.
+
+use super::legend::Legend;
+use crate::render::ColorScheme;
+use crate::state::diff::DiffState;
+use crate::state::pane::Panes;
+use crate::state::search::{match_nodes, selected_mask, SearchState};
+use crate::state::view::{Mode, ViewState};
+use crate::state::Actions;
+use crate::url::UrlKey;
+use leptos::prelude::*;
+use scorch_core::calltree::{NodeId, Order};
+use scorch_core::explore::{Pattern, Transform};
+use wasm_bindgen::JsCast;
+
+/// Search, view mode, order, colours, the selected function's actions and the transform chips.
+#[component]
+pub fn ExploreBar() -> impl IntoView {
+    let actions = expect_context::<Actions>();
+    let view = expect_context::<ViewState>();
+    let search = expect_context::<SearchState>();
+    let diff = expect_context::<DiffState>();
+    let main = expect_context::<Panes>().main;
+    let search_error = move || {
+        let q = search.pattern.get();
+        (!q.text.is_empty()).then(|| q.compile().err()).flatten()
+    };
+    let set_search = move |f: &dyn Fn(&mut Pattern)| {
+        search.pattern.update(|q| f(q));
+        search.match_idx.set(None);
+    };
+    let matched_text = move || {
+        search.matched(main).map(|(m, t)| {
+            let pct = if t == 0 { 0.0 } else { m as f64 / t as f64 * 100.0 };
+            let count = main
+                .data
+                .get_untracked()
+                .and_then(|d| search.mask(&d).map(|m| match_nodes(&d, &m).len()))
+                .unwrap_or_default();
+            let at = search
+                .match_idx
+                .get()
+                .map(|i| format!(" · {}/{}", i + 1, count))
+                .unwrap_or_else(|| format!(" · {count} frames"));
+            (format!("{pct}"), format!("Matched: {pct:.2} %{at}"))
+        })
+    };
+    let pattern_tx = move |make: fn(Pattern) -> Transform| {
+        let q = search.pattern.get_untracked();
+        if !q.text.is_empty() && q.compile().is_ok() {
+            actions.push_transform(make(q));
+        }
+    };
+    let fn_tx = move |make: fn(String) -> Transform| {
+        if let Some(f) = search.selected.get_untracked() {
+            actions.push_transform(make(f));
+        }
+    };
+    let in_diff = move || diff.active();
+    let selected_info = move || {
+        let f = search.selected.get()?;
+        let data = main.data.get()?;
+        let mask = selected_mask(&data, &f);
+        let total = scorch_core::explore::matched_total(&data.tree, &mask);
+        let own: u64 = (1..data.tree.len())
+            .filter(|&n| data.node_in(&mask, NodeId(n as u32)))
+            .map(|n| data.tree.self_w[n])
+            .sum();
+        Some((f, data.describe(total), data.describe(own)))
+    };
+    view! {
+        <div class="explore" data-testid="explore">
+            <div class="segmented" role="group" aria-label="view">
+                {Mode::ALL.into_iter().map(|m| view! {
+                    <button data-testid=format!("view-mode-{}", m.key())
+                        class:active=move || view.mode.get() == m
+                        prop:disabled=move || in_diff() && m != Mode::Flame
+                        title=move || format!("{} (key {})", m.label(), Mode::ALL.iter().position(|x| *x == m).unwrap_or(0) + 1)
+                        on:click=move |_| actions.set_mode(m)>{m.label()}</button>
+                }).collect_view()}
+            </div>
+            <input data-testid="search" class="search" type="text" placeholder="Search functions ( / )"
+                prop:value=move || search.pattern.get().text
+                on:input=move |ev| { let t = event_target_value(&ev); set_search(&|q| q.text = t.clone()); }
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    if ev.key() == "Enter" { search.step_match(main, if ev.shift_key() { -1 } else { 1 }); }
+                    if ev.key() == "Escape" {
+                        if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) { let _ = el.blur(); }
+                    }
+                }/>
+            <label class="control" title="Regular expression"><input type="checkbox" data-testid="search-regex"
+                prop:checked=move || search.pattern.get().regex
+                on:change=move |ev| { let on = event_target_checked(&ev); set_search(&|q| q.regex = on); }/>".*"</label>
+            <label class="control" title="Match case"><input type="checkbox" data-testid="search-case"
+                prop:checked=move || search.pattern.get().case_sensitive
+                on:change=move |ev| { let on = event_target_checked(&ev); set_search(&|q| q.case_sensitive = on); }/>"Aa"</label>
+            <button data-testid="search-prev" title="Previous match (Shift+Enter, N)" on:click=move |_| search.step_match(main, -1)>"‹"</button>
+            <button data-testid="search-next" title="Next match (Enter, n)" on:click=move |_| search.step_match(main, 1)>"›"</button>
+            {move || matched_text().map(|(v, text)| view! { <span class="matched" data-testid="matched" data-value=v>{text}</span> })}
+            {move || search_error().map(|e| view! { <span class="filter-error" data-testid="search-error">{e}</span> })}
+            <Show when=move || !search.pattern.get().text.is_empty() && search_error().is_none()>
+                <button data-testid="tx-hide" title="Remove matching frames; their callees join their callers"
+                    on:click=move |_| pattern_tx(Transform::Hide)>"Hide"</button>
+                <button data-testid="tx-ignore" title="Drop every sample whose stack has a match"
+                    on:click=move |_| pattern_tx(Transform::Ignore)>"Ignore"</button>
+                <button data-testid="tx-from" title="Drop the frames above the outermost match (samples without one are dropped)"
+                    on:click=move |_| pattern_tx(Transform::ShowFrom)>"Show from"</button>
+            </Show>
+            <span class="spacer"></span>
+            <label class="control">"Order "
+                <select data-testid="order-select" prop:value=move || view.order.get().key()
+                    on:change=move |ev| {
+                        actions.set_order(Order::from_key(&event_target_value(&ev)).unwrap_or(Order::Alphabetical));
+                    }>
+                    <option value=Order::Alphabetical.key()>"alphabetical"</option>
+                    <option value=Order::Weight.key()>"left-heavy"</option>
+                </select>
+            </label>
+            <label class="control">"Colour by "
+                <select data-testid="color-select" prop:value=move || view.scheme.get().key()
+                    on:change=move |ev| view.scheme.set(ColorScheme::from_key(&event_target_value(&ev)).unwrap_or_default())>
+                    {ColorScheme::ALL.into_iter().map(|c| view! { <option value=c.key()>{c.label()}</option> }).collect_view()}
+                </select>
+            </label>
+            <Legend/>
+        </div>
+        // The selection row is always there (a hint when nothing is selected), so selecting a function by clicking
+        // a frame never moves the graph under the mouse.
+        {move || selected_info().is_none().then(|| view! {
+            <div class="selection" data-testid="selection-empty">
+                <span class="hint">"Click a frame or a table row to select its function: outlined everywhere, with its sandwich and transforms."</span>
+            </div>
+        })}
+        {move || selected_info().map(|(f, total, own)| view! {
+            <div class="selection" data-testid="selection">
+                <span class="sel-label">"Selected"</span>
+                <span class="sel-name" data-testid="selected-name">{f}</span>
+                <span class="hint" data-testid="selected-total">{format!("total {total} · self {own}")}</span>
+                <button data-testid="sel-sandwich" prop:disabled=in_diff title="Its callers and callees"
+                    on:click=move |_| actions.set_mode(Mode::Sandwich)>"Sandwich"</button>
+                <button data-testid="tx-focus" title="Keep only samples through it, re-rooted at its outermost call"
+                    on:click=move |_| fn_tx(Transform::Focus)>"Focus"</button>
+                <button data-testid="tx-merge" title="Remove it: its callees join its callers, its self time goes to them"
+                    on:click=move |_| fn_tx(Transform::Merge)>"Merge"</button>
+                <button data-testid="tx-rec" title="Collapse recursion (direct and indirect) into its outermost call"
+                    on:click=move |_| fn_tx(Transform::CollapseRecursion)>"Collapse recursion"</button>
+                <button data-testid="tx-drec" title="Collapse direct recursion only (f calling f)"
+                    on:click=move |_| fn_tx(Transform::CollapseDirect)>"Collapse direct recursion"</button>
+                <button data-testid="sel-clear" title="Clear the selection" on:click=move |_| actions.select(None)>"×"</button>
+            </div>
+        })}
+        <Show when=move || search.transforms.with(|t| !t.is_empty())>
+            <div class="chips" data-testid="transforms">
+                <span class="sel-label">"Transforms"</span>
+                {move || search.transforms.get().into_iter().enumerate().map(|(i, t)| view! {
+                    <span class="chip" data-testid="transform-chip">
+                        <span>{t.label()}</span>
+                        <button data-testid="transform-remove" title="Remove this transform" on:click=move |_| actions.remove_transform(i)>"×"</button>
+                    </span>
+                }).collect_view()}
+                <span class="hint">"Ctrl+Z removes the last"</span>
+            </div>
+        </Show>
+    }
+}

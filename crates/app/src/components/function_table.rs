@@ -1,0 +1,118 @@
+//! The function table: every function with self and total, sortable, filtered by the search.
+
+use crate::state::load::LoadState;
+use crate::state::pane::Panes;
+use crate::state::search::SearchState;
+use crate::state::view::ViewState;
+use crate::state::Actions;
+use leptos::prelude::*;
+use scorch_core::explore::FunctionRow;
+use scorch_core::units::group_thousands;
+
+/// Every function with self and total, sortable, filtered by the search; a click selects the function.
+#[component]
+pub fn FunctionTable(compact: bool) -> impl IntoView {
+    let actions = expect_context::<Actions>();
+    let load = expect_context::<LoadState>();
+    let view = expect_context::<ViewState>();
+    let search = expect_context::<SearchState>();
+    let main = expect_context::<Panes>().main;
+    // Column to sort by and whether ascending.
+    let sort = RwSignal::new(("self", false));
+    const LIMIT: usize = 500;
+    let rows = move || {
+        let table = view.fn_table.get()?;
+        let q = search.pattern.get();
+        let m = (!q.text.is_empty()).then(|| q.compile().ok()).flatten();
+        let mut rows: Vec<&FunctionRow> = table
+            .0
+            .iter()
+            .filter(|r| m.as_ref().is_none_or(|m| m.is_match(&r.name)))
+            .collect();
+        let (col, asc) = sort.get();
+        rows.sort_by(|a, b| {
+            let o = match col {
+                "name" => a.name.cmp(&b.name),
+                "total" => a.total_w.cmp(&b.total_w),
+                "self_n" => a.self_samples.cmp(&b.self_samples),
+                "total_n" => a.total_samples.cmp(&b.total_samples),
+                _ => a.self_w.cmp(&b.self_w),
+            };
+            let o = if asc { o } else { o.reverse() };
+            o.then(a.name.cmp(&b.name))
+        });
+        let matching = rows.len();
+        let data = main.data.get_untracked()?;
+        let unit = data.unit.clone();
+        let decimals = data.profile().meta.decimals;
+        let whole = load.whole_total(view.options.get_untracked()).unwrap_or(table.1);
+        let fmt =
+            |raw: u64| scorch_core::units::format_value(raw as f64 / 10f64.powi(decimals as i32), &unit);
+        let pct = |raw: u64, of: u64| scorch_core::units::format_percent(raw as f64, of as f64);
+        let out: Vec<_> = rows
+            .into_iter()
+            .take(LIMIT)
+            .map(|r| {
+                (
+                    r.name.clone(),
+                    fmt(r.self_w),
+                    pct(r.self_w, table.1),
+                    fmt(r.total_w),
+                    pct(r.total_w, table.1),
+                    (whole != table.1).then(|| pct(r.total_w, whole)),
+                    group_thousands(r.self_samples),
+                    group_thousands(r.total_samples),
+                )
+            })
+            .collect();
+        Some((out, matching, table.0.len(), whole != table.1))
+    };
+    let header = move |key: &'static str, label: &'static str| {
+        view! {
+            <th><button class="th" data-testid=format!("sort-{key}") on:click=move |_| sort.update(|s| {
+                *s = if s.0 == key { (key, !s.1) } else { (key, key == "name") };
+            })>{label}{move || { let (c, asc) = sort.get(); (c == key).then_some(if asc { " ▲" } else { " ▼" }) }}</button></th>
+        }
+    };
+    view! {
+        <div class="fn-table" class:compact=compact data-testid="function-table">
+            {move || match rows() {
+                None => view! { <p class="hint">"No profile open."</p> }.into_any(),
+                Some((rows, matching, all, narrowed)) => view! {
+                    <p class="hint" data-testid="function-count" data-matching=matching.to_string()>
+                        {format!("{} of {} functions{}{}", group_thousands(matching as u64), group_thousands(all as u64),
+                            if matching > LIMIT { format!(", the first {LIMIT} shown") } else { String::new() },
+                            if narrowed { "; “of whole” is the share before transforms, ranges and filters" } else { "" })}
+                    </p>
+                    <table>
+                        <thead><tr>
+                            {header("self", "Self")}<th>"Self %"</th>
+                            {header("total", "Total")}<th>"Total %"</th>
+                            {narrowed.then(|| view! { <th>"of whole"</th> })}
+                            {header("self_n", "Self samples")}{header("total_n", "Total samples")}
+                            {header("name", "Function")}
+                        </tr></thead>
+                        <tbody>
+                            {rows.into_iter().map(|(name, s, sp, t, tp, tw, sn, tn)| {
+                                let n2 = name.clone();
+                                let n3 = name.clone();
+                                let n4 = name.clone();
+                                view! {
+                                    <tr data-testid="fn-row" data-name=n4
+                                        class:selected=move || search.selected.with(|x| x.as_deref() == Some(n3.as_str()))
+                                        on:click=move |_| actions.select(Some(n2.clone()))>
+                                        <td class="num">{s}</td><td class="num">{sp}</td>
+                                        <td class="num">{t}</td><td class="num">{tp}</td>
+                                        {tw.map(|w| view! { <td class="num">{w}</td> })}
+                                        <td class="num">{sn}</td><td class="num">{tn}</td>
+                                        <td class="fn-name">{name}</td>
+                                    </tr>
+                                }
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }.into_any(),
+            }}
+        </div>
+    }
+}

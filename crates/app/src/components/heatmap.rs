@@ -1,0 +1,172 @@
+//! The heatmap panel: FlameScope's subsecond-offset heatmap with its controls; painting is
+//! `render::heatmap`'s, the grid and the selection `state::heatmap`'s.
+
+use crate::render;
+use crate::render::canvas::Redraw;
+use crate::render::heatmap::Cell;
+use crate::state::diff::DiffState;
+use crate::state::heatmap::HeatState;
+use crate::state::load::LoadState;
+use crate::state::view::ViewState;
+use crate::state::Actions;
+use leptos::prelude::*;
+
+/// FlameScope's subsecond-offset heatmap: one column per second, rows for the offset within the second (row 0 at
+/// the bottom), colour from the background to red at the largest cell. Press on a cell and release on another
+/// (or click twice) to select a time range; the flame graph below shows exactly its samples.
+#[component]
+pub fn HeatmapPanel() -> impl IntoView {
+    let actions = expect_context::<Actions>();
+    let load = expect_context::<LoadState>();
+    let view = expect_context::<ViewState>();
+    let heat = expect_context::<HeatState>();
+    let diff = expect_context::<DiffState>();
+    let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
+    let drag_from = RwSignal::new(None::<Cell>);
+    let hover_text = RwSignal::new(String::new());
+    let has_times = move || {
+        load.loaded
+            .with(|l| l.as_ref().map(|l| l.imported.profile.samples.time_ns.is_some()))
+    };
+    let file_diff = move || diff.base.with(|b| b.is_some()) && heat.range_a.with(|a| a.is_none());
+
+    let cell_at = move |ev: &leptos::ev::MouseEvent| -> Option<Cell> {
+        let h = heat.heat.get_untracked()?;
+        let canvas = canvas_ref.get_untracked()?;
+        render::heatmap::cell_at(&h, &canvas, f64::from(ev.client_x()), f64::from(ev.client_y()))
+    };
+
+    // Draw when the grid, the selection or the sparse switch change (once per frame).
+    let redraw = Redraw::default();
+    Effect::new(move |_| {
+        heat.heat.track();
+        heat.sel.track();
+        heat.pending.track();
+        heat.sparse.track();
+        if canvas_ref.get().is_none() {
+            return;
+        }
+        redraw.request(move || {
+            let (Some(h), Some(Some(canvas))) = (heat.heat.get_untracked(), canvas_ref.try_get_untracked())
+            else {
+                return;
+            };
+            render::heatmap::paint(
+                &canvas,
+                &h,
+                heat.sel.get_untracked(),
+                heat.pending.get_untracked(),
+                heat.sparse.get_untracked(),
+            );
+        });
+    });
+
+    let on_down = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
+        drag_from.set(cell_at(&ev));
+    };
+    let on_up = move |ev: leptos::ev::MouseEvent| {
+        let (Some(from), Some(to)) = (drag_from.get_untracked(), cell_at(&ev)) else {
+            return;
+        };
+        drag_from.set(None);
+        if from != to {
+            actions.select_cells(from, to);
+        } else if let Some(first) = heat.pending.get_untracked() {
+            actions.select_cells(first, to);
+        } else {
+            heat.pending.set(Some(to));
+        }
+    };
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let text = match (cell_at(&ev), heat.heat.get_untracked()) {
+            (Some((c, r)), Some(h)) => {
+                let ms = |r: u32| f64::from(r) * 1000.0 / f64::from(h.rows);
+                let n = h.count(c, r);
+                format!(
+                    "second {c} · {:.0}–{:.0} ms · {n} sample{}",
+                    ms(r),
+                    ms(r + 1),
+                    if n == 1 { "" } else { "s" }
+                )
+            }
+            _ => String::new(),
+        };
+        hover_text.set(text);
+    };
+    let range_attr = move |end: bool| {
+        view.options
+            .get()
+            .time_range
+            .map(|(s, e)| if end { e } else { s }.to_string())
+            .unwrap_or_default()
+    };
+    let selection_text = move || {
+        let h = heat.heat.get()?;
+        let (s, e) = view.options.get().time_range?;
+        let rel = |t: u64| (t.saturating_sub(h.origin_ns)) as f64 / 1e9;
+        Some(format!(
+            "selected [{:.3} s, {:.3} s) after the first second",
+            rel(s),
+            rel(e)
+        ))
+    };
+    let rows_changed = move |ev: leptos::ev::Event| {
+        if let Ok(r) = event_target_value(&ev).parse() {
+            heat.rows.set(r);
+            actions.clear_range();
+        }
+    };
+
+    view! {
+        <Show when=move || has_times() == Some(false) && !file_diff()>
+            <div class="heatmap-unavailable" data-testid="heatmap-unavailable">
+                "Heatmap unavailable: this profile has no timestamps (folded stacks and most pprof files carry none; "
+                "perf script does)."
+            </div>
+        </Show>
+        <Show when=move || has_times() == Some(true) && !file_diff()>
+            <section class="heatmap" aria-label="subsecond heatmap">
+                <div class="heatmap-controls">
+                    <span class="heatmap-title">"Heatmap"</span>
+                    <span class="hint">"columns: seconds · rows: offset within the second (0 ms at the bottom) · drag or click twice to select"</span>
+                    <label class="control">"Rows "
+                        <select data-testid="heatmap-rows" on:change=rows_changed prop:value=move || heat.rows.get().to_string()>
+                            {scorch_core::heatmap::ROW_CHOICES.iter().map(|r| view! { <option value=r.to_string()>{r.to_string()}</option> }).collect_view()}
+                        </select>
+                    </label>
+                    <label class="control"><input type="checkbox" data-testid="heatmap-idle" prop:checked=move || heat.idle.get()
+                        on:change=move |ev| heat.idle.set(event_target_checked(&ev))/>" hide idle"</label>
+                    <label class="control"><input type="checkbox" data-testid="heatmap-sparse" prop:checked=move || heat.sparse.get()
+                        on:change=move |ev| heat.sparse.set(event_target_checked(&ev))/>" show 1–3 sample cells"</label>
+                    <button data-testid="heatmap-prev" title="Previous range of the same length ([)" on:click=move |_| actions.step_range(-1)>"◀"</button>
+                    <button data-testid="heatmap-next" title="Next range of the same length (])" on:click=move |_| actions.step_range(1)>"▶"</button>
+                    <button data-testid="heatmap-set-a" title="Keep this range as A; the next selection (B) is compared against it"
+                        on:click=move |_| {
+                            if let Some(r) = view.options.get_untracked().time_range {
+                                heat.range_a.set(Some(r));
+                            }
+                        }>{move || if heat.range_a.with(|a| a.is_some()) { "A set: select B" } else { "Compare: set A" }}</button>
+                    <button data-testid="heatmap-clear" on:click=move |_| actions.clear_range()>"Whole profile"</button>
+                    <span class="heatmap-legend">
+                        "0"<span class="legend-ramp"></span>{move || heat.heat.get().map(|h| format!("{} samples", h.max)).unwrap_or_default()}
+                    </span>
+                </div>
+                <div class="heatmap-scroll">
+                    <canvas node_ref=canvas_ref data-testid="heatmap-canvas"
+                        data-range-start-ns=move || range_attr(false) data-range-end-ns=move || range_attr(true)
+                        data-origin-ns=move || heat.heat.get().map(|h| h.origin_ns.to_string()).unwrap_or_default()
+                        data-rows=move || heat.heat.get().map(|h| h.rows.to_string()).unwrap_or_default()
+                        data-columns=move || heat.heat.get().map(|h| h.columns.to_string()).unwrap_or_default()
+                        data-max=move || heat.heat.get().map(|h| h.max.to_string()).unwrap_or_default()
+                        on:mousedown=on_down on:mouseup=on_up on:mousemove=on_move
+                        on:mouseleave=move |_| hover_text.set(String::new())></canvas>
+                </div>
+                <div class="heatmap-status">
+                    <span data-testid="heatmap-hover">{move || hover_text.get()}</span>
+                    <span data-testid="heatmap-selection">{move || selection_text().unwrap_or_default()}</span>
+                </div>
+            </section>
+        </Show>
+    }
+}

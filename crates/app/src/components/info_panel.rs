@@ -1,0 +1,31 @@
+//! What the file says about itself.
+
+use crate::state::load::LoadState;
+use leptos::prelude::*;
+
+/// What the file says about itself (pprof: sample types, period, duration, comments, drop_frames).
+#[component]
+pub fn InfoPanel() -> impl IntoView {
+    let load = expect_context::<LoadState>();
+    let open = RwSignal::new(false);
+    let info = move || {
+        load.loaded.with(|l| {
+            l.as_ref()
+                .map(|l| l.imported.profile.meta.info.clone())
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <Show when=move || !info().is_empty()>
+            <button data-testid="info-toggle" title="What the file says about itself"
+                on:click=move |_| open.update(|o| *o = !*o)>"Info"</button>
+            <Show when=move || open.get()>
+                <div class="info-panel" data-testid="profile-info">
+                    <table>
+                        {move || info().into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view()}
+                    </table>
+                </div>
+            </Show>
+        </Show>
+    }
+}

@@ -1,0 +1,43 @@
+//! What the colours mean.
+
+use crate::render::color::{KIND_COLORS, MATCH_COLOR, SELF_COLORS};
+use crate::render::ColorScheme;
+use crate::state::diff::DiffState;
+use crate::state::search::SearchState;
+use crate::state::view::ViewState;
+use leptos::prelude::*;
+
+/// What the colours mean.
+#[component]
+pub fn Legend() -> impl IntoView {
+    let view = expect_context::<ViewState>();
+    let search = expect_context::<SearchState>();
+    let diff = expect_context::<DiffState>();
+    move || {
+        let in_diff = diff.active();
+        let body = if in_diff {
+            view! { <span>"red grew, blue shrank (see the diff bar)"</span> }.into_any()
+        } else {
+            match view.scheme.get() {
+                ColorScheme::Name => view! { <span>"hue from the function name: the same function, the same colour in every view"</span> }.into_any(),
+                ColorScheme::Module => view! { <span>"hue from the module (namespace, package, class) read from the name"</span> }.into_any(),
+                ColorScheme::Kind => KIND_COLORS.iter().map(|(k, c)| view! {
+                    <span class="swatch" style:background=*c></span><span>{k.name()}</span>
+                }).collect_view().into_any(),
+                ColorScheme::SelfTime => view! {
+                    <span>"self share of the frame's total: "</span>
+                    <span class="swatch" style:background=SELF_COLORS[0]></span><span>"0 %"</span>
+                    <span class="swatch" style:background=SELF_COLORS[9]></span><span>"100 %"</span>
+                }.into_any(),
+            }
+        };
+        view! {
+            <span class="legend" data-testid="legend">
+                {body}
+                {move || (!search.pattern.get().text.is_empty()).then(|| view! {
+                    <span class="swatch" style:background=MATCH_COLOR></span><span>"match"</span>
+                })}
+            </span>
+        }
+    }
+}

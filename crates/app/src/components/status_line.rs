@@ -1,0 +1,91 @@
+//! The status line: what is open (format, records, event, total), or the diff's two sides.
+
+use crate::state::load::LoadState;
+use crate::state::pane::Panes;
+use leptos::prelude::*;
+use scorch_core::units::group_thousands;
+
+#[component]
+pub fn StatusLine() -> impl IntoView {
+    let load = expect_context::<LoadState>();
+    let main = expect_context::<Panes>().main;
+    let info = move || {
+        main.data.get().map(|d| {
+            if let Some(x) = &d.diff {
+                let text = format!(
+                    "diff · base (before) {} · {} → target (after) {} · {} · {}",
+                    x.base_name,
+                    scorch_core::units::format_value(x.base_sum as f64, &x.base_unit),
+                    x.target_name,
+                    scorch_core::units::format_value(x.target_sum as f64, &x.target_unit),
+                    if x.absolute {
+                        "absolute values"
+                    } else {
+                        "normalised shares"
+                    },
+                );
+                return (
+                    "diff",
+                    x.target_sum.to_string(),
+                    x.base_sum.to_string(),
+                    text,
+                    String::new(),
+                    d.unit.name().to_string(),
+                    "0".to_string(),
+                );
+            }
+            let p = d.profile();
+            let shown = scorch_core::Weight {
+                raw: d.tree.total.first().copied().unwrap_or(0),
+                decimals: p.meta.decimals,
+            };
+            let event = d
+                .view
+                .event
+                .and_then(|e| p.events.get(e as usize))
+                .map(|e| e.name.clone())
+                .unwrap_or_default();
+            let text = format!(
+                "{} · {}{} · {} {}{} · total {}{}",
+                d.name(),
+                p.meta.format,
+                if d.loaded.imported.gzip { " (gzip)" } else { "" },
+                group_thousands(p.meta.records),
+                p.meta.format.record_noun(),
+                if event.is_empty() {
+                    String::new()
+                } else if p.meta.format == scorch_core::Format::Pprof {
+                    format!(" · sample type {event}")
+                } else {
+                    format!(" · event {event}")
+                },
+                scorch_core::units::format_value(shown.as_f64(), &d.unit),
+                match p.meta.warnings.count {
+                    0 => String::new(),
+                    1 => " · 1 line skipped".to_string(),
+                    n => format!(" · {} lines skipped", group_thousands(n)),
+                }
+            );
+            (
+                p.meta.format.name(),
+                shown.to_string(),
+                String::new(),
+                text,
+                event,
+                d.unit.name().to_string(),
+                p.meta.records.to_string(),
+            )
+        })
+    };
+    view! {
+        <footer class="status" data-testid="status" data-loads=move || load.loads.get().to_string()
+            data-format=move || info().map(|i| i.0).unwrap_or("")
+            data-samples=move || info().map(|i| i.6).unwrap_or_default()
+            data-total=move || info().map(|i| i.1).unwrap_or_default()
+            data-base-total=move || info().map(|i| i.2).unwrap_or_default()
+            data-event=move || info().map(|i| i.4).unwrap_or_default()
+            data-unit=move || info().map(|i| i.5).unwrap_or_default()>
+            {move || info().map(|i| i.3).unwrap_or_else(|| "No profile open".to_string())}
+        </footer>
+    }
+}

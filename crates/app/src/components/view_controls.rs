@@ -1,0 +1,172 @@
+//! The view controls: event (or pprof sample type), weight, label filter and root selectors, shown when the
+//! profile has them; the info panel and the copy-link button beside them.
+
+use super::copy_link::CopyLink;
+use super::info_panel::InfoPanel;
+use crate::state::load::LoadState;
+use crate::state::view::ViewState;
+use crate::state::Actions;
+use crate::url::{is_label_root, label_root_key, root_from_key, root_key, UrlKey};
+use leptos::prelude::*;
+use scorch_core::units::group_thousands;
+use scorch_core::{RootMode, ViewOptions, WeightMode};
+
+/// Event (or pprof sample type), weight, label filter and root selectors, shown when the profile has them.
+#[component]
+pub fn ViewControls() -> impl IntoView {
+    let actions = expect_context::<Actions>();
+    let load = expect_context::<LoadState>();
+    let view = expect_context::<ViewState>();
+    let with_profile = move |f: &dyn Fn(&scorch_core::Profile) -> Vec<(String, String)>| {
+        load.loaded
+            .with(|l| l.as_ref().map(|l| f(&l.imported.profile)).unwrap_or_default())
+    };
+    let events = move || {
+        with_profile(&|p| {
+            p.events
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    (
+                        i.to_string(),
+                        format!("{} ({} samples)", e.name, group_thousands(e.samples)),
+                    )
+                })
+                .collect()
+        })
+    };
+    let label_keys = move || {
+        with_profile(&|p| {
+            scorch_core::view::label_keys(p)
+                .into_iter()
+                .map(|k| (label_root_key(&k), k))
+                .collect()
+        })
+    };
+    let has_threads = move || {
+        load.loaded
+            .with(|l| l.as_ref().is_some_and(|l| !l.imported.profile.threads.is_empty()))
+    };
+    let is_pprof = move || {
+        load.loaded.with(|l| {
+            l.as_ref()
+                .is_some_and(|l| l.imported.profile.meta.format == scorch_core::Format::Pprof)
+        })
+    };
+    let root_value = move || {
+        let root = view.options.get().root;
+        match root {
+            RootMode::Label(_) => load.with_profile(|p| root_key(root, p)).unwrap_or_default(),
+            r => r.name().to_string(),
+        }
+    };
+    let on_event = move |ev: leptos::ev::Event| {
+        let i: u16 = event_target_value(&ev).parse().unwrap_or(0);
+        actions.set_view(ViewOptions {
+            event: Some(i),
+            ..view.options.get_untracked()
+        });
+    };
+    let on_weight = move |ev: leptos::ev::Event| {
+        let weight = WeightMode::from_key(&event_target_value(&ev)).unwrap_or(WeightMode::Weight);
+        actions.set_view(ViewOptions {
+            weight,
+            ..view.options.get_untracked()
+        });
+    };
+    let on_root = move |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev);
+        let found = load
+            .loaded
+            .get_untracked()
+            .and_then(|l| root_from_key(&value, &l.imported.profile));
+        let root = match found {
+            Some(root) => root,
+            // A label key the profile does not have changes nothing.
+            None if is_label_root(&value) => return,
+            None => RootMode::default(),
+        };
+        actions.set_view(ViewOptions {
+            root,
+            ..view.options.get_untracked()
+        });
+    };
+    let filter_error = RwSignal::new(None::<String>);
+    let on_filter = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() != "Enter" {
+            return;
+        }
+        let text = event_target_value(&ev);
+        let Some(loaded) = load.loaded.get_untracked() else {
+            return;
+        };
+        let label = if text.trim().is_empty() {
+            Ok(None)
+        } else {
+            scorch_core::view::LabelFilter::parse(&loaded.imported.profile, text.trim()).map(Some)
+        };
+        match label {
+            Ok(label) => {
+                filter_error.set(None);
+                view.label_text.set(text.trim().to_string());
+                actions.set_view(ViewOptions {
+                    label,
+                    ..view.options.get_untracked()
+                });
+            }
+            Err(e) => filter_error.set(Some(e)),
+        }
+    };
+    let options = |items: Vec<(String, String)>| {
+        items
+            .into_iter()
+            .map(|(value, label)| view! { <option value=value>{label}</option> })
+            .collect_view()
+    };
+    view! {
+        <Show when=move || !events().is_empty()>
+            <label class="control">{move || if is_pprof() { "Sample type " } else { "Event " }}
+                <select data-testid="event-select" on:change=on_event
+                    prop:value=move || view.options.get().event.unwrap_or(0).to_string()>
+                    {move || options(events())}
+                </select>
+            </label>
+        </Show>
+        <Show when=move || !events().is_empty() && !is_pprof()>
+            <label class="control">"Weight "
+                <select data-testid="weight-select" on:change=on_weight
+                    prop:value=move || view.options.get().weight.key()>
+                    <option value=WeightMode::Weight.key()>"period"</option>
+                    <option value=WeightMode::Count.key()>"sample count"</option>
+                </select>
+            </label>
+        </Show>
+        <Show when=move || !label_keys().is_empty()>
+            <label class="control">"Labels "
+                <input data-testid="label-filter" class="label-filter" type="text" placeholder="key=value ⏎"
+                    title="Keep samples with this label: key=value, or key=LO:HI for numbers (units like 4kb, 10ms); empty shows all"
+                    on:keydown=on_filter/>
+            </label>
+            {move || filter_error.get().map(|e| view! { <span class="filter-error" data-testid="label-filter-error">{e}</span> })}
+        </Show>
+        <Show when=move || has_threads() || !label_keys().is_empty()>
+            <label class="control">"Root "
+                <select data-testid="root-select" on:change=on_root prop:value=root_value>
+                    {move || {
+                        let mut items = Vec::new();
+                        if has_threads() {
+                            items.push((RootMode::Comm.name().to_string(), "process".to_string()));
+                            items.push((RootMode::Pid.name().to_string(), "process-pid".to_string()));
+                            items.push((RootMode::Tid.name().to_string(), "process-pid/tid".to_string()));
+                        }
+                        items.push((RootMode::None.name().to_string(), "none".to_string()));
+                        items.extend(label_keys().into_iter().map(|(v, k)| (v, format!("label {k}"))));
+                        options(items)
+                    }}
+                </select>
+            </label>
+        </Show>
+        <InfoPanel/>
+        <CopyLink/>
+    }
+}

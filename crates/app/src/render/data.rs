@@ -1,0 +1,338 @@
+//! A loaded profile and one view of it (call tree, layout, diff data, cached masks): what every flame canvas
+//! paints from.
+
+use super::color::{
+    css_rgb, diff_color, frame_color, module_name, ColorScheme, Rgb, KIND_COLORS, SELF_COLORS,
+};
+use scorch_core::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
+use scorch_core::diff::{Diff, Mover, Side, Widths};
+use scorch_core::units::{format_percent, format_value};
+use scorch_core::{FlameLayout, FrameKind, Imported, Profile, Unit, ViewOptions};
+use std::sync::Arc;
+
+/// A parsed profile, kept while views over it change.
+pub struct Loaded {
+    pub name: String,
+    pub imported: Imported,
+    /// Fill colour per frame id (name hashed).
+    colors: Arc<Vec<Rgb>>,
+    /// Per frame id: its module's colour (index into `module_colors`).
+    modules: Arc<(Vec<u32>, Vec<Rgb>)>,
+}
+
+impl Loaded {
+    pub fn new(name: String, imported: Imported) -> Loaded {
+        let p = &imported.profile;
+        let colors = (0..p.frames.len())
+            .map(|i| {
+                let f = scorch_core::FrameId(i as u32);
+                frame_color(p.frame_name(f), p.frame_kind(f))
+            })
+            .collect();
+        let mut index: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+        let mut module_colors = Vec::new();
+        let module_of: Vec<u32> = (0..p.frames.len())
+            .map(|i| {
+                let f = scorch_core::FrameId(i as u32);
+                let m = module_name(p.frame_name(f), p.frame_kind(f));
+                *index.entry(m).or_insert_with(|| {
+                    module_colors.push(frame_color(m, FrameKind::User));
+                    (module_colors.len() - 1) as u32
+                })
+            })
+            .collect();
+        Loaded {
+            name,
+            imported,
+            colors: Arc::new(colors),
+            modules: Arc::new((module_of, module_colors)),
+        }
+    }
+
+    /// A profile derived from this one by a transform (same strings and frames): shares the colours.
+    pub fn derived(&self, profile: Profile) -> Loaded {
+        Loaded {
+            name: self.name.clone(),
+            imported: Imported {
+                profile,
+                gzip: self.imported.gzip,
+                bytes: self.imported.bytes,
+            },
+            colors: self.colors.clone(),
+            modules: self.modules.clone(),
+        }
+    }
+}
+
+/// The module (package, namespace, class) a frame belongs to, read from its name: `a::b::f` → `a`,
+/// `math/big.nat.add` → `math/big`, `runtime.mallocgc` → `runtime`; kernel frames are `kernel`, process roots
+/// One view of a loaded profile: its call tree and layout, rebuilt when the view changes.
+pub struct FlameData {
+    pub loaded: Arc<Loaded>,
+    pub view: ViewOptions,
+    pub unit: Unit,
+    pub tree: CallTree,
+    pub layout: FlameLayout,
+    /// Set when this is a differential view.
+    pub diff: Option<DiffData>,
+    /// Frame masks (search, selected function) cached per key, so a redraw does not run a regex per frame.
+    masks: std::sync::Mutex<Vec<(String, Arc<Vec<bool>>)>>,
+}
+
+/// What a differential view needs per node, on top of the tree of the merged profile.
+pub struct DiffData {
+    pub base_name: String,
+    pub target_name: String,
+    pub base_sum: u64,
+    pub target_sum: u64,
+    pub base_unit: Unit,
+    pub target_unit: Unit,
+    pub widths: Widths,
+    pub absolute: bool,
+    /// Per node: (base self, base total, target self, target total), raw.
+    pub nodes: Vec<[u64; 4]>,
+    /// Per node: fill colour, and 1 = only in target, 2 = only in base.
+    pub colors: Vec<Rgb>,
+    pub marks: Vec<u8>,
+    pub movers: Vec<Mover>,
+}
+
+impl DiffData {
+    /// Change of a node's self share in percentage points (or of its raw self value in absolute mode).
+    pub fn self_delta(&self, n: usize) -> f64 {
+        let [bs, _, ts, _] = self.nodes.get(n).copied().unwrap_or_default();
+        if self.absolute {
+            ts as f64 - bs as f64
+        } else {
+            (Diff::share(ts, self.target_sum) - Diff::share(bs, self.base_sum)) * 100.0
+        }
+    }
+}
+
+impl FlameData {
+    /// The differential view of `base` → `target`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_diff(
+        base: &Loaded,
+        bview: ViewOptions,
+        target: &Loaded,
+        tview: ViewOptions,
+        names: (String, String),
+        widths: Widths,
+        absolute: bool,
+        order: Order,
+    ) -> FlameData {
+        let d = Diff::new(
+            Side {
+                profile: &base.imported.profile,
+                view: bview,
+            },
+            Side {
+                profile: &target.imported.profile,
+                view: tview,
+            },
+        );
+        let (bname, tname) = names;
+        let movers = d.movers();
+        let tree = d.tree(widths, order);
+        let nodes: Vec<[u64; 4]> = (0..tree.len())
+            .map(|n| {
+                let x = d.node(&tree, NodeId(n as u32));
+                [x.base_self, x.base_total, x.target_self, x.target_total]
+            })
+            .collect();
+        let mut data = DiffData {
+            base_name: bname,
+            target_name: tname,
+            base_sum: d.base_sum,
+            target_sum: d.target_sum,
+            base_unit: d.base_unit.clone(),
+            target_unit: d.target_unit.clone(),
+            widths,
+            absolute,
+            nodes,
+            colors: Vec::new(),
+            marks: Vec::new(),
+            movers,
+        };
+        let deltas: Vec<f64> = (0..tree.len()).map(|n| data.self_delta(n)).collect();
+        let max = deltas.iter().skip(1).fold(0f64, |m, d| m.max(d.abs()));
+        data.colors = deltas.iter().map(|&x| diff_color(x, max)).collect();
+        data.marks = data
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, [_, bt, _, tt])| match (i, *bt, *tt) {
+                (0, _, _) => 0,
+                (_, 0, t) if t > 0 => 1,
+                (_, b, 0) if b > 0 => 2,
+                _ => 0,
+            })
+            .collect();
+        let merged = Imported {
+            profile: d.merged,
+            gzip: false,
+            bytes: 0,
+        };
+        let loaded = Arc::new(Loaded::new(format!("{} → {}", base.name, target.name), merged));
+        let layout = FlameLayout::new(&tree);
+        let unit = if widths == Widths::Target {
+            data.target_unit.clone()
+        } else {
+            data.base_unit.clone()
+        };
+        FlameData {
+            loaded,
+            view: ViewOptions::default(),
+            unit,
+            tree,
+            layout,
+            diff: Some(data),
+            masks: Default::default(),
+        }
+    }
+
+    pub fn new(loaded: Arc<Loaded>, view: ViewOptions, order: Order) -> FlameData {
+        let tree = CallTree::build(&loaded.imported.profile, &view, order);
+        FlameData::from_tree(loaded, view, tree)
+    }
+
+    /// The flame graph of a tree built from `loaded` under `view`.
+    pub fn from_tree(loaded: Arc<Loaded>, view: ViewOptions, tree: CallTree) -> FlameData {
+        let layout = FlameLayout::new(&tree);
+        FlameData::from_parts(loaded, view, tree, layout)
+    }
+
+    /// The flame graph of a tree and its layout, both of `loaded` under `view`.
+    pub fn from_parts(
+        loaded: Arc<Loaded>,
+        view: ViewOptions,
+        tree: CallTree,
+        layout: FlameLayout,
+    ) -> FlameData {
+        let p = &loaded.imported.profile;
+        let unit = view.unit(p);
+        FlameData {
+            loaded,
+            view,
+            unit,
+            tree,
+            layout,
+            diff: None,
+            masks: Default::default(),
+        }
+    }
+
+    /// Per frame id of this view's profile: does it match? Cached by `key`.
+    pub fn mask(&self, key: &str, m: &scorch_core::explore::Matcher) -> Arc<Vec<bool>> {
+        let Ok(mut cache) = self.masks.lock() else {
+            return Arc::new(m.frame_mask(self.profile()));
+        };
+        if let Some((_, v)) = cache.iter().find(|(k, _)| k == key) {
+            return v.clone();
+        }
+        let v = Arc::new(m.frame_mask(self.profile()));
+        if cache.len() >= 4 {
+            cache.remove(0);
+        }
+        cache.push((key.to_string(), v.clone()));
+        v
+    }
+
+    /// Does node `n` stand for a frame set in `mask`?
+    pub fn node_in(&self, mask: &[bool], n: NodeId) -> bool {
+        match self.tree.frame.get(n.idx()) {
+            Some(&f) if f != ROOT_FRAME => mask.get(f.idx()).copied().unwrap_or(false),
+            _ => false,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.loaded.name
+    }
+
+    pub fn profile(&self) -> &Profile {
+        &self.loaded.imported.profile
+    }
+
+    pub fn name_of(&self, n: NodeId) -> &str {
+        self.tree.name(self.profile(), n)
+    }
+
+    pub fn kind_of(&self, n: NodeId) -> Option<FrameKind> {
+        let f = *self.tree.frame.get(n.idx())?;
+        (f != ROOT_FRAME).then(|| self.profile().frame_kind(f))
+    }
+
+    pub(crate) fn color_of(&self, n: NodeId, scheme: ColorScheme) -> Rgb {
+        const GREY: Rgb = [204, 204, 204];
+        if let Some(c) = self.diff.as_ref().and_then(|d| d.colors.get(n.idx())) {
+            return *c;
+        }
+        let f = match self.tree.frame.get(n.idx()) {
+            Some(&f) if f != ROOT_FRAME => f,
+            _ => return [200, 200, 200],
+        };
+        match scheme {
+            ColorScheme::Name => self.loaded.colors.get(f.idx()).copied().unwrap_or(GREY),
+            ColorScheme::Module => {
+                let (of, colors) = &*self.loaded.modules;
+                of.get(f.idx())
+                    .and_then(|&m| colors.get(m as usize))
+                    .copied()
+                    .unwrap_or(GREY)
+            }
+            ColorScheme::Kind => {
+                let k = self.profile().frame_kind(f);
+                KIND_COLORS
+                    .iter()
+                    .find(|(x, _)| *x == k)
+                    .map_or(GREY, |(_, c)| css_rgb(c))
+            }
+            ColorScheme::SelfTime => {
+                let total = self.tree.total.get(n.idx()).copied().unwrap_or(0);
+                let own = self.tree.self_w.get(n.idx()).copied().unwrap_or(0);
+                let step = if total == 0 {
+                    0
+                } else {
+                    ((own as f64 / total as f64) * 9.0).round() as usize
+                };
+                SELF_COLORS.get(step.min(9)).map_or(GREY, |c| css_rgb(c))
+            }
+        }
+    }
+
+    /// Value of a raw weight in the profile's unit, as a float for display.
+    pub fn value(&self, raw: u64) -> f64 {
+        raw as f64 / 10f64.powi(self.profile().meta.decimals as i32)
+    }
+
+    /// "1.24 s (31.2 %)", the share being of the whole profile.
+    pub fn describe(&self, raw: u64) -> String {
+        let unit = &self.profile().meta.unit;
+        let total = self.tree.total.first().copied().unwrap_or(0);
+        format!(
+            "{} ({})",
+            format_value(self.value(raw), unit),
+            format_percent(raw as f64, total as f64)
+        )
+    }
+
+    /// Share of `raw` in the total of node `of` ("80.0 %").
+    pub fn share_of(&self, raw: u64, of: NodeId) -> String {
+        format_percent(
+            raw as f64,
+            self.tree.total.get(of.idx()).copied().unwrap_or(0) as f64,
+        )
+    }
+
+    /// Names from the root to `n`, joined with `;` (the zoom's test hook and breadcrumb text).
+    pub fn path_string(&self, n: NodeId) -> String {
+        self.tree
+            .path(n)
+            .iter()
+            .map(|&c| self.name_of(c))
+            .collect::<Vec<_>>()
+            .join(";")
+    }
+}

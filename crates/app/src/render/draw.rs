@@ -1,0 +1,263 @@
+//! Drawing a flame graph onto a 2D context already scaled to CSS px: boxes into an RGBA buffer, then labels and
+//! outlines; and the hover outline.
+
+use super::color::{ColorScheme, Rgb};
+use super::data::FlameData;
+use super::geometry::{ancestor_at, Geometry, ROW_H};
+use scorch_core::calltree::NodeId;
+use web_sys::CanvasRenderingContext2d;
+
+const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
+
+/// What a frame's drawing depends on besides the layout.
+pub struct Paint<'a> {
+    /// Search matches per frame id: matches are highlighted, the rest dimmed.
+    pub search: Option<&'a [bool]>,
+    /// The selected function per frame id: outlined.
+    pub selected: Option<&'a [bool]>,
+    pub scheme: ColorScheme,
+    pub dark: bool,
+}
+
+const MATCH_RGB: Rgb = [230, 0, 230];
+/// Runs of frames narrower than a pixel.
+const SLIVER_RGB: Rgb = [214, 196, 176];
+
+thread_local! {
+    /// The pixel buffer of the last paint, reused (a full canvas of RGBA).
+    static PIXELS: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Label and outline work left for after the boxes are blitted.
+struct Label {
+    n: NodeId,
+    x0: f64,
+    w: f64,
+    y: f64,
+    alpha: f64,
+}
+
+/// Draws the whole flame graph. The context is already scaled to CSS px; `dpr` is the device-pixel ratio.
+///
+/// Boxes are written into an RGBA buffer in wasm and blitted with one `putImageData`: on a million-node tree a
+/// canvas call per box (tens of thousands, each crossing into JavaScript with a colour string) took 30 ms and
+/// more. Labels and outlines, far fewer, are drawn with canvas calls on top.
+pub fn draw(
+    ctx: &CanvasRenderingContext2d,
+    d: &FlameData,
+    zoom: NodeId,
+    paint: &Paint,
+    g: &Geometry,
+    dpr: f64,
+) {
+    let dw = (g.width * dpr).round().max(0.0) as usize;
+    let dh = (g.view_h * dpr).round().max(0.0) as usize;
+    let mut labels: Vec<Label> = Vec::new();
+    PIXELS.with(|px| {
+        let mut buf = px.borrow_mut();
+        buf.clear();
+        buf.resize(dw * dh * 4, 0);
+        let dims = (dw, dh, dpr);
+        let style = |n: NodeId, base_alpha: f64| -> (Rgb, f64) {
+            let matched = paint.search.map(|m| d.node_in(m, n));
+            let rgb = if matched == Some(true) {
+                MATCH_RGB
+            } else {
+                d.color_of(n, paint.scheme)
+            };
+            let alpha = if matched == Some(false) {
+                base_alpha * 0.35
+            } else {
+                base_alpha
+            };
+            (rgb, alpha)
+        };
+        let mut boxed = |buf: &mut Vec<u8>, n: NodeId, x0: f64, x1: f64, y: f64, base_alpha: f64| {
+            let w = x1 - x0;
+            let (rgb, alpha) = style(n, base_alpha);
+            // One CSS px gap on the right and bottom separates neighbours when there is room.
+            let gap = if w > 3.0 { 1.0 } else { 0.0 };
+            fill_px(buf, dims, x0, x1 - gap, y, rgb, alpha);
+            labels.push(Label { n, x0, w, y, alpha });
+        };
+        // Ancestors of the zoom: full width, faded.
+        for depth in 0..g.zoom_depth {
+            if let Some(n) = ancestor_at(d, zoom, depth) {
+                if g.row_visible(depth) {
+                    boxed(&mut buf, n, 0.0, g.width, g.row_y(depth), 0.6);
+                }
+            }
+        }
+        for depth in g.zoom_depth..d.layout.depth_count() {
+            if !g.row_visible(depth) {
+                continue;
+            }
+            let (Some(row), Some(rx0), Some(rx1)) = (
+                d.layout.rows.get(depth),
+                d.layout.row_x0.get(depth),
+                d.layout.row_x1.get(depth),
+            ) else {
+                continue;
+            };
+            let range = d.layout.row_range(depth, g.vx0, g.vx1);
+            let y = g.row_y(depth);
+            // Sub-pixel frames merge into slivers of one neutral colour, one fill per run of adjacent pixels
+            // (looking up each run's colour cost two cache misses per pixel on a million-node tree).
+            let sliver_alpha = if paint.search.is_some() { 0.35 } else { 1.0 };
+            let mut run: Option<(f64, f64)> = None;
+            let mut i = range.start;
+            while i < range.end {
+                let x0 = g.px(rx0[i]).max(0.0);
+                let x1 = g.px(rx1[i]).min(g.width);
+                if x1 - x0 < 1.0 {
+                    // Skip every frame that ends inside this pixel (siblings do not overlap, so ends are sorted
+                    // too); the run becomes a sliver when it covers half the pixel. A wide frame that merely
+                    // starts inside the pixel is not skipped. The search gallops from `i`: runs are usually
+                    // short, and the row's ends are contiguous in memory.
+                    let next = g.unit_x(x0.floor() + 1.0);
+                    let skip = gallop(&rx1[i + 1..range.end], next);
+                    let end = g.px(rx1[i + skip]).min(g.width);
+                    if end - x0 >= 0.5 {
+                        let p = x0.floor();
+                        run = match run {
+                            Some((a, b)) if b >= p => Some((a, p + 1.0)),
+                            Some((a, b)) => {
+                                fill_px(&mut buf, dims, a, b, y, SLIVER_RGB, sliver_alpha);
+                                Some((p, p + 1.0))
+                            }
+                            None => Some((p, p + 1.0)),
+                        };
+                    }
+                    i += 1 + skip;
+                    continue;
+                }
+                if let Some((a, b)) = run.take() {
+                    fill_px(&mut buf, dims, a, b.min(x0), y, SLIVER_RGB, sliver_alpha);
+                }
+                boxed(&mut buf, row[i], x0, x1, y, 1.0);
+                i += 1;
+            }
+            if let Some((a, b)) = run {
+                fill_px(&mut buf, dims, a, b, y, SLIVER_RGB, sliver_alpha);
+            }
+        }
+        if dw > 0 && dh > 0 {
+            if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+                wasm_bindgen::Clamped(&buf[..]),
+                dw as u32,
+                dh as u32,
+            ) {
+                let _ = ctx.put_image_data(&img, 0.0, 0.0);
+            }
+        }
+    });
+    // Outlines and labels, in CSS px (the context is scaled by the DPR).
+    ctx.set_font(FONT);
+    ctx.set_text_baseline("middle");
+    let char_w = ctx
+        .measure_text("MMMMMMMMMM")
+        .map(|m| m.width() / 10.0)
+        .unwrap_or(7.2)
+        .max(1.0);
+    for l in &labels {
+        let gap = if l.w > 3.0 { 1.0 } else { 0.0 };
+        let mark = d
+            .diff
+            .as_ref()
+            .and_then(|x| x.marks.get(l.n.idx()))
+            .copied()
+            .unwrap_or(0);
+        if mark != 0 && l.w > 3.0 {
+            // Only in the target: a dark red dashed outline; only in the base: a dark blue one.
+            ctx.set_stroke_style_str(if mark == 1 { "#7a0000" } else { "#00237a" });
+            ctx.set_line_width(1.5);
+            let _ = ctx.set_line_dash(&js_sys::Array::of2(&3.0.into(), &2.0.into()));
+            ctx.stroke_rect(l.x0 + 0.75, l.y + 0.75, (l.w - gap - 1.5).max(0.0), ROW_H - 2.5);
+            let _ = ctx.set_line_dash(&js_sys::Array::new());
+        }
+        if l.w > 2.0 && paint.selected.is_some_and(|m| d.node_in(m, l.n)) {
+            ctx.set_stroke_style_str(if paint.dark { "#7dd3fc" } else { "#0b4fd6" });
+            ctx.set_line_width(2.0);
+            ctx.stroke_rect(l.x0 + 1.0, l.y + 1.0, (l.w - gap - 2.0).max(0.0), ROW_H - 3.0);
+        }
+    }
+    ctx.set_fill_style_str("#000");
+    let mut alpha = 1.0;
+    for l in &labels {
+        let room = ((l.w - 6.0) / char_w).floor();
+        if room < 3.0 {
+            continue;
+        }
+        if l.alpha != alpha {
+            alpha = l.alpha;
+            ctx.set_global_alpha(alpha);
+        }
+        let name = d.name_of(l.n);
+        let count = name.chars().count();
+        let text: std::borrow::Cow<str> = if count as f64 <= room {
+            name.into()
+        } else {
+            let keep = (room as usize).saturating_sub(2);
+            let mut s: String = name.chars().take(keep).collect();
+            s.push_str("..");
+            s.into()
+        };
+        let _ = ctx.fill_text(&text, l.x0 + 3.0, l.y + ROW_H / 2.0);
+    }
+    ctx.set_global_alpha(1.0);
+}
+
+/// Outlines the hovered node (on the overlay canvas; the context is scaled to CSS px).
+pub fn draw_hover(ctx: &CanvasRenderingContext2d, d: &FlameData, n: NodeId, g: &Geometry, dark: bool) {
+    let depth = d.tree.depth.get(n.idx()).copied().unwrap_or(0) as usize;
+    let (x0, x1) = if depth < g.zoom_depth {
+        (0.0, g.width)
+    } else {
+        (
+            g.px(d.layout.x0.get(n.idx()).copied().unwrap_or(0.0)).max(0.0),
+            g.px(d.layout.x1.get(n.idx()).copied().unwrap_or(0.0))
+                .min(g.width),
+        )
+    };
+    let w = x1 - x0;
+    if w <= 0.0 || !g.row_visible(depth) {
+        return;
+    }
+    let gap = if w > 3.0 { 1.0 } else { 0.0 };
+    let y = g.row_y(depth);
+    ctx.set_stroke_style_str(if dark { "#fff" } else { "#000" });
+    ctx.set_line_width(1.5);
+    ctx.stroke_rect(x0 + 0.75, y + 0.75, (w - gap - 1.5).max(0.0), ROW_H - 2.5);
+}
+
+/// Fills `[x0, x1) × [y, y + ROW_H − 1)` (CSS px) of an RGBA buffer of `dims` = (device width, device height,
+/// device-pixel ratio); at least one device pixel wide.
+fn fill_px(buf: &mut [u8], dims: (usize, usize, f64), x0: f64, x1: f64, y: f64, rgb: Rgb, alpha: f64) {
+    let (dw, dh, dpr) = dims;
+    let a = ((x0 * dpr).round().max(0.0) as usize).min(dw);
+    let b = ((x1 * dpr).round().max(0.0) as usize)
+        .min(dw)
+        .max((a + 1).min(dw));
+    let top = ((y * dpr).round().max(0.0) as usize).min(dh);
+    let bottom = (((y + ROW_H - 1.0) * dpr).round().max(0.0) as usize).min(dh);
+    let px = [rgb[0], rgb[1], rgb[2], (alpha * 255.0).round() as u8];
+    for line in top..bottom {
+        if let Some(span) = buf.get_mut((line * dw + a) * 4..(line * dw + b) * 4) {
+            for p in span.chunks_exact_mut(4) {
+                p.copy_from_slice(&px);
+            }
+        }
+    }
+}
+
+/// How many leading values of `xs` (ascending) are `<= limit`: an exponential then binary search, cheap when the
+/// answer is small.
+fn gallop(xs: &[f64], limit: f64) -> usize {
+    let mut hi = 1;
+    while hi < xs.len() && xs[hi - 1] <= limit {
+        hi *= 2;
+    }
+    let lo = hi / 2;
+    let hi = hi.min(xs.len());
+    lo + xs[lo..hi].partition_point(|&x| x <= limit)
+}

@@ -1,0 +1,92 @@
+//! The flame chart's paint: the graph on its canvas, the hover outline on the overlay stacked on it. The
+//! component (`components::flame_canvas`) decides when; this only paints.
+
+use super::canvas;
+use super::color::ColorScheme;
+use super::data::FlameData;
+use super::draw::{self, Paint};
+use super::geometry::Geometry;
+use scorch_core::calltree::NodeId;
+use std::sync::Arc;
+use web_sys::HtmlCanvasElement;
+
+/// What the picture depends on besides the data and geometry.
+pub struct Look {
+    /// Search matches per frame id.
+    pub search: Option<Arc<Vec<bool>>>,
+    /// The selected function per frame id.
+    pub selected: Option<Arc<Vec<bool>>>,
+    pub scheme: ColorScheme,
+    pub dark: bool,
+}
+
+thread_local! {
+    /// A profile was just opened: the next paint marks `bench:rendered`.
+    static RENDER_MARK_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The next paint is the first of a newly opened profile.
+pub fn mark_next_paint() {
+    RENDER_MARK_PENDING.with(|p| p.set(true));
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// `bench:paint` after every paint; only the latest is kept, so a long session does not grow the timing buffer.
+fn mark_paint() {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        p.clear_marks_with_mark_name("bench:paint");
+    }
+    crate::state::mark("bench:paint");
+}
+
+/// Sizes the canvas for the device-pixel ratio and draws the graph.
+pub fn paint(canvas: &HtmlCanvasElement, data: &FlameData, zoom: NodeId, g: &Geometry, look: &Look) {
+    let t0 = now();
+    let Some(surface) = canvas::prepare(canvas, g.width, g.view_h) else {
+        return;
+    };
+    let paint = Paint {
+        search: look.search.as_deref().map(|v| v.as_slice()),
+        selected: look.selected.as_deref().map(|v| v.as_slice()),
+        scheme: look.scheme,
+        dark: look.dark,
+    };
+    draw::draw(&surface.ctx, data, zoom, &paint, g, surface.dpr);
+    #[cfg(feature = "testing")]
+    crate::testing::record_paint(now() - t0);
+    #[cfg(not(feature = "testing"))]
+    let _ = t0;
+    if RENDER_MARK_PENDING.with(|p| p.replace(false)) {
+        crate::state::mark("bench:rendered");
+    }
+    mark_paint();
+}
+
+/// Draws the hover outline on the overlay canvas (sized like the graph's canvas, stacked on it).
+pub fn paint_overlay(
+    overlay: &HtmlCanvasElement,
+    hover: Option<(&FlameData, NodeId, &Geometry)>,
+    dark: bool,
+    size: (f64, f64),
+) {
+    let t0 = now();
+    let Some(surface) = canvas::prepare(overlay, size.0, size.1) else {
+        return;
+    };
+    surface
+        .ctx
+        .clear_rect(0.0, 0.0, f64::from(overlay.width()), f64::from(overlay.height()));
+    if let Some((data, node, g)) = hover {
+        draw::draw_hover(&surface.ctx, data, node, g, dark);
+    }
+    #[cfg(feature = "testing")]
+    crate::testing::record_overlay(now() - t0);
+    #[cfg(not(feature = "testing"))]
+    let _ = t0;
+    mark_paint();
+}

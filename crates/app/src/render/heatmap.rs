@@ -1,0 +1,102 @@
+//! The heatmap chart's paint and hit test: cells coloured from the background to red at the largest, then the
+//! selection outline. The component (`components::heatmap`) decides when; this only paints.
+
+use super::canvas;
+use scorch_core::heatmap::Heatmap;
+use web_sys::HtmlCanvasElement;
+
+/// Height of the heatmap in CSS px (rows share it).
+pub const HEATMAP_H: f64 = 200.0;
+
+/// A heatmap cell: (column, row).
+pub type Cell = (u32, u32);
+
+/// Width and height of a cell in CSS px: columns share the window's width (within limits).
+pub fn cell_size(h: &Heatmap) -> (f64, f64) {
+    let avail = web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|v| v.as_f64())
+        .unwrap_or(1200.0)
+        - 40.0;
+    let cw = (avail / f64::from(h.columns.max(1))).clamp(4.0, 28.0).floor();
+    let ch = (HEATMAP_H / f64::from(h.rows)).max(2.0);
+    (cw, ch)
+}
+
+/// The cell under a client (page) point; row 0 is at the bottom.
+pub fn cell_at(h: &Heatmap, canvas: &HtmlCanvasElement, client_x: f64, client_y: f64) -> Option<Cell> {
+    let rect = canvas.get_bounding_client_rect();
+    let (cw, ch) = cell_size(h);
+    let x = client_x - rect.left();
+    let y = client_y - rect.top();
+    if x < 0.0 || y < 0.0 {
+        return None;
+    }
+    let c = (x / cw) as u32;
+    let r_from_top = (y / ch) as u32;
+    (c < h.columns && r_from_top < h.rows).then(|| (c, h.rows - 1 - r_from_top))
+}
+
+/// Paints the cells, the selection (first, last) and the first cell of a two-click selection. `sparse`: cells
+/// of 1–3 samples are shown at least at 30 %.
+pub fn paint(
+    canvas: &HtmlCanvasElement,
+    h: &Heatmap,
+    sel: Option<(Cell, Cell)>,
+    pending: Option<Cell>,
+    sparse: bool,
+) {
+    let (cw, ch) = cell_size(h);
+    let (w, hh) = (cw * f64::from(h.columns), ch * f64::from(h.rows));
+    let Some(surface) = canvas::prepare(canvas, w, hh) else {
+        return;
+    };
+    let c2d = &surface.ctx;
+    c2d.set_fill_style_str("rgb(245,245,243)");
+    c2d.fill_rect(0.0, 0.0, w, hh);
+    let max = f64::from(h.max.max(1));
+    for c in 0..h.columns {
+        for r in 0..h.rows {
+            let n = h.count(c, r);
+            if n == 0 {
+                continue;
+            }
+            let mut a = f64::from(n) / max;
+            if sparse && n <= 3 {
+                a = a.max(0.3);
+            }
+            let mix = |bg: f64, full: f64| (bg + (full - bg) * a).round() as u8;
+            c2d.set_fill_style_str(&format!(
+                "rgb({},{},{})",
+                mix(245.0, 220.0),
+                mix(245.0, 20.0),
+                mix(243.0, 20.0)
+            ));
+            c2d.fill_rect(f64::from(c) * cw, f64::from(h.rows - 1 - r) * ch, cw - 0.5, ch);
+        }
+    }
+    let outline = |a: Cell, b: Cell, color: &str, dash: bool| {
+        c2d.set_stroke_style_str(color);
+        c2d.set_line_width(2.0);
+        let dash_pattern: wasm_bindgen::JsValue = if dash {
+            js_sys::Array::of2(&3.0.into(), &2.0.into()).into()
+        } else {
+            js_sys::Array::new().into()
+        };
+        let _ = c2d.set_line_dash(&dash_pattern);
+        for c in a.0..=b.0 {
+            let r0 = if c == a.0 { a.1 } else { 0 };
+            let r1 = if c == b.0 { b.1 } else { h.rows - 1 };
+            let top = f64::from(h.rows - 1 - r1) * ch;
+            let height = f64::from(r1 - r0 + 1) * ch;
+            c2d.stroke_rect(f64::from(c) * cw + 1.0, top + 1.0, cw - 2.0, height - 2.0);
+        }
+        let _ = c2d.set_line_dash(&js_sys::Array::new());
+    };
+    if let Some((a, b)) = sel {
+        outline(a, b, "#1d4ed8", false);
+    }
+    if let Some(p) = pending {
+        outline(p, p, "#1d4ed8", true);
+    }
+}

@@ -1,0 +1,95 @@
+//! The differential view: its base and switches.
+
+use super::Actions;
+use crate::render::Loaded;
+use leptos::prelude::*;
+use scorch_core::diff::Widths;
+use scorch_core::ViewOptions;
+use std::sync::Arc;
+
+#[derive(Clone, Copy)]
+pub struct DiffState {
+    /// When set, the view is differential: `base` (before) → the loaded profile (after).
+    pub base: RwSignal<Option<Arc<Loaded>>>,
+    pub widths: RwSignal<Widths>,
+    pub absolute: RwSignal<bool>,
+    /// A two-count (difffolded) file is its own base and target: (base event, target event).
+    pub events: RwSignal<Option<(u16, u16)>>,
+}
+
+impl Default for DiffState {
+    fn default() -> DiffState {
+        DiffState {
+            base: RwSignal::new(None),
+            widths: RwSignal::new(Widths::Target),
+            absolute: RwSignal::new(false),
+            events: RwSignal::new(None),
+        }
+    }
+}
+
+impl DiffState {
+    pub fn active(&self) -> bool {
+        self.base.with(|b| b.is_some())
+    }
+}
+
+impl Actions {
+    /// Swaps base and target: the two counts, the two ranges, or the two profiles.
+    pub fn swap_diff(&self) {
+        let (diff, heat, view) = (self.diff, self.heat, self.view);
+        if let Some((be, te)) = diff.events.get_untracked() {
+            diff.events.set(Some((te, be)));
+            self.rebuild();
+            return;
+        }
+        if let (Some(a), Some(b)) = (
+            heat.range_a.get_untracked(),
+            view.options.get_untracked().time_range,
+        ) {
+            heat.range_a.set(Some(b));
+            view.options.update(|v| v.time_range = Some(a));
+            if let Some(h) = heat.heat.get_untracked() {
+                if let (Some(x), Some(y)) = (h.cell_of(a.0), h.cell_of(a.1 - 1)) {
+                    heat.sel.set(Some((x, y)));
+                }
+            }
+            self.rebuild();
+            return;
+        }
+        let (b, t) = (diff.base.get_untracked(), self.load.loaded.get_untracked());
+        if let (Some(b), Some(t)) = (b, t) {
+            view.options.set(ViewOptions::default_for(&b.imported.profile));
+            diff.base.set(Some(t));
+            self.load.loaded.set(Some(b));
+            self.rebuild();
+        }
+    }
+
+    /// Back to the target alone (the second counts of a two-count file).
+    pub fn exit_diff(&self) {
+        self.heat.range_a.set(None);
+        if let Some((_, te)) = self.diff.events.get_untracked() {
+            self.view.options.update(|v| v.event = Some(te));
+            self.diff.events.set(None);
+        }
+        self.diff.base.set(None);
+        self.rebuild();
+    }
+
+    pub fn toggle_diff_widths(&self) {
+        self.diff.widths.update(|w| {
+            *w = if *w == Widths::Target {
+                Widths::Base
+            } else {
+                Widths::Target
+            }
+        });
+        self.rebuild();
+    }
+
+    pub fn toggle_diff_absolute(&self) {
+        self.diff.absolute.update(|a| *a = !*a);
+        self.rebuild();
+    }
+}

@@ -1,0 +1,251 @@
+//! The address bar and the view: a link's state applied to the open profile, the view written back as a link
+//! (`crate::url::UrlState` does the spelling).
+
+use super::Actions;
+use crate::url::{root_from_key, root_key, Source, UrlState};
+use leptos::prelude::*;
+use scorch_core::calltree::NodeId;
+use scorch_core::{ViewOptions, WeightMode};
+use std::sync::Arc;
+
+/// The demo profile opened when the page has no `#url=`.
+const DEMO_URL: &str = "www/demo/service.perf.gz";
+
+fn current_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+impl Actions {
+    /// Applies the view state of a link to the open profile(s).
+    pub fn apply_link(&self, s: &UrlState) {
+        let Some(loaded) = self.load.loaded.get_untracked() else {
+            return;
+        };
+        let p = &loaded.imported.profile;
+        let shown = || {
+            (
+                self.view.options.get_untracked(),
+                self.view.mode.get_untracked(),
+                self.view.order.get_untracked(),
+                self.search.transforms.get_untracked(),
+                self.diff.base.get_untracked().map(|b| Arc::as_ptr(&b)),
+                self.diff.widths.get_untracked(),
+                self.diff.absolute.get_untracked(),
+            )
+        };
+        let before = shown();
+        self.view.orientation.set(s.orientation);
+        let mut v = ViewOptions::default_for(p);
+        if let Some(i) = s
+            .event
+            .as_ref()
+            .and_then(|name| p.events.iter().position(|e| &e.name == name))
+        {
+            v.event = Some(i as u16);
+        }
+        if s.weight == WeightMode::Count {
+            v.weight = WeightMode::Count;
+        }
+        if let Some(root) = s.root.as_deref().and_then(|r| root_from_key(r, p)) {
+            v.root = root;
+        }
+        if let Some(tf) = &s.label_filter {
+            if let Ok(filter) = scorch_core::view::LabelFilter::parse(p, tf) {
+                v.label = Some(filter);
+                self.view.label_text.set(tf.clone());
+            }
+        }
+        self.heat.rows.set(s.rows);
+        self.heat.idle.set(s.idle);
+        self.diff.widths.set(s.widths);
+        self.diff.absolute.set(s.absolute);
+        let opts = scorch_core::heatmap::HeatmapOptions {
+            rows: s.rows,
+            idle_filter: s.idle,
+        };
+        let ranges = s.range.is_some() || s.range_a.is_some();
+        let h = ranges
+            .then(|| {
+                scorch_core::heatmap::heatmap(
+                    p,
+                    &ViewOptions {
+                        time_range: None,
+                        ..v
+                    },
+                    &opts,
+                )
+            })
+            .flatten();
+        if let (Some(h), Some((s, e))) = (&h, s.range) {
+            v.time_range = Some((h.origin_ns + s, h.origin_ns + e));
+            if let (Some(a), Some(b)) = (
+                h.cell_of(h.origin_ns + s),
+                h.cell_of((h.origin_ns + e).saturating_sub(1)),
+            ) {
+                self.heat.sel.set(Some((a, b)));
+            }
+        }
+        if let (Some(h), Some((s, e))) = (&h, s.range_a) {
+            self.heat.range_a.set(Some((h.origin_ns + s, h.origin_ns + e)));
+            self.diff.base.set(Some(loaded.clone()));
+        }
+        self.search.pattern.set(s.search.clone());
+        self.search.transforms.set(s.transforms.clone());
+        self.view.mode.set(s.mode);
+        self.search.selected.set(s.selected.clone());
+        self.view.order.set(s.order);
+        self.view.scheme.set(s.scheme);
+        self.view.options.set(v);
+        let main = self.panes.main;
+        // A link that only names the profile (`#url=…`) changes nothing shown: no second build.
+        if shown() != before || main.data.with_untracked(|d| d.is_none()) {
+            self.rebuild();
+        } else {
+            main.zoom.set(Vec::new());
+        }
+        if let (false, Some(data)) = (s.zoom.is_empty(), main.data.get_untracked()) {
+            let names: Vec<&str> = s.zoom.iter().map(String::as_str).collect();
+            if let Some(n) = data.tree.find_path(data.profile(), &names) {
+                main.zoom.set(vec![n]);
+            }
+        }
+    }
+
+    /// The view state (and source) as a link.
+    pub fn link_state(&self) -> UrlState {
+        let mut s = UrlState {
+            source: self.load.source.get_untracked(),
+            ..UrlState::default()
+        };
+        let Some(loaded) = self.load.loaded.get_untracked() else {
+            return s;
+        };
+        let p = &loaded.imported.profile;
+        let v = self.view.options.get_untracked();
+        let default = ViewOptions::default_for(p);
+        s.orientation = self.view.orientation.get_untracked();
+        let main = self.panes.main;
+        if let Some(data) = main.data.get_untracked() {
+            let z = main.current_zoom();
+            if z != NodeId::ROOT {
+                s.zoom = data
+                    .tree
+                    .path(z)
+                    .iter()
+                    .map(|&n| data.name_of(n).to_string())
+                    .collect();
+            }
+        }
+        if v.event != default.event {
+            s.event = v
+                .event
+                .and_then(|e| p.events.get(e as usize))
+                .map(|e| e.name.clone());
+        }
+        s.weight = v.weight;
+        if v.root != default.root {
+            s.root = Some(root_key(v.root, p));
+        }
+        let tf = self.view.label_text.get_untracked();
+        if v.label.is_some() && !tf.is_empty() {
+            s.label_filter = Some(tf);
+        }
+        s.rows = self.heat.rows.get_untracked();
+        s.idle = self.heat.idle.get_untracked();
+        if let Some(h) = self.heat.heat.get_untracked() {
+            let rel = |(s, e): (u64, u64)| (s.saturating_sub(h.origin_ns), e.saturating_sub(h.origin_ns));
+            s.range = v.time_range.map(rel);
+            s.range_a = self.heat.range_a.get_untracked().map(rel);
+        }
+        s.search = self.search.pattern.get_untracked();
+        s.transforms = self.search.transforms.get_untracked();
+        s.mode = self.view.mode.get_untracked();
+        s.selected = self.search.selected.get_untracked();
+        s.order = self.view.order.get_untracked();
+        s.scheme = self.view.scheme.get_untracked();
+        if self.diff.base.get_untracked().is_some() {
+            s.widths = self.diff.widths.get_untracked();
+            s.absolute = self.diff.absolute.get_untracked();
+        }
+        s
+    }
+
+    /// Opens what the address bar's fragment names (`p`, `base`+`target`, `url`; else the demo on start) and
+    /// applies its view state; when it names what is already open (Back/Forward), only the view state is applied.
+    pub fn open_from_fragment(&self, on_start: bool) {
+        let s = UrlState::parse(&current_hash());
+        if !on_start && s.source != Source::None && s.source == self.load.source.get_untracked() {
+            self.apply_link(&s);
+            return;
+        }
+        if !on_start && s.source == Source::None {
+            if self.load.loaded.get_untracked().is_some() {
+                self.apply_link(&s);
+            }
+            return;
+        }
+        self.load.pending.set(Some(s.clone()));
+        match s.source {
+            Source::Embedded { profile, base } => self.open_embedded(profile, base),
+            Source::Pair { base, target } => self.open_pair(base, target),
+            Source::Url(u) => self.open_url(u),
+            Source::None => self.open_url(DEMO_URL.to_string()),
+        }
+    }
+
+    /// Keeps the address bar's fragment in step with the view: a new history entry when the zoom or the time
+    /// range changes (so Back/Forward move between them), a replaced one for everything else (no entry per hover).
+    pub fn sync_fragment(&self) {
+        let a = *self;
+        Effect::new(move |_| {
+            a.panes.main.data.track();
+            a.panes.main.zoom.track();
+            a.view.orientation.track();
+            a.view.options.track();
+            a.heat.rows.track();
+            a.heat.idle.track();
+            a.heat.range_a.track();
+            a.diff.widths.track();
+            a.diff.absolute.track();
+            a.load.source.track();
+            a.heat.heat.track();
+            a.view.label_text.track();
+            a.search.pattern.track();
+            a.search.transforms.track();
+            a.view.mode.track();
+            a.search.selected.track();
+            a.view.order.track();
+            a.view.scheme.track();
+            if a.load.pending.get_untracked().is_some() || a.load.loaded.get_untracked().is_none() {
+                return; // a link's state is still to be applied
+            }
+            let Some(w) = web_sys::window() else { return };
+            let s = a.link_state();
+            let current = UrlState::parse(&current_hash());
+            if s == current {
+                return;
+            }
+            let step = s.is_step_from(&current);
+            let url = match s.render() {
+                Some(f) => f,
+                None => {
+                    let loc = w.location();
+                    format!(
+                        "{}{}",
+                        loc.pathname().unwrap_or_default(),
+                        loc.search().unwrap_or_default()
+                    )
+                }
+            };
+            if let Ok(h) = w.history() {
+                let _ = if step {
+                    h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+                } else {
+                    h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+                };
+            }
+        });
+    }
+}

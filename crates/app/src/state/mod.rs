@@ -1,0 +1,70 @@
+//! The app's state, in slices: each a small `Copy` struct of signals, provided as its own context, so a
+//! component asks only for what it reads (`expect_context::<HeatState>()`).
+//!
+//! - [`load::LoadState`]: the open profile, where it came from, the load under way, errors;
+//! - [`view::ViewState`]: view options, orientation, view mode, order, colours, the function table;
+//! - [`search::SearchState`]: the search, the selected function and the transforms;
+//! - [`heatmap::HeatState`]: the heatmap, its settings and the time-range selection;
+//! - [`diff::DiffState`]: the diff base and its switches;
+//! - [`ui::UiState`]: theme and the shortcuts panel;
+//! - [`pane::Panes`]: the flame panes (main, and the sandwich's callers and callees), each its own data and zoom.
+//!
+//! What changes several slices at once (opening a profile, rebuilding the view, applying a link) is an
+//! operation on [`Actions`], which holds the slices; components that only read never need it.
+//! Dependencies: state → render (data types), worker (loading), url (links); never → components.
+
+pub mod diff;
+pub mod heatmap;
+pub mod link;
+pub mod load;
+pub mod open;
+pub mod pane;
+pub mod rebuild;
+pub mod search;
+pub mod ui;
+pub mod view;
+
+use leptos::prelude::*;
+
+/// The slices together, for operations that span them.
+#[derive(Clone, Copy)]
+pub struct Actions {
+    pub load: load::LoadState,
+    pub view: view::ViewState,
+    pub search: search::SearchState,
+    pub heat: heatmap::HeatState,
+    pub diff: diff::DiffState,
+    pub ui: ui::UiState,
+    pub panes: pane::Panes,
+}
+
+impl Actions {
+    /// Creates every slice and provides each (and the whole) as a context.
+    pub fn provide() -> Actions {
+        let a = Actions {
+            load: load::LoadState::default(),
+            view: view::ViewState::default(),
+            search: search::SearchState::default(),
+            heat: heatmap::HeatState::default(),
+            diff: diff::DiffState::default(),
+            ui: ui::UiState::default(),
+            panes: pane::Panes::default(),
+        };
+        provide_context(a.load);
+        provide_context(a.view);
+        provide_context(a.search);
+        provide_context(a.heat);
+        provide_context(a.diff);
+        provide_context(a.ui);
+        provide_context(a.panes);
+        provide_context(a);
+        a
+    }
+}
+
+/// A User Timing mark (`bench:…`): outside benchmarks read them; they are part of the product.
+pub fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}

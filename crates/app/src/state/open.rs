@@ -1,0 +1,225 @@
+//! Opening profiles: files, URLs, pairs, links and pasted text; the load under way, its cancellation and its
+//! end.
+
+use super::Actions;
+use crate::render::{FlameData, Loaded};
+use crate::url::Source;
+use crate::worker::page::{self as load, yield_now};
+use crate::worker::LoadError;
+use leptos::prelude::*;
+use scorch_core::ViewOptions;
+use std::sync::Arc;
+
+/// The file name at the end of a URL.
+fn name_of(url: &str) -> String {
+    url.rsplit('/').next().unwrap_or(url).to_string()
+}
+
+impl Actions {
+    pub fn start_load(&self, what: String) -> u64 {
+        // A load still under way stops here: its worker is terminated and its answer would be stale anyway.
+        load::cancel();
+        self.load.progress.set(None);
+        self.load.busy.set(Some(format!("Loading {what}…")));
+        let seq = self.load.seq.get_untracked() + 1;
+        self.load.seq.set(seq);
+        seq
+    }
+
+    /// `compare`: the open profile becomes the diff base and this one the target.
+    pub fn finish_import(
+        &self,
+        seq: u64,
+        name: String,
+        result: Result<scorch_core::Imported, LoadError>,
+        compare: bool,
+    ) {
+        let result = result.map(|imported| Arc::new(Loaded::new(name.clone(), imported)));
+        self.finish_loaded(seq, name, result, compare);
+    }
+
+    fn finish_loaded(&self, seq: u64, name: String, result: Result<Arc<Loaded>, LoadError>, compare: bool) {
+        let l = self.load;
+        if l.seq.get_untracked() != seq {
+            return; // a newer load started; this one is stale
+        }
+        l.busy.set(None);
+        l.progress.set(None);
+        let loaded = match result {
+            Ok(loaded) => loaded,
+            Err(LoadError::Cancelled) => return,
+            // The open profile stays on screen; only the error is shown.
+            Err(e) => return l.error.set(Some(format!("Could not open {name}: {e}"))),
+        };
+        let view = ViewOptions::default_for(&loaded.imported.profile);
+        let mut base = if compare { l.loaded.get_untracked() } else { None };
+        // A differential folded file (two counts per line) opens as base → target by itself.
+        let p = &loaded.imported.profile;
+        let two_counts = !compare
+            && p.meta.format == scorch_core::Format::Folded
+            && p.events.iter().map(|e| e.name.as_str()).eq(["base", "target"]);
+        if two_counts {
+            base = Some(loaded.clone());
+        }
+        self.diff.events.set(two_counts.then_some((0, 1)));
+        super::mark("bench:import-done");
+        crate::render::flame::mark_next_paint();
+        l.error.set(None);
+        self.view.options.set(view);
+        self.diff.base.set(base);
+        self.heat.sel.set(None);
+        self.heat.pending.set(None);
+        self.heat.range_a.set(None);
+        self.view.label_text.set(String::new());
+        // Transforms and the selection name functions of the profile that was open; a link restores its
+        // own below (`apply_link`). The search stays.
+        self.search.transforms.set(Vec::new());
+        self.search.selected.set(None);
+        l.loads.update(|n| *n += 1);
+        l.loaded.set(Some(loaded));
+        self.rebuild();
+        l.source.set(l.next_source.get_untracked());
+        if let Some(s) = l.pending.get_untracked() {
+            // A pair applies its state after the second (target) load.
+            let pair = matches!(s.source, Source::Pair { .. });
+            if !pair || compare {
+                l.pending.set(None);
+                self.apply_link(&s);
+            }
+        }
+    }
+
+    pub fn open_file(&self, file: web_sys::File) {
+        self.load.next_source.set(Source::None);
+        self.open_file_as(file, false);
+    }
+
+    /// Opens a second profile and compares: the one open now is the base (before), the new one the target.
+    pub fn open_compare(&self, file: web_sys::File) {
+        self.open_file_as(file, true);
+    }
+
+    fn open_file_as(&self, file: web_sys::File, compare: bool) {
+        let name = file.name();
+        let seq = self.start_load(name.clone());
+        let a = *self;
+        leptos::task::spawn_local(async move {
+            let r = a.load_in_steps(seq, &name, load::Source::File(file)).await;
+            a.finish_loaded(seq, name, r, compare);
+        });
+    }
+
+    pub fn open_url(&self, url: String) {
+        self.load.next_source.set(Source::Url(url.clone()));
+        let name = name_of(&url);
+        let seq = self.start_load(name.clone());
+        let a = *self;
+        leptos::task::spawn_local(async move {
+            let r = a.load_in_steps(seq, &name, load::Source::Url(url)).await;
+            a.finish_loaded(seq, name, r, false);
+        });
+    }
+
+    /// Fetches two profiles and opens them as a diff, base (before) → target (after).
+    pub fn open_pair(&self, base_url: String, target_url: String) {
+        self.load.next_source.set(Source::Pair {
+            base: base_url.clone(),
+            target: target_url.clone(),
+        });
+        let (bname, tname) = (name_of(&base_url), name_of(&target_url));
+        let seq = self.start_load(format!("{bname} and {tname}"));
+        let a = *self;
+        leptos::task::spawn_local(async move {
+            let base = a.load_in_steps(seq, &bname, load::Source::Url(base_url)).await;
+            let target = a.load_in_steps(seq, &tname, load::Source::Url(target_url)).await;
+            let base_ok = base.is_ok();
+            a.finish_loaded(seq, bname, base, false);
+            if base_ok {
+                a.finish_loaded(seq, tname, target, true);
+            }
+        });
+    }
+
+    /// Opens the profile carried in a link (`p=`; with `pb=`, a diff of the two).
+    pub fn open_embedded(&self, payload: String, base_payload: Option<String>) {
+        self.load.next_source.set(Source::Embedded {
+            profile: payload.clone(),
+            base: base_payload.clone(),
+        });
+        let seq = self.start_load("the profile in the link".to_string());
+        let import = |p: &str| -> Result<scorch_core::Imported, LoadError> {
+            let bytes = scorch_core::share::decode(p).map_err(|e| LoadError::Import(e.to_string()))?;
+            Ok(load::import(&bytes)?)
+        };
+        match base_payload {
+            Some(b) => {
+                self.finish_import(seq, "base (from the link)".to_string(), import(&b), false);
+                self.finish_import(seq, "target (from the link)".to_string(), import(&payload), true);
+            }
+            None => self.finish_import(seq, "profile from the link".to_string(), import(&payload), false),
+        }
+    }
+
+    pub fn open_text(&self, name: &str, text: &str) {
+        self.load.next_source.set(Source::None);
+        let seq = self.start_load(name.to_string());
+        let r = load::import(text.as_bytes()).map_err(LoadError::Import);
+        self.finish_import(seq, name.to_string(), r, false);
+    }
+
+    /// Imports in the worker, showing its progress while this load (`seq`) is the latest; then builds the
+    /// flame graph of the default view in steps, each its own task, so the page never freezes for long.
+    async fn load_in_steps(
+        &self,
+        seq: u64,
+        name: &str,
+        source: load::Source,
+    ) -> Result<Arc<Loaded>, LoadError> {
+        let l = self.load;
+        let order = self.view.order.get_untracked();
+        let done = load::load(source, order, move |p| {
+            if l.seq.get_untracked() == seq {
+                l.progress.set(Some(p));
+            }
+        })
+        .await?;
+        if l.seq.get_untracked() != seq {
+            return Err(LoadError::Cancelled);
+        }
+        yield_now().await;
+        let loaded = Arc::new(Loaded::new(name.to_string(), done.imported));
+        let view = ViewOptions::default_for(&loaded.imported.profile);
+        let data = match done.flame {
+            // Built by the worker (for this order and the default view).
+            Some((tree, layout)) => FlameData::from_parts(loaded.clone(), view, tree, layout),
+            None => {
+                let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
+                yield_now().await;
+                FlameData::from_tree(loaded.clone(), view, tree)
+            }
+        };
+        l.prebuilt.set_value(Some((Arc::new(data), order)));
+        yield_now().await;
+        let opts = self.heat.options();
+        let h = scorch_core::heatmap::heatmap(&loaded.imported.profile, &view, &opts);
+        l.prebuilt_heat.set_value(Some((loaded.clone(), view, opts, h)));
+        yield_now().await;
+        Ok(loaded)
+    }
+
+    /// Stops the load under way; the open profile stays.
+    pub fn cancel_load(&self) {
+        let l = self.load;
+        if l.busy.get_untracked().is_none() {
+            return;
+        }
+        load::cancel();
+        l.seq.update(|s| *s += 1);
+        l.busy.set(None);
+        l.progress.set(None);
+        l.pending.set(None);
+        l.error.set(Some(
+            "Loading cancelled. The open profile (if any) is unchanged.".to_string(),
+        ));
+    }
+}

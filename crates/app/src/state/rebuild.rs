@@ -1,0 +1,244 @@
+//! Building what is shown from the loaded profile(s) and the view: the main graph (plain, inverted or diff),
+//! the function table and the sandwich's two sides.
+
+use super::view::Mode;
+use super::Actions;
+use crate::render::{FlameData, Loaded};
+use scorch_core::calltree::Order;
+use scorch_core::explore::Transform;
+use scorch_core::{RootMode, ViewOptions};
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+impl Actions {
+    /// The loaded profile after the transforms; on a transform error, the error is shown and the profile as is.
+    fn transformed(&self, l: &Arc<Loaded>) -> Arc<Loaded> {
+        let ts = self.search.transforms.get_untracked();
+        match scorch_core::explore::apply_all(&l.imported.profile, &ts) {
+            Ok(None) => l.clone(),
+            Ok(Some(p)) => Arc::new(l.derived(p)),
+            Err(e) => {
+                self.load.error.set(Some(e));
+                l.clone()
+            }
+        }
+    }
+
+    /// Adds a transform (it applies on top of the others) and rebuilds.
+    pub fn push_transform(&self, t: Transform) {
+        self.search.transforms.update(|ts| ts.push(t));
+        self.rebuild();
+    }
+
+    pub fn remove_transform(&self, i: usize) {
+        self.search.transforms.update(|ts| {
+            if i < ts.len() {
+                ts.remove(i);
+            }
+        });
+        self.rebuild();
+    }
+
+    pub fn set_mode(&self, m: Mode) {
+        if self.view.mode.get_untracked() != m {
+            self.view.mode.set(m);
+            self.rebuild();
+        }
+    }
+
+    pub fn set_order(&self, o: Order) {
+        self.view.order.set(o);
+        self.rebuild();
+    }
+
+    pub fn select(&self, name: Option<String>) {
+        if self.search.selected.get_untracked() != name {
+            self.search.selected.set(name);
+            self.rebuild_sandwich();
+        }
+    }
+
+    /// Shows the open profile under another view (event, weight, root): only the tree is rebuilt.
+    pub fn set_view(&self, view: ViewOptions) {
+        if self.load.loaded.get_untracked().is_none() || view == self.view.options.get_untracked() {
+            return;
+        }
+        self.view.options.set(view);
+        self.rebuild();
+    }
+
+    /// The two sides of the sandwich for the selected function (empty outside the sandwich).
+    pub fn rebuild_sandwich(&self) {
+        let (callers, callees) = (self.panes.callers, self.panes.callees);
+        let (Some(shown), Some(f), Mode::Sandwich) = (
+            self.load.shown.get_untracked(),
+            self.search.selected.get_untracked(),
+            self.view.mode.get_untracked(),
+        ) else {
+            callers.data.set(None);
+            callees.data.set(None);
+            return;
+        };
+        let view = ViewOptions {
+            root: RootMode::None,
+            ..self.view.options.get_untracked()
+        };
+        let order = self.view.order.get_untracked();
+        let p = &shown.imported.profile;
+        for (pane, side) in [
+            (callers, scorch_core::explore::callers(p, &f)),
+            (callees, scorch_core::explore::callees(p, &f)),
+        ] {
+            pane.zoom.set(Vec::new());
+            pane.hover.set(None);
+            match side {
+                Ok(side) => pane.data.set(Some(Arc::new(FlameData::new(
+                    Arc::new(shown.derived(side)),
+                    view,
+                    order,
+                )))),
+                Err(e) => {
+                    self.load.error.set(Some(e));
+                    pane.data.set(None);
+                }
+            }
+        }
+    }
+
+    /// Rebuilds the tree and layout from the loaded profile(s), the view and the diff settings.
+    pub fn rebuild(&self) {
+        // A flame graph built during the load is used at most once, and never kept past the first rebuild.
+        let pre = self.load.prebuilt.try_update_value(|p| p.take()).flatten();
+        let Some(target) = self.load.loaded.get_untracked() else {
+            return;
+        };
+        let view = self.view.options.get_untracked();
+        let order = self.view.order.get_untracked();
+        let mode = self.view.mode.get_untracked();
+        let same = self
+            .diff
+            .base
+            .get_untracked()
+            .is_some_and(|b| Arc::ptr_eq(&b, &target));
+        let target = self.transformed(&target);
+        self.load.shown.set(Some(target.clone()));
+        let data = match self.diff.base.get_untracked() {
+            None => {
+                if matches!(mode, Mode::Functions | Mode::Sandwich) {
+                    let t = scorch_core::explore::functions(&target.imported.profile, &view);
+                    self.view.fn_table.set(Some(Arc::new(t)));
+                } else {
+                    self.view.fn_table.set(None);
+                }
+                match mode {
+                    Mode::Inverted => match scorch_core::explore::invert(&target.imported.profile) {
+                        Ok(inv) => Arc::new(FlameData::new(Arc::new(target.derived(inv)), view, order)),
+                        Err(e) => {
+                            self.load.error.set(Some(e));
+                            Arc::new(FlameData::new(target, view, order))
+                        }
+                    },
+                    _ => match pre {
+                        Some((d, o)) if o == order && d.view == view && Arc::ptr_eq(&d.loaded, &target) => d,
+                        _ => Arc::new(FlameData::new(target, view, order)),
+                    },
+                }
+            }
+            Some(base) => {
+                // Transforms apply to both sides; a profile compared with itself (ranges, two counts) is one.
+                let base = if same {
+                    target.clone()
+                } else {
+                    self.transformed(&base)
+                };
+                self.view.fn_table.set(None);
+                let (bview, tview, names) = self.diff_sides(&base, &target, view);
+                Arc::new(FlameData::new_diff(
+                    &base,
+                    bview,
+                    &target,
+                    tview,
+                    names,
+                    self.diff.widths.get_untracked(),
+                    self.diff.absolute.get_untracked(),
+                    order,
+                ))
+            }
+        };
+        self.search.match_idx.set(None);
+        self.panes.main.show(Some(data));
+        self.rebuild_sandwich();
+    }
+
+    /// The views and names of a diff's two sides: two counts of one file, two time ranges of one profile, or
+    /// two profiles.
+    fn diff_sides(
+        &self,
+        base: &Loaded,
+        target: &Loaded,
+        view: ViewOptions,
+    ) -> (ViewOptions, ViewOptions, (String, String)) {
+        if let Some((be, te)) = self.diff.events.get_untracked() {
+            let counts = |e: u16| if e == 0 { "first counts" } else { "second counts" };
+            (
+                ViewOptions {
+                    event: Some(be),
+                    ..view
+                },
+                ViewOptions {
+                    event: Some(te),
+                    ..view
+                },
+                (
+                    format!("{} ({})", base.name, counts(be)),
+                    format!("{} ({})", target.name, counts(te)),
+                ),
+            )
+        } else if let (Some(a), Some(b)) = (self.heat.range_a.get_untracked(), view.time_range) {
+            let origin = self.heat.heat.get_untracked().map_or(0, |h| h.origin_ns);
+            let label = |(s, e): (u64, u64)| {
+                format!(
+                    "{} [{:.3}–{:.3} s]",
+                    target.name,
+                    (s - origin.min(s)) as f64 / 1e9,
+                    (e - origin.min(e)) as f64 / 1e9
+                )
+            };
+            (
+                ViewOptions {
+                    time_range: Some(a),
+                    ..view
+                },
+                view,
+                (label(a), label(b)),
+            )
+        } else {
+            let bview = matching_view(&base.imported.profile, &target.imported.profile, view);
+            (bview, view, (base.name.clone(), target.name.clone()))
+        }
+    }
+}
+
+/// The base's view matching the target's: the same event (by name), weight and root where the base has them.
+pub fn matching_view(
+    base: &scorch_core::Profile,
+    target: &scorch_core::Profile,
+    v: ViewOptions,
+) -> ViewOptions {
+    let mut b = ViewOptions::default_for(base);
+    if let Some(name) = v
+        .event
+        .and_then(|e| target.events.get(e as usize))
+        .map(|e| &e.name)
+    {
+        if let Some(i) = base.events.iter().position(|e| &e.name == name) {
+            b.event = Some(i as u16);
+        }
+    }
+    b.weight = v.weight;
+    if !base.threads.is_empty() && !matches!(v.root, RootMode::Label(_)) {
+        b.root = v.root;
+    }
+    b
+}

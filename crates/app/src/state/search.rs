@@ -1,0 +1,108 @@
+//! The search, the selected function and the transforms, and what they compute over a flame graph.
+
+use super::pane::Pane;
+use crate::render::FlameData;
+use leptos::prelude::*;
+use scorch_core::calltree::NodeId;
+use scorch_core::explore::{Pattern, Transform};
+use std::sync::Arc;
+
+#[derive(Clone, Copy)]
+pub struct SearchState {
+    /// Matches highlighted, the rest dimmed, the matched share shown. Kept across view changes.
+    pub pattern: RwSignal<Pattern>,
+    /// Which match "next"/"previous" last went to.
+    pub match_idx: RwSignal<Option<usize>>,
+    /// The selected function (by name): outlined everywhere, the sandwich's subject, the function transforms'
+    /// target.
+    pub selected: RwSignal<Option<String>>,
+    /// Transforms applied in order to the loaded profile(s) before anything is shown.
+    pub transforms: RwSignal<Vec<Transform>>,
+}
+
+impl Default for SearchState {
+    fn default() -> SearchState {
+        SearchState {
+            pattern: RwSignal::new(Pattern::default()),
+            match_idx: RwSignal::new(None),
+            selected: RwSignal::new(None),
+            transforms: RwSignal::new(Vec::new()),
+        }
+    }
+}
+
+impl SearchState {
+    /// The search's frame mask for a view's profile (cached in the view), or None without a valid search.
+    pub fn mask(&self, data: &FlameData) -> Option<Arc<Vec<bool>>> {
+        let q = self.pattern.get_untracked();
+        if q.text.is_empty() {
+            return None;
+        }
+        let m = q.compile().ok()?;
+        Some(data.mask(&format!("q\n{}", q.to_text()), &m))
+    }
+
+    /// The selected function's frame mask for a view's profile (cached in the view).
+    pub fn selected_mask(&self, data: &FlameData) -> Option<Arc<Vec<bool>>> {
+        let f = self.selected.get_untracked()?;
+        Some(selected_mask(data, &f))
+    }
+
+    /// Zooms `pane` to the next (+1) or previous (-1) match.
+    pub fn step_match(&self, pane: Pane, dir: i64) {
+        let Some(data) = pane.data.get_untracked() else {
+            return;
+        };
+        let Some(mask) = self.mask(&data) else {
+            return;
+        };
+        let nodes = match_nodes(&data, &mask);
+        if nodes.is_empty() {
+            return;
+        }
+        let len = nodes.len() as i64;
+        let i = match self.match_idx.get_untracked() {
+            None if dir > 0 => 0,
+            None => len - 1,
+            Some(i) => (i as i64 + dir).rem_euclid(len),
+        } as usize;
+        self.match_idx.set(Some(i));
+        pane.zoom.set(vec![nodes[i]]);
+    }
+
+    /// The matched share of the search over a pane's view: (matched, shown total).
+    pub fn matched(&self, pane: Pane) -> Option<(u64, u64)> {
+        self.pattern.track();
+        let data = pane.data.get()?;
+        let mask = self.mask(&data)?;
+        Some((
+            scorch_core::explore::matched_total(&data.tree, &mask),
+            data.tree.total.first().copied().unwrap_or(0),
+        ))
+    }
+}
+
+/// The mask of the frames named exactly `f`.
+pub fn selected_mask(data: &FlameData, f: &str) -> Arc<Vec<bool>> {
+    data.mask(
+        &format!("sel\n{f}"),
+        &scorch_core::explore::Matcher::Exact(f.to_string()),
+    )
+}
+
+/// Matching nodes that have no matching ancestor, left to right: where "next match" goes.
+pub fn match_nodes(data: &FlameData, mask: &[bool]) -> Vec<NodeId> {
+    let t = &data.tree;
+    let mut covered = vec![false; t.len()];
+    let mut out = Vec::new();
+    for n in 1..t.len() {
+        let above = covered[t.parent[n] as usize];
+        let m = data.node_in(mask, NodeId(n as u32));
+        if m && !above {
+            out.push(NodeId(n as u32));
+        }
+        covered[n] = above || m;
+    }
+    out.sort_by(|a, b| data.layout.x0[a.idx()].total_cmp(&data.layout.x0[b.idx()]));
+    out
+}

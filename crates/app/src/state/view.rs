@@ -1,0 +1,75 @@
+//! How the open profile is shown: view options, orientation, view mode, order, colours.
+
+use crate::render::{ColorScheme, Orientation};
+use leptos::prelude::*;
+use scorch_core::calltree::Order;
+use scorch_core::explore::FunctionRow;
+use scorch_core::ViewOptions;
+use std::sync::Arc;
+
+/// What the main area shows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// The call tree, root first.
+    Flame,
+    /// Bottom-up: leaf functions merged at the root, their callers above.
+    Inverted,
+    /// A selected function's callers above and callees below, with the function table.
+    Sandwich,
+    /// The function table.
+    Functions,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 4] = [Mode::Flame, Mode::Inverted, Mode::Sandwich, Mode::Functions];
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::Flame => "Flame graph",
+            Mode::Inverted => "Inverted",
+            Mode::Sandwich => "Sandwich",
+            Mode::Functions => "Functions",
+        }
+    }
+}
+
+/// The function table of the shown profile: rows, the view's total weight and sample count.
+pub type FnTable = (Vec<FunctionRow>, u64, u64);
+
+#[derive(Clone, Copy)]
+pub struct ViewState {
+    /// Which samples are shown and how they weigh.
+    pub options: RwSignal<ViewOptions>,
+    /// The label filter as typed (`options` holds it resolved).
+    pub label_text: RwSignal<String>,
+    pub orientation: RwSignal<Orientation>,
+    pub mode: RwSignal<Mode>,
+    pub order: RwSignal<Order>,
+    pub scheme: RwSignal<ColorScheme>,
+    /// The function table (functions and sandwich modes).
+    pub fn_table: RwSignal<Option<Arc<FnTable>>>,
+}
+
+impl Default for ViewState {
+    fn default() -> ViewState {
+        ViewState {
+            options: RwSignal::new(ViewOptions::default()),
+            label_text: RwSignal::new(String::new()),
+            orientation: RwSignal::new(Orientation::Flame),
+            mode: RwSignal::new(Mode::Flame),
+            order: RwSignal::new(Order::Alphabetical),
+            scheme: RwSignal::new(ColorScheme::Name),
+            fn_table: RwSignal::new(None),
+        }
+    }
+}
+
+impl ViewState {
+    pub fn toggle_orientation(&self) {
+        self.orientation.update(|o| {
+            *o = match o {
+                Orientation::Flame => Orientation::Icicle,
+                Orientation::Icicle => Orientation::Flame,
+            }
+        });
+    }
+}

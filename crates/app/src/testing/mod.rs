@@ -1,0 +1,179 @@
+//! Test and benchmark hooks, compiled only with the `testing` cargo feature (the browser tests' and the
+//! benchmarks' build: `scripts/test.sh`, `bench/*.mjs`). The product build (`scripts/serve.sh`, the hosting
+//! instructions) has none of them: no `window.__scorch…` functions, no paint-time arrays, no load throttle.
+//!
+//! - `window.__scorchFramePoint(name, pane?)`: the page point of a drawn frame (tests hover and click it);
+//! - `window.__scorchLoadThrottle = { ms, slice, trap }`: slows the import worker down, or makes it die;
+//! - `window.__scorchWorkerMs`, `window.__scorchPrefetched`: what the worker said about the last load;
+//! - `window.__scorchBenchLoad(n)`, `__scorchBenchTree(n)`, `__scorchBenchHeatmap(rows)`,
+//!   `__scorchPaintTimes()`, `__scorchOverlayTimes()`: the benchmarks' synthetic profiles and paint timings.
+
+mod bench;
+
+use crate::render::ROW_H;
+use crate::state::pane::{Pane, PaneId};
+use crate::state::Actions;
+use crate::worker::protocol::Open;
+use js_sys::Reflect;
+use leptos::prelude::*;
+use scorch_core::calltree::NodeId;
+use scorch_core::ViewOptions;
+use std::cell::RefCell;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsValue;
+
+thread_local! {
+    /// How long each paint took (ms), for the redraw benchmark (`__scorchPaintTimes`).
+    static PAINT_TIMES: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+    /// The same for the hover overlay (`__scorchOverlayTimes`).
+    static OVERLAY_TIMES: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+    /// The panes on the page with their canvases, for `__scorchFramePoint`.
+    static PANES: RefCell<Vec<(Pane, NodeRef<leptos::html::Canvas>)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn push(times: &'static std::thread::LocalKey<RefCell<Vec<f64>>>, ms: f64) {
+    times.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.len() < 10_000 {
+            t.push(ms);
+        }
+    });
+}
+
+pub fn record_paint(ms: f64) {
+    push(&PAINT_TIMES, ms);
+}
+
+pub fn record_overlay(ms: f64) {
+    push(&OVERLAY_TIMES, ms);
+}
+
+fn drain(times: &'static std::thread::LocalKey<RefCell<Vec<f64>>>) -> js_sys::Array {
+    times.with(|t| t.borrow_mut().drain(..).map(JsValue::from).collect())
+}
+
+fn set_global(name: &str, value: &JsValue) {
+    if let Some(w) = web_sys::window() {
+        let _ = Reflect::set(&w, &name.into(), value);
+    }
+}
+
+/// `window.__scorchLoadThrottle = { ms, slice, trap }` slows the worker down so a test can watch progress;
+/// `trap`: after that many slices the worker traps as an allocation failure does.
+pub fn throttle_load(open: &mut Open) {
+    let Some(w) = web_sys::window() else { return };
+    let Ok(t) = Reflect::get(&w, &"__scorchLoadThrottle".into()) else {
+        return;
+    };
+    if t.is_undefined() || t.is_null() {
+        return;
+    }
+    let num = |k: &str| Reflect::get(&t, &k.into()).ok().and_then(|v| v.as_f64());
+    open.throttle.ms = num("ms").unwrap_or(0.0) as u32;
+    open.slice_bytes = num("slice").map_or(open.slice_bytes, |s| s.max(1.0) as u32);
+    open.throttle.trap_after = num("trap").unwrap_or(0.0) as u32;
+}
+
+/// Records how long the import worker took (`window.__scorchWorkerMs`, read by `bench/load-browser.mjs`) and
+/// whether it read the response boot.js started for the link (`window.__scorchPrefetched`, read by the tests).
+pub fn note_worker(ms: f64, prefetched: bool) {
+    set_global("__scorchWorkerMs", &ms.into());
+    set_global("__scorchPrefetched", &prefetched.into());
+}
+
+/// `window.__scorchFramePoint(name, pane?)` gives the page (CSS px) centre of the widest drawn frame with that
+/// name in a pane (`main`, `callers`, `callees`; default `main`), or null.
+pub fn install_frame_point(a: Actions, pane: Pane, canvas_ref: NodeRef<leptos::html::Canvas>) {
+    PANES.with(|p| {
+        let mut p = p.borrow_mut();
+        p.retain(|(x, _)| x.id != pane.id);
+        p.push((pane, canvas_ref));
+    });
+    let hook = Closure::<dyn Fn(String, Option<String>) -> JsValue>::new(
+        move |name: String, which: Option<String>| {
+            let which = which.unwrap_or_else(|| PaneId::Main.name().to_string());
+            let Some((pane, canvas_ref)) =
+                PANES.with(|p| p.borrow().iter().find(|(x, _)| x.id.name() == which).copied())
+            else {
+                return JsValue::NULL;
+            };
+            let (Some(data), Some(canvas)) = (
+                pane.data.get_untracked(),
+                canvas_ref.try_get_untracked().flatten(),
+            ) else {
+                return JsValue::NULL;
+            };
+            let g = pane.geometry(&data, a.view.orientation.get_untracked());
+            let best = (1..data.tree.len())
+                .filter(|&n| data.name_of(NodeId(n as u32)) == name)
+                .filter_map(|n| {
+                    let (x0, x1) = (
+                        g.px(data.layout.x0[n]).max(0.0),
+                        g.px(data.layout.x1[n]).min(g.width),
+                    );
+                    (x1 - x0 >= 1.0).then_some((n, x0, x1))
+                })
+                .max_by(|a, b| (a.2 - a.1).total_cmp(&(b.2 - b.1)));
+            let Some((n, x0, x1)) = best else {
+                return JsValue::NULL;
+            };
+            let rect = canvas.get_bounding_client_rect();
+            let y = g.row_y(data.tree.depth[n] as usize) + ROW_H / 2.0;
+            js_sys::Array::of2(&(rect.left() + (x0 + x1) / 2.0).into(), &(rect.top() + y).into()).into()
+        },
+    );
+    set_global("__scorchFramePoint", hook.as_ref());
+    hook.forget();
+}
+
+/// Benchmark hooks (bench/heatmap-browser.mjs, bench/redraw-browser.mjs): `__scorchBenchLoad(n)` opens a
+/// synthetic profile of n timestamped samples; `__scorchBenchHeatmap(rows)` times one heatmap computation (ms);
+/// `__scorchBenchTree(n)` opens a synthetic tree of about n nodes; `__scorchPaintTimes()` and
+/// `__scorchOverlayTimes()` return (and clear) the paint durations since the last call.
+pub fn install_bench_hooks(a: Actions) {
+    let load = Closure::<dyn Fn(f64)>::new(move |n: f64| {
+        let seq = a.start_load(format!("synthetic {n} samples"));
+        let imported = bench::synthetic(n as usize, 60);
+        a.finish_import(seq, format!("synthetic-{n}"), Ok(imported), false);
+    });
+    let time_heatmap = Closure::<dyn Fn(f64) -> f64>::new(move |rows: f64| {
+        let Some(loaded) = a.load.loaded.get_untracked() else {
+            return -1.0;
+        };
+        let p = &loaded.imported.profile;
+        let perf = web_sys::window().and_then(|w| w.performance());
+        let t0 = perf.as_ref().map_or(0.0, |p| p.now());
+        let o = scorch_core::heatmap::HeatmapOptions {
+            rows: rows as u32,
+            idle_filter: true,
+        };
+        let h = scorch_core::heatmap::heatmap(p, &ViewOptions::default_for(p), &o);
+        let t1 = perf.as_ref().map_or(0.0, |p| p.now());
+        if h.is_none() {
+            return -1.0;
+        }
+        t1 - t0
+    });
+    let load_tree = Closure::<dyn Fn(f64) -> f64>::new(move |n: f64| {
+        let seq = a.start_load(format!("synthetic tree of {n} nodes"));
+        let imported = bench::tree(n as usize);
+        a.finish_import(seq, format!("tree-{n}"), Ok(imported), false);
+        a.panes
+            .main
+            .data
+            .get_untracked()
+            .map_or(0.0, |d| d.tree.len() as f64)
+    });
+    let overlay_times = Closure::<dyn Fn() -> js_sys::Array>::new(move || drain(&OVERLAY_TIMES));
+    let paint_times = Closure::<dyn Fn() -> js_sys::Array>::new(move || drain(&PAINT_TIMES));
+    set_global("__scorchBenchTree", load_tree.as_ref());
+    set_global("__scorchPaintTimes", paint_times.as_ref());
+    set_global("__scorchOverlayTimes", overlay_times.as_ref());
+    set_global("__scorchBenchLoad", load.as_ref());
+    set_global("__scorchBenchHeatmap", time_heatmap.as_ref());
+    load.forget();
+    load_tree.forget();
+    paint_times.forget();
+    overlay_times.forget();
+    time_heatmap.forget();
+}

@@ -1,0 +1,538 @@
+//! The view state in the URL fragment (`#key=value&…`, the part a web server never receives): every key the
+//! fragment has, how each is spelled, read and written, in this one file.
+//!
+//! Keys, in the order they are written: the source (`url`, or `base` + `target`, or `p` = a profile carried in
+//! the link with `pb` its diff base), `view=icicle`, `zoom` (frame names from the root, `;`-joined), `ev` (event
+//! or sample type by name), `w=count`, `root` (`comm|pid|tid|none|label:KEY`), `tf` (label filter text), `rows`,
+//! `idle=0`, `range` and `a` (time ranges as `START-END` nanoseconds after the heatmap origin), `q` (search text)
+//! with `qf` (`r` regex, `c` case-sensitive), `tx` (transforms, one per line, as
+//! `scorch_core::explore::Transform::to_text`), `mode` (`inverted|sandwich|functions`), `sel` (selected
+//! function), `order=heavy`, `color` (`module|kind|self`), `widths=base`, `abs=1`.
+//!
+//! Versions: `v` is the format's version. Links without it are version 1, today's format, and it is written only
+//! when it is not 1 (so today's links are byte for byte what older scorch wrote, and open in it). A key this
+//! version does not know is kept while reading (an unknown key never stops a link from opening) and dropped
+//! when the view writes its own fragment.
+
+use crate::render::{ColorScheme, Orientation};
+use crate::state::view::Mode;
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use scorch_core::calltree::Order;
+use scorch_core::diff::Widths;
+use scorch_core::explore::{Pattern, Transform};
+use scorch_core::{Profile, RootMode, WeightMode};
+
+/// The fragment format this build writes.
+pub const VERSION: u32 = 1;
+
+/// Rows of the heatmap when the link does not say.
+pub const DEFAULT_ROWS: u32 = 50;
+
+/// An enum the fragment (or the page's controls) carries as a word: one spelling, both ways.
+pub trait UrlKey: Sized + Copy + 'static {
+    const ALL: &'static [Self];
+    fn key(self) -> &'static str;
+    fn from_key(k: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|x| x.key() == k)
+    }
+}
+
+impl UrlKey for Order {
+    const ALL: &'static [Order] = &[Order::Alphabetical, Order::Weight];
+    fn key(self) -> &'static str {
+        match self {
+            Order::Alphabetical => "alpha",
+            Order::Weight => "heavy",
+        }
+    }
+}
+
+impl UrlKey for WeightMode {
+    const ALL: &'static [WeightMode] = &[WeightMode::Weight, WeightMode::Count];
+    fn key(self) -> &'static str {
+        match self {
+            WeightMode::Weight => "weight",
+            WeightMode::Count => "count",
+        }
+    }
+}
+
+impl UrlKey for Widths {
+    const ALL: &'static [Widths] = &[Widths::Target, Widths::Base];
+    fn key(self) -> &'static str {
+        match self {
+            Widths::Target => "target",
+            Widths::Base => "base",
+        }
+    }
+}
+
+impl UrlKey for Orientation {
+    const ALL: &'static [Orientation] = &[Orientation::Flame, Orientation::Icicle];
+    fn key(self) -> &'static str {
+        match self {
+            Orientation::Flame => "flame",
+            Orientation::Icicle => "icicle",
+        }
+    }
+}
+
+impl UrlKey for Mode {
+    const ALL: &'static [Mode] = &Mode::ALL;
+    fn key(self) -> &'static str {
+        match self {
+            Mode::Flame => "flame",
+            Mode::Inverted => "inverted",
+            Mode::Sandwich => "sandwich",
+            Mode::Functions => "functions",
+        }
+    }
+}
+
+impl UrlKey for ColorScheme {
+    const ALL: &'static [ColorScheme] = &ColorScheme::ALL;
+    fn key(self) -> &'static str {
+        match self {
+            ColorScheme::Name => "name",
+            ColorScheme::Module => "module",
+            ColorScheme::Kind => "kind",
+            ColorScheme::SelfTime => "self",
+        }
+    }
+}
+
+const LABEL_ROOT: &str = "label:";
+
+/// The root selector's word for a label key (`label:KEY`).
+pub fn label_root_key(key: &str) -> String {
+    format!("{LABEL_ROOT}{key}")
+}
+
+/// Does the word name a label root (`label:KEY`)?
+pub fn is_label_root(key: &str) -> bool {
+    key.starts_with(LABEL_ROOT)
+}
+
+/// The word for a root mode (`comm|pid|tid|none|label:KEY`), as the fragment and the root selector spell it.
+pub fn root_key(root: RootMode, p: &Profile) -> String {
+    match root {
+        RootMode::Label(k) => label_root_key(p.strings.get(k)),
+        r => r.name().to_string(),
+    }
+}
+
+/// The root mode a word names in this profile; `None` for a label key the profile does not have, or no mode.
+pub fn root_from_key(key: &str, p: &Profile) -> Option<RootMode> {
+    match key.strip_prefix(LABEL_ROOT) {
+        Some(k) => scorch_core::view::label_key(p, k).map(RootMode::Label),
+        None => RootMode::parse(key),
+    }
+}
+
+/// Where the open profile came from, as the fragment names it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Source {
+    /// A local file or pasted text (or nothing yet): the fragment names nothing.
+    #[default]
+    None,
+    /// `url`: a hosted profile.
+    Url(String),
+    /// `base` + `target`: a diff of two hosted profiles.
+    Pair { base: String, target: String },
+    /// `p` (with `pb`, a diff): profiles carried in the link itself (`scorch_core::share`).
+    Embedded { profile: String, base: Option<String> },
+}
+
+/// Everything the fragment says, typed. Defaults are what a fragment without the key means.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UrlState {
+    /// `v`: the format version (absent: 1).
+    pub version: u32,
+    pub source: Source,
+    /// `view`
+    pub orientation: Orientation,
+    /// `zoom`: frame names from the root to the zoomed frame.
+    pub zoom: Vec<String>,
+    /// `ev`: the event (or sample type) by name.
+    pub event: Option<String>,
+    /// `w`
+    pub weight: WeightMode,
+    /// `root`: as [`root_key`] spells it.
+    pub root: Option<String>,
+    /// `tf`: the label filter as typed.
+    pub label_filter: Option<String>,
+    /// `rows`
+    pub rows: u32,
+    /// `idle=0` turns the heatmap's idle filter off.
+    pub idle: bool,
+    /// `range`: the selected time range, ns after the heatmap origin.
+    pub range: Option<(u64, u64)>,
+    /// `a`: range A of a range comparison.
+    pub range_a: Option<(u64, u64)>,
+    /// `q` and `qf`.
+    pub search: Pattern,
+    /// `tx`
+    pub transforms: Vec<Transform>,
+    /// `mode`
+    pub mode: Mode,
+    /// `sel`: the selected function.
+    pub selected: Option<String>,
+    /// `order`
+    pub order: Order,
+    /// `color`
+    pub scheme: ColorScheme,
+    /// `widths`
+    pub widths: Widths,
+    /// `abs=1`: absolute diff values.
+    pub absolute: bool,
+    /// Keys this version does not know, as read.
+    pub unknown: Vec<(String, String)>,
+}
+
+impl Default for UrlState {
+    fn default() -> UrlState {
+        UrlState {
+            version: VERSION,
+            source: Source::None,
+            orientation: Orientation::Flame,
+            zoom: Vec::new(),
+            event: None,
+            weight: WeightMode::Weight,
+            root: None,
+            label_filter: None,
+            rows: DEFAULT_ROWS,
+            idle: true,
+            range: None,
+            range_a: None,
+            search: Pattern::default(),
+            transforms: Vec::new(),
+            mode: Mode::Flame,
+            selected: None,
+            order: Order::Alphabetical,
+            scheme: ColorScheme::Name,
+            widths: Widths::Target,
+            absolute: false,
+            unknown: Vec::new(),
+        }
+    }
+}
+
+/// Percent-encoding that keeps the fragment readable: unreserved characters and `;:/,` stay as they are.
+const FRAGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~')
+    .remove(b';')
+    .remove(b':')
+    .remove(b'/')
+    .remove(b',');
+
+fn encode(s: &str) -> String {
+    utf8_percent_encode(s, FRAGMENT).to_string()
+}
+
+/// `%XX` escapes, and `+` as a space (as forms and some tools write it).
+fn decode(s: &str) -> String {
+    percent_decode_str(&s.replace('+', " "))
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
+/// `START-END` as a pair of numbers.
+fn range(v: &str) -> Option<(u64, u64)> {
+    let (a, b) = v.split_once('-')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+impl UrlState {
+    /// Reads a fragment (with or without its `#`). Never fails: what it cannot read keeps its default.
+    pub fn parse(hash: &str) -> UrlState {
+        let hash = hash.strip_prefix('#').unwrap_or(hash);
+        let pairs: Vec<(String, String)> = hash
+            .split('&')
+            .filter(|kv| !kv.is_empty())
+            .map(|kv| {
+                let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+                (decode(k), decode(v))
+            })
+            .collect();
+        // The first value of a key counts.
+        let get = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+        let mut s = UrlState {
+            version: get("v").and_then(|v| v.parse().ok()).unwrap_or(1),
+            ..UrlState::default()
+        };
+        s.source = match (get("p"), get("pb"), get("base"), get("target"), get("url")) {
+            (Some(p), pb, _, _, _) => Source::Embedded {
+                profile: p.to_string(),
+                base: pb.map(str::to_string),
+            },
+            (_, _, Some(b), Some(t), _) => Source::Pair {
+                base: b.to_string(),
+                target: t.to_string(),
+            },
+            (_, _, _, _, Some(u)) => Source::Url(u.to_string()),
+            _ => Source::None,
+        };
+        s.orientation = get("view").and_then(Orientation::from_key).unwrap_or_default();
+        s.zoom = get("zoom")
+            .map(|z| {
+                z.split(';')
+                    .filter(|n| !n.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        s.event = get("ev").map(str::to_string);
+        s.weight = get("w")
+            .and_then(WeightMode::from_key)
+            .unwrap_or(WeightMode::Weight);
+        s.root = get("root").map(str::to_string);
+        s.label_filter = get("tf").filter(|t| !t.is_empty()).map(str::to_string);
+        s.rows = get("rows").and_then(|r| r.parse().ok()).unwrap_or(DEFAULT_ROWS);
+        s.idle = get("idle") != Some("0");
+        s.range = get("range").and_then(range);
+        s.range_a = get("a").and_then(range);
+        let flags = get("qf").unwrap_or_default();
+        s.search = Pattern {
+            text: get("q").unwrap_or_default().to_string(),
+            regex: flags.contains('r'),
+            case_sensitive: flags.contains('c'),
+        };
+        s.transforms = scorch_core::explore::transforms_from_text(get("tx").unwrap_or_default());
+        s.mode = get("mode").and_then(Mode::from_key).unwrap_or(Mode::Flame);
+        s.selected = get("sel").filter(|x| !x.is_empty()).map(str::to_string);
+        s.order = get("order")
+            .and_then(Order::from_key)
+            .unwrap_or(Order::Alphabetical);
+        s.scheme = get("color").and_then(ColorScheme::from_key).unwrap_or_default();
+        s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
+        s.absolute = get("abs") == Some("1");
+        const KNOWN: [&str; 26] = [
+            "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "root", "tf", "rows", "idle",
+            "range", "a", "q", "qf", "tx", "mode", "sel", "order", "color", "widths", "abs", "",
+        ];
+        s.unknown = pairs
+            .into_iter()
+            .filter(|(k, _)| !KNOWN.contains(&k.as_str()))
+            .collect();
+        s
+    }
+
+    /// The keys and values to write, in order; what equals its default is left out.
+    fn pairs(&self) -> Vec<(&str, String)> {
+        let mut out: Vec<(&str, String)> = Vec::new();
+        match &self.source {
+            Source::None => {}
+            Source::Url(u) => out.push(("url", u.clone())),
+            Source::Pair { base, target } => {
+                out.push(("base", base.clone()));
+                out.push(("target", target.clone()));
+            }
+            Source::Embedded { profile, base } => {
+                if let Some(b) = base {
+                    out.push(("pb", b.clone()));
+                }
+                out.push(("p", profile.clone()));
+            }
+        }
+        if self.orientation != Orientation::Flame {
+            out.push(("view", self.orientation.key().to_string()));
+        }
+        if !self.zoom.is_empty() {
+            out.push(("zoom", self.zoom.join(";")));
+        }
+        if let Some(e) = &self.event {
+            out.push(("ev", e.clone()));
+        }
+        if self.weight != WeightMode::Weight {
+            out.push(("w", self.weight.key().to_string()));
+        }
+        if let Some(r) = &self.root {
+            out.push(("root", r.clone()));
+        }
+        if let Some(tf) = &self.label_filter {
+            out.push(("tf", tf.clone()));
+        }
+        if self.rows != DEFAULT_ROWS {
+            out.push(("rows", self.rows.to_string()));
+        }
+        if !self.idle {
+            out.push(("idle", "0".to_string()));
+        }
+        let rel = |(s, e): (u64, u64)| format!("{s}-{e}");
+        if let Some(r) = self.range {
+            out.push(("range", rel(r)));
+        }
+        if let Some(a) = self.range_a {
+            out.push(("a", rel(a)));
+        }
+        if !self.search.text.is_empty() {
+            out.push(("q", self.search.text.clone()));
+            let flags = format!(
+                "{}{}",
+                if self.search.regex { "r" } else { "" },
+                if self.search.case_sensitive { "c" } else { "" }
+            );
+            if !flags.is_empty() {
+                out.push(("qf", flags));
+            }
+        }
+        if !self.transforms.is_empty() {
+            out.push(("tx", scorch_core::explore::transforms_to_text(&self.transforms)));
+        }
+        if self.mode != Mode::Flame {
+            out.push(("mode", self.mode.key().to_string()));
+        }
+        if let Some(sel) = &self.selected {
+            out.push(("sel", sel.clone()));
+        }
+        if self.order != Order::Alphabetical {
+            out.push(("order", self.order.key().to_string()));
+        }
+        if self.scheme != ColorScheme::Name {
+            out.push(("color", self.scheme.key().to_string()));
+        }
+        if self.widths != Widths::Target {
+            out.push(("widths", self.widths.key().to_string()));
+        }
+        if self.absolute {
+            out.push(("abs", "1".to_string()));
+        }
+        if self.version != 1 {
+            out.push(("v", self.version.to_string()));
+        }
+        for (k, v) in &self.unknown {
+            out.push((k.as_str(), v.clone()));
+        }
+        out
+    }
+
+    /// The fragment, `#…`; `None` when it would be empty.
+    pub fn render(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .pairs()
+            .into_iter()
+            .map(|(k, v)| format!("{}={}", encode(k), encode(&v)))
+            .collect();
+        (!parts.is_empty()).then(|| format!("#{}", parts.join("&")))
+    }
+
+    /// Does going from `self` to `other` deserve a history entry (Back returns to it): another profile, zoom,
+    /// time range, transforms, view mode or selection. Everything else replaces the entry.
+    pub fn is_step_from(&self, other: &UrlState) -> bool {
+        self.source != other.source
+            || self.zoom != other.zoom
+            || self.range != other.range
+            || self.range_a != other.range_a
+            || self.transforms != other.transforms
+            || self.mode != other.mode
+            || self.selected != other.selected
+    }
+
+    /// The state for a link that carries the profile itself: event, weight, root and label filter are baked into
+    /// the carried stacks, and so is the time range unless the stacks keep their timestamps (`timed`).
+    pub fn for_embedded(self, profile: String, base: Option<String>, timed: bool) -> UrlState {
+        let d = UrlState::default();
+        let mut s = UrlState {
+            source: Source::Embedded { profile, base },
+            event: None,
+            weight: d.weight,
+            root: None,
+            label_filter: None,
+            unknown: Vec::new(),
+            ..self
+        };
+        if !timed {
+            s.range = None;
+            s.range_a = None;
+            s.rows = d.rows;
+            s.idle = d.idle;
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hand-written encoder links were made with before this file: the crate must write the same bytes.
+    fn old_encode(s: &str) -> String {
+        let mut out = String::new();
+        for b in s.bytes() {
+            match b {
+                b'A'..=b'Z'
+                | b'a'..=b'z'
+                | b'0'..=b'9'
+                | b'-'
+                | b'_'
+                | b'.'
+                | b'~'
+                | b';'
+                | b':'
+                | b'/'
+                | b',' => out.push(b as char),
+                _ => out.push_str(&format!("%{b:02X}")),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn encodes_as_before() {
+        for s in [
+            "www/demo/service.perf.gz",
+            "a b&c=d#e%f+g",
+            "main;do_work;hash<T>::f",
+            "ünïcödé → ✓",
+            "hide name=^foo.*$\nfocus bar",
+            "",
+        ] {
+            assert_eq!(encode(s), old_encode(s), "{s:?}");
+            assert_eq!(decode(&encode(s)), s);
+        }
+        assert_eq!(decode("a+b%2Bc%zz"), "a b+c%zz");
+    }
+
+    #[test]
+    fn round_trips_a_link() {
+        let link = "#url=www/demo/service.perf.gz&view=icicle&zoom=main;work&ev=cycles&w=count&root=tid\
+                    &tf=a%3Db&rows=100&idle=0&range=1000-2000&a=0-1000&q=hash&qf=rc&mode=sandwich&sel=work\
+                    &order=heavy&color=module&widths=base&abs=1";
+        let s = UrlState::parse(link);
+        assert_eq!(s.source, Source::Url("www/demo/service.perf.gz".into()));
+        assert_eq!(s.orientation, Orientation::Icicle);
+        assert_eq!(s.zoom, ["main", "work"]);
+        assert_eq!((s.weight, s.rows, s.idle), (WeightMode::Count, 100, false));
+        assert_eq!((s.range, s.range_a), (Some((1000, 2000)), Some((0, 1000))));
+        assert!(s.search.regex && s.search.case_sensitive);
+        assert_eq!(
+            (s.mode, s.order, s.scheme),
+            (Mode::Sandwich, Order::Weight, ColorScheme::Module)
+        );
+        assert_eq!((s.widths, s.absolute), (Widths::Base, true));
+        assert_eq!(s.render().as_deref(), Some(link));
+    }
+
+    #[test]
+    fn sources_and_versions() {
+        let s = UrlState::parse("#pb=B&p=P&zz=1");
+        assert_eq!(
+            s.source,
+            Source::Embedded {
+                profile: "P".into(),
+                base: Some("B".into())
+            }
+        );
+        assert_eq!(s.unknown, [("zz".to_string(), "1".to_string())]);
+        assert_eq!(s.version, 1);
+        assert_eq!(
+            UrlState::parse("#base=x&target=y&v=1").render().as_deref(),
+            Some("#base=x&target=y")
+        );
+        assert_eq!(UrlState::parse("#v=2&url=u").version, 2);
+        assert_eq!(UrlState::default().render(), None);
+    }
+}

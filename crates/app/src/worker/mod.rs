@@ -1,0 +1,78 @@
+//! Importing profiles off the page's main thread.
+//!
+//! - [`protocol`]: every message between the page and `www/worker.js`, as plain types;
+//! - [`side`]: the worker side (the same wasm, started by `www/worker.js`, where `main` finds no window);
+//! - [`page`]: the page side: one worker per load, progress, cancellation, the fallback without a worker.
+//!
+//! Dependencies flow page → protocol ← side; nothing here knows about the app's state or components.
+
+pub mod page;
+pub mod protocol;
+pub mod side;
+
+pub use side::run;
+
+use protocol::Progress;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Why a load did not produce a profile.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoadError {
+    /// The load was cancelled (Esc, the Cancel button, or a newer load): nothing is said.
+    Cancelled,
+    /// The bytes could not be fetched, read or parsed; the message says the format, byte offset and line.
+    Import(String),
+    /// The import worker stopped mid-load (in wasm an allocation failure aborts): `message` is the browser's,
+    /// `last` the worker's last progress report.
+    WorkerDied { message: String, last: Option<Progress> },
+    /// The profile was read but its columns would not fit in the page's wasm memory (bytes needed).
+    TooLarge { needed: f64 },
+    /// The worker answered something the page does not understand.
+    Protocol(String),
+}
+
+impl From<String> for LoadError {
+    fn from(e: String) -> LoadError {
+        LoadError::Import(e)
+    }
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Cancelled => f.write_str("cancelled"),
+            LoadError::Import(e) => f.write_str(e),
+            LoadError::Protocol(e) => write!(f, "unexpected message from the import worker: {e}"),
+            LoadError::TooLarge { needed } => write!(
+                f,
+                "the profile was read, but showing it needs about {:.1} GB, more than a page's WebAssembly memory \
+                 (4 GB). `scorch fold FILE > smaller.folded` (or `--transform`) on the command line gives a smaller \
+                 profile to open here",
+                needed / 1e9
+            ),
+            LoadError::WorkerDied { message, last } => {
+                let mb = |b: f64| format!("{:.0} MB", b / 1e6);
+                let at = match last {
+                    Some(Progress {
+                        read, total: Some(t), ..
+                    }) => format!(" after reading {} of {}", mb(*read), mb(*t)),
+                    Some(Progress { read, .. }) => format!(" after reading {}", mb(*read)),
+                    None => String::new(),
+                };
+                write!(
+                    f,
+                    "the import worker stopped{at} ({message}). The profile is most likely too large for the browser: \
+                     a page's WebAssembly memory is limited to 4 GB. `scorch fold FILE > smaller.folded` on the command line \
+                     reads it without that limit and gives a smaller profile to open here"
+                )
+            }
+        }
+    }
+}
+
+/// A JavaScript error (or thrown string) as text.
+pub(crate) fn js_err(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
+        .unwrap_or_else(|| "unknown error".to_string())
+}
