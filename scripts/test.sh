@@ -15,6 +15,8 @@ cargo clippy --locked -p scorch-app --target wasm32-unknown-unknown -- -D warnin
 
 step "native tests"
 cargo test --locked -p scorch-core -p scorch-cli
+# The app's own unit tests (the URL state) run natively too.
+cargo test --locked -p scorch-app --lib
 
 step "fuzz (20 s per target; long runs: fuzz/run.sh TARGET SECONDS, figures in docs/BENCHMARKS.md)"
 for t in loader folded perf pprof link; do

@@ -6,7 +6,7 @@
 //! or sample type by name), `w=count`, `root` (`comm|pid|tid|none|label:KEY`), `tf` (label filter text), `rows`,
 //! `idle=0`, `range` and `a` (time ranges as `START-END` nanoseconds after the heatmap origin), `q` (search text)
 //! with `qf` (`r` regex, `c` case-sensitive), `tx` (transforms, one per line, as
-//! `scorch_core::explore::Transform::to_text`), `mode` (`inverted|sandwich|functions`), `sel` (selected
+//! `scorch_core::analysis::transforms::Transform::to_text`), `mode` (`inverted|sandwich|functions`), `sel` (selected
 //! function), `order=heavy`, `color` (`module|kind|self`), `widths=base`, `abs=1`.
 //!
 //! Versions: `v` is the format's version. Links without it are version 1, today's format, and it is written only
@@ -17,9 +17,9 @@
 use crate::render::{ColorScheme, Orientation};
 use crate::state::view::Mode;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
-use scorch_core::calltree::Order;
-use scorch_core::diff::Widths;
-use scorch_core::explore::{Pattern, Transform};
+use scorch_core::analysis::diff::Widths;
+use scorch_core::analysis::{search::Pattern, transforms::Transform};
+use scorch_core::view::calltree::Order;
 use scorch_core::{Profile, RootMode, WeightMode};
 
 /// The fragment format this build writes.
@@ -300,7 +300,7 @@ impl UrlState {
             regex: flags.contains('r'),
             case_sensitive: flags.contains('c'),
         };
-        s.transforms = scorch_core::explore::transforms_from_text(get("tx").unwrap_or_default());
+        s.transforms = scorch_core::analysis::transforms::transforms_from_text(get("tx").unwrap_or_default());
         s.mode = get("mode").and_then(Mode::from_key).unwrap_or(Mode::Flame);
         s.selected = get("sel").filter(|x| !x.is_empty()).map(str::to_string);
         s.order = get("order")
@@ -380,7 +380,10 @@ impl UrlState {
             }
         }
         if !self.transforms.is_empty() {
-            out.push(("tx", scorch_core::explore::transforms_to_text(&self.transforms)));
+            out.push((
+                "tx",
+                scorch_core::analysis::transforms::transforms_to_text(&self.transforms),
+            ));
         }
         if self.mode != Mode::Flame {
             out.push(("mode", self.mode.key().to_string()));

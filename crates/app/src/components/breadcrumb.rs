@@ -2,7 +2,7 @@
 
 use crate::state::pane::Panes;
 use leptos::prelude::*;
-use scorch_core::calltree::NodeId;
+use scorch_core::view::calltree::NodeId;
 
 #[component]
 pub fn Breadcrumb() -> impl IntoView {

@@ -8,7 +8,7 @@ use crate::state::view::ViewState;
 use crate::state::Actions;
 use crate::url::Source;
 use leptos::prelude::*;
-use scorch_core::units::group_thousands;
+use scorch_core::model::units::group_thousands;
 use scorch_core::ViewOptions;
 use std::sync::Arc;
 
@@ -34,9 +34,9 @@ pub fn CopyLink() -> impl IntoView {
                 // With timestamps when they fit (the receiver gets the heatmap, and the range stays view state);
                 // else the view's stacks with the range baked in.
                 let p = &loaded.imported.profile;
-                let max = scorch_core::share::DEFAULT_MAX;
-                let s = scorch_core::share::encode_timed(p, &v, max)
-                    .unwrap_or_else(|| scorch_core::share::encode(p, &v, max));
+                let max = scorch_core::export::links::DEFAULT_MAX;
+                let s = scorch_core::export::links::encode_timed(p, &v, max)
+                    .unwrap_or_else(|| scorch_core::export::links::encode(p, &v, max));
                 let timed = s.times;
                 // A diff of two local profiles carries the base too (not a range comparison: one profile).
                 let base = diff.base.get_untracked().filter(|b| !Arc::ptr_eq(b, &loaded));
@@ -45,8 +45,11 @@ pub fn CopyLink() -> impl IntoView {
                         time_range: None,
                         ..matching_view(&b.imported.profile, &loaded.imported.profile, v)
                     };
-                    let bs =
-                        scorch_core::share::encode(&b.imported.profile, &bv, scorch_core::share::DEFAULT_MAX);
+                    let bs = scorch_core::export::links::encode(
+                        &b.imported.profile,
+                        &bv,
+                        scorch_core::export::links::DEFAULT_MAX,
+                    );
                     f = f.for_embedded(s.payload, Some(bs.payload), timed);
                     String::from("both profiles are in the link (")
                 } else {
@@ -59,7 +62,7 @@ pub fn CopyLink() -> impl IntoView {
                         "; {} smaller stacks, {:.2} % of the total, left out to keep it under {} KB",
                         group_thousands(s.dropped_stacks as u64),
                         s.dropped_ppm as f64 / 1e4,
-                        scorch_core::share::DEFAULT_MAX / 1024
+                        scorch_core::export::links::DEFAULT_MAX / 1024
                     ));
                 }
                 if timed {

@@ -4,8 +4,8 @@ use crate::state::pane::Panes;
 use crate::state::Actions;
 use crate::url::UrlKey;
 use leptos::prelude::*;
-use scorch_core::calltree::NodeId;
-use scorch_core::diff::Widths;
+use scorch_core::analysis::diff::Widths;
+use scorch_core::view::calltree::NodeId;
 
 /// The differential view's legend, switches and movers table. The legend says the direction in words.
 #[component]
@@ -20,8 +20,8 @@ pub fn DiffBar() -> impl IntoView {
                 (
                     x.base_name.clone(),
                     x.target_name.clone(),
-                    scorch_core::units::format_value(x.base_sum as f64, &x.base_unit),
-                    scorch_core::units::format_value(x.target_sum as f64, &x.target_unit),
+                    scorch_core::model::units::format_value(x.base_sum as f64, &x.base_unit),
+                    scorch_core::model::units::format_value(x.target_sum as f64, &x.target_unit),
                     x.widths,
                     x.absolute,
                 )

@@ -10,8 +10,8 @@ use crate::state::view::{Mode, ViewState};
 use crate::state::Actions;
 use crate::url::UrlKey;
 use leptos::prelude::*;
-use scorch_core::calltree::{NodeId, Order};
-use scorch_core::explore::{Pattern, Transform};
+use scorch_core::analysis::{search::Pattern, transforms::Transform};
+use scorch_core::view::calltree::{NodeId, Order};
 use wasm_bindgen::JsCast;
 
 /// Search, view mode, order, colours, the selected function's actions and the transform chips.
@@ -62,7 +62,7 @@ pub fn ExploreBar() -> impl IntoView {
         let f = search.selected.get()?;
         let data = main.data.get()?;
         let mask = selected_mask(&data, &f);
-        let total = scorch_core::explore::matched_total(&data.tree, &mask);
+        let total = scorch_core::analysis::search::matched_total(&data.tree, &mask);
         let own: u64 = (1..data.tree.len())
             .filter(|&n| data.node_in(&mask, NodeId(n as u32)))
             .map(|n| data.tree.self_w[n])

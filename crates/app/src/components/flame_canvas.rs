@@ -12,7 +12,7 @@ use crate::state::view::ViewState;
 use crate::state::Actions;
 use crate::url::UrlKey;
 use leptos::prelude::*;
-use scorch_core::calltree::NodeId;
+use scorch_core::view::calltree::NodeId;
 
 #[component]
 pub fn FlameCanvas(pane: Pane) -> impl IntoView {

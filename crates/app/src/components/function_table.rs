@@ -6,8 +6,8 @@ use crate::state::search::SearchState;
 use crate::state::view::ViewState;
 use crate::state::Actions;
 use leptos::prelude::*;
-use scorch_core::explore::FunctionRow;
-use scorch_core::units::group_thousands;
+use scorch_core::analysis::functions::FunctionRow;
+use scorch_core::model::units::group_thousands;
 
 /// Every function with self and total, sortable, filtered by the search; a click selects the function.
 #[component]
@@ -46,9 +46,10 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
         let unit = data.unit.clone();
         let decimals = data.profile().meta.decimals;
         let whole = load.whole_total(view.options.get_untracked()).unwrap_or(table.1);
-        let fmt =
-            |raw: u64| scorch_core::units::format_value(raw as f64 / 10f64.powi(decimals as i32), &unit);
-        let pct = |raw: u64, of: u64| scorch_core::units::format_percent(raw as f64, of as f64);
+        let fmt = |raw: u64| {
+            scorch_core::model::units::format_value(raw as f64 / 10f64.powi(decimals as i32), &unit)
+        };
+        let pct = |raw: u64, of: u64| scorch_core::model::units::format_percent(raw as f64, of as f64);
         let out: Vec<_> = rows
             .into_iter()
             .take(LIMIT)

@@ -132,7 +132,7 @@ pub fn HeatmapPanel() -> impl IntoView {
                     <span class="hint">"columns: seconds · rows: offset within the second (0 ms at the bottom) · drag or click twice to select"</span>
                     <label class="control">"Rows "
                         <select data-testid="heatmap-rows" on:change=rows_changed prop:value=move || heat.rows.get().to_string()>
-                            {scorch_core::heatmap::ROW_CHOICES.iter().map(|r| view! { <option value=r.to_string()>{r.to_string()}</option> }).collect_view()}
+                            {scorch_core::analysis::heatmap::ROW_CHOICES.iter().map(|r| view! { <option value=r.to_string()>{r.to_string()}</option> }).collect_view()}
                         </select>
                     </label>
                     <label class="control"><input type="checkbox" data-testid="heatmap-idle" prop:checked=move || heat.idle.get()

@@ -3,7 +3,7 @@
 use crate::state::view::Mode;
 use crate::state::Actions;
 use leptos::prelude::*;
-use scorch_core::calltree::Order;
+use scorch_core::view::calltree::Order;
 use wasm_bindgen::JsCast;
 
 fn in_text_field(target: Option<web_sys::EventTarget>) -> bool {

@@ -3,7 +3,7 @@
 use crate::state::load::LoadState;
 use crate::state::pane::Panes;
 use leptos::prelude::*;
-use scorch_core::units::group_thousands;
+use scorch_core::model::units::group_thousands;
 
 #[component]
 pub fn StatusLine() -> impl IntoView {
@@ -15,9 +15,9 @@ pub fn StatusLine() -> impl IntoView {
                 let text = format!(
                     "diff · base (before) {} · {} → target (after) {} · {} · {}",
                     x.base_name,
-                    scorch_core::units::format_value(x.base_sum as f64, &x.base_unit),
+                    scorch_core::model::units::format_value(x.base_sum as f64, &x.base_unit),
                     x.target_name,
-                    scorch_core::units::format_value(x.target_sum as f64, &x.target_unit),
+                    scorch_core::model::units::format_value(x.target_sum as f64, &x.target_unit),
                     if x.absolute {
                         "absolute values"
                     } else {
@@ -59,7 +59,7 @@ pub fn StatusLine() -> impl IntoView {
                 } else {
                     format!(" · event {event}")
                 },
-                scorch_core::units::format_value(shown.as_f64(), &d.unit),
+                scorch_core::model::units::format_value(shown.as_f64(), &d.unit),
                 match p.meta.warnings.count {
                     0 => String::new(),
                     1 => " · 1 line skipped".to_string(),

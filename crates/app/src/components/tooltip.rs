@@ -6,12 +6,12 @@ use crate::state::load::LoadState;
 use crate::state::pane::{Pane, PaneId};
 use crate::state::view::ViewState;
 use leptos::prelude::*;
-use scorch_core::calltree::NodeId;
+use scorch_core::view::calltree::NodeId;
 
 /// Tooltip rows of a diff node: both sides' self and total (value and share), and the changes.
 fn diff_tooltip_rows(x: &DiffData, n: usize) -> Vec<(&'static str, &'static str, String)> {
-    use scorch_core::diff::Diff;
-    use scorch_core::units::format_value;
+    use scorch_core::analysis::diff::Diff;
+    use scorch_core::model::units::format_value;
     let [bs, bt, ts, tt] = x.nodes.get(n).copied().unwrap_or_default();
     let side = |v: u64, sum: u64, unit: &scorch_core::Unit| {
         format!(
@@ -100,7 +100,7 @@ pub fn Tooltip(pane: Pane) -> impl IntoView {
             .whole_total(view.options.get_untracked())
             .filter(|&w| w != shown_total && data.diff.is_none() && pane.id == PaneId::Main)
             .map(|w| {
-                scorch_core::units::format_percent(data.tree.total[n] as f64, w as f64)
+                scorch_core::model::units::format_percent(data.tree.total[n] as f64, w as f64)
                     + " of the whole profile"
             });
         Some((

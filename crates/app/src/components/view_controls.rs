@@ -8,7 +8,7 @@ use crate::state::view::ViewState;
 use crate::state::Actions;
 use crate::url::{is_label_root, label_root_key, root_from_key, root_key, UrlKey};
 use leptos::prelude::*;
-use scorch_core::units::group_thousands;
+use scorch_core::model::units::group_thousands;
 use scorch_core::{RootMode, ViewOptions, WeightMode};
 
 /// Event (or pprof sample type), weight, label filter and root selectors, shown when the profile has them.

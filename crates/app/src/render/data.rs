@@ -4,9 +4,9 @@
 use super::color::{
     css_rgb, diff_color, frame_color, module_name, ColorScheme, Rgb, KIND_COLORS, SELF_COLORS,
 };
-use scorch_core::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
-use scorch_core::diff::{Diff, Mover, Side, Widths};
-use scorch_core::units::{format_percent, format_value};
+use scorch_core::analysis::diff::{Diff, Mover, Side, Widths};
+use scorch_core::model::units::{format_percent, format_value};
+use scorch_core::view::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
 use scorch_core::{FlameLayout, FrameKind, Imported, Profile, Unit, ViewOptions};
 use std::sync::Arc;
 
@@ -224,7 +224,7 @@ impl FlameData {
     }
 
     /// Per frame id of this view's profile: does it match? Cached by `key`.
-    pub fn mask(&self, key: &str, m: &scorch_core::explore::Matcher) -> Arc<Vec<bool>> {
+    pub fn mask(&self, key: &str, m: &scorch_core::analysis::search::Matcher) -> Arc<Vec<bool>> {
         let Ok(mut cache) = self.masks.lock() else {
             return Arc::new(m.frame_mask(self.profile()));
         };

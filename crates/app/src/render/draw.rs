@@ -4,7 +4,7 @@
 use super::color::{ColorScheme, Rgb};
 use super::data::FlameData;
 use super::geometry::{ancestor_at, Geometry, ROW_H};
-use scorch_core::calltree::NodeId;
+use scorch_core::view::calltree::NodeId;
 use web_sys::CanvasRenderingContext2d;
 
 const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";

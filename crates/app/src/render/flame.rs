@@ -6,7 +6,7 @@ use super::color::ColorScheme;
 use super::data::FlameData;
 use super::draw::{self, Paint};
 use super::geometry::Geometry;
-use scorch_core::calltree::NodeId;
+use scorch_core::view::calltree::NodeId;
 use std::sync::Arc;
 use web_sys::HtmlCanvasElement;
 

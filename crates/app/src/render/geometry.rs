@@ -3,7 +3,7 @@
 //! between unit and CSS px; the context is scaled once by the DPR so drawing uses CSS px.
 
 use super::data::FlameData;
-use scorch_core::calltree::NodeId;
+use scorch_core::view::calltree::NodeId;
 
 /// Height of one frame row in CSS px.
 pub const ROW_H: f64 = 18.0;

@@ -2,7 +2,7 @@
 //! selection outline. The component (`components::heatmap`) decides when; this only paints.
 
 use super::canvas;
-use scorch_core::heatmap::Heatmap;
+use scorch_core::analysis::heatmap::Heatmap;
 use web_sys::HtmlCanvasElement;
 
 /// Height of the heatmap in CSS px (rows share it).

@@ -3,7 +3,7 @@
 use super::Actions;
 use crate::render::Loaded;
 use leptos::prelude::*;
-use scorch_core::diff::Widths;
+use scorch_core::analysis::diff::Widths;
 use scorch_core::ViewOptions;
 use std::sync::Arc;
 

@@ -4,7 +4,7 @@ use super::load::LoadState;
 use super::view::ViewState;
 use super::Actions;
 use leptos::prelude::*;
-use scorch_core::heatmap::Heatmap;
+use scorch_core::analysis::heatmap::Heatmap;
 use scorch_core::ViewOptions;
 use std::sync::Arc;
 
@@ -41,8 +41,8 @@ impl Default for HeatState {
 }
 
 impl HeatState {
-    pub fn options(&self) -> scorch_core::heatmap::HeatmapOptions {
-        scorch_core::heatmap::HeatmapOptions {
+    pub fn options(&self) -> scorch_core::analysis::heatmap::HeatmapOptions {
+        scorch_core::analysis::heatmap::HeatmapOptions {
             rows: self.rows.get_untracked(),
             idle_filter: self.idle.get_untracked(),
         }
@@ -71,14 +71,14 @@ impl HeatState {
                 label,
                 ..ViewOptions::default_for(p)
             };
-            let opts = scorch_core::heatmap::HeatmapOptions {
+            let opts = scorch_core::analysis::heatmap::HeatmapOptions {
                 rows,
                 idle_filter: idle,
             };
             let pre = load.prebuilt_heat.try_update_value(|p| p.take()).flatten();
             let h = match pre {
                 Some((l, pv, po, h)) if Arc::ptr_eq(&l, &loaded) && pv == v && po == opts => h,
-                _ => scorch_core::heatmap::heatmap(p, &v, &opts),
+                _ => scorch_core::analysis::heatmap::heatmap(p, &v, &opts),
             };
             // Keep a selection that a link or the view already holds (it is a time range, not cells).
             let sel = match (&h, view.options.get_untracked().time_range) {

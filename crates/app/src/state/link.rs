@@ -4,7 +4,7 @@
 use super::Actions;
 use crate::url::{root_from_key, root_key, Source, UrlState};
 use leptos::prelude::*;
-use scorch_core::calltree::NodeId;
+use scorch_core::view::calltree::NodeId;
 use scorch_core::{ViewOptions, WeightMode};
 use std::sync::Arc;
 
@@ -61,14 +61,14 @@ impl Actions {
         self.heat.idle.set(s.idle);
         self.diff.widths.set(s.widths);
         self.diff.absolute.set(s.absolute);
-        let opts = scorch_core::heatmap::HeatmapOptions {
+        let opts = scorch_core::analysis::heatmap::HeatmapOptions {
             rows: s.rows,
             idle_filter: s.idle,
         };
         let ranges = s.range.is_some() || s.range_a.is_some();
         let h = ranges
             .then(|| {
-                scorch_core::heatmap::heatmap(
+                scorch_core::analysis::heatmap::heatmap(
                     p,
                     &ViewOptions {
                         time_range: None,

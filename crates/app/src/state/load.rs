@@ -5,8 +5,8 @@ use crate::url::{Source, UrlState};
 use crate::worker::protocol::Progress;
 use leptos::prelude::*;
 use leptos::reactive::owner::LocalStorage;
-use scorch_core::calltree::Order;
-use scorch_core::heatmap::{Heatmap, HeatmapOptions};
+use scorch_core::analysis::heatmap::{Heatmap, HeatmapOptions};
+use scorch_core::view::calltree::Order;
 use scorch_core::{ViewOptions, WeightMode};
 use std::sync::Arc;
 
@@ -94,7 +94,7 @@ pub fn progress_text(p: &Progress) -> String {
     if p.samples > 0.0 {
         s.push_str(&format!(
             " · {} samples",
-            scorch_core::units::group_thousands(p.samples as u64)
+            scorch_core::model::units::group_thousands(p.samples as u64)
         ));
     }
     s

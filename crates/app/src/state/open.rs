@@ -148,7 +148,8 @@ impl Actions {
         });
         let seq = self.start_load("the profile in the link".to_string());
         let import = |p: &str| -> Result<scorch_core::Imported, LoadError> {
-            let bytes = scorch_core::share::decode(p).map_err(|e| LoadError::Import(e.to_string()))?;
+            let bytes =
+                scorch_core::export::links::decode(p).map_err(|e| LoadError::Import(e.to_string()))?;
             Ok(load::import(&bytes)?)
         };
         match base_payload {
@@ -201,7 +202,7 @@ impl Actions {
         l.prebuilt.set_value(Some((Arc::new(data), order)));
         yield_now().await;
         let opts = self.heat.options();
-        let h = scorch_core::heatmap::heatmap(&loaded.imported.profile, &view, &opts);
+        let h = scorch_core::analysis::heatmap::heatmap(&loaded.imported.profile, &view, &opts);
         l.prebuilt_heat.set_value(Some((loaded.clone(), view, opts, h)));
         yield_now().await;
         Ok(loaded)

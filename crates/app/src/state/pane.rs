@@ -2,7 +2,7 @@
 
 use crate::render::{FlameData, Geometry, Orientation};
 use leptos::prelude::*;
-use scorch_core::calltree::NodeId;
+use scorch_core::view::calltree::NodeId;
 use std::sync::Arc;
 
 /// The frame under the mouse, and where the mouse is (for the tooltip).

@@ -4,8 +4,8 @@
 use super::view::Mode;
 use super::Actions;
 use crate::render::{FlameData, Loaded};
-use scorch_core::calltree::Order;
-use scorch_core::explore::Transform;
+use scorch_core::analysis::transforms::Transform;
+use scorch_core::view::calltree::Order;
 use scorch_core::{RootMode, ViewOptions};
 use std::sync::Arc;
 
@@ -15,7 +15,7 @@ impl Actions {
     /// The loaded profile after the transforms; on a transform error, the error is shown and the profile as is.
     fn transformed(&self, l: &Arc<Loaded>) -> Arc<Loaded> {
         let ts = self.search.transforms.get_untracked();
-        match scorch_core::explore::apply_all(&l.imported.profile, &ts) {
+        match scorch_core::analysis::transforms::apply_all(&l.imported.profile, &ts) {
             Ok(None) => l.clone(),
             Ok(Some(p)) => Arc::new(l.derived(p)),
             Err(e) => {
@@ -87,8 +87,8 @@ impl Actions {
         let order = self.view.order.get_untracked();
         let p = &shown.imported.profile;
         for (pane, side) in [
-            (callers, scorch_core::explore::callers(p, &f)),
-            (callees, scorch_core::explore::callees(p, &f)),
+            (callers, scorch_core::analysis::sandwich::callers(p, &f)),
+            (callees, scorch_core::analysis::sandwich::callees(p, &f)),
         ] {
             pane.zoom.set(Vec::new());
             pane.hover.set(None);
@@ -126,13 +126,14 @@ impl Actions {
         let data = match self.diff.base.get_untracked() {
             None => {
                 if matches!(mode, Mode::Functions | Mode::Sandwich) {
-                    let t = scorch_core::explore::functions(&target.imported.profile, &view);
+                    let t = scorch_core::analysis::functions::functions(&target.imported.profile, &view);
                     self.view.fn_table.set(Some(Arc::new(t)));
                 } else {
                     self.view.fn_table.set(None);
                 }
                 match mode {
-                    Mode::Inverted => match scorch_core::explore::invert(&target.imported.profile) {
+                    Mode::Inverted => match scorch_core::analysis::sandwich::invert(&target.imported.profile)
+                    {
                         Ok(inv) => Arc::new(FlameData::new(Arc::new(target.derived(inv)), view, order)),
                         Err(e) => {
                             self.load.error.set(Some(e));

@@ -3,8 +3,8 @@
 use super::pane::Pane;
 use crate::render::FlameData;
 use leptos::prelude::*;
-use scorch_core::calltree::NodeId;
-use scorch_core::explore::{Pattern, Transform};
+use scorch_core::analysis::{search::Pattern, transforms::Transform};
+use scorch_core::view::calltree::NodeId;
 use std::sync::Arc;
 
 #[derive(Clone, Copy)]
@@ -76,7 +76,7 @@ impl SearchState {
         let data = pane.data.get()?;
         let mask = self.mask(&data)?;
         Some((
-            scorch_core::explore::matched_total(&data.tree, &mask),
+            scorch_core::analysis::search::matched_total(&data.tree, &mask),
             data.tree.total.first().copied().unwrap_or(0),
         ))
     }
@@ -86,7 +86,7 @@ impl SearchState {
 pub fn selected_mask(data: &FlameData, f: &str) -> Arc<Vec<bool>> {
     data.mask(
         &format!("sel\n{f}"),
-        &scorch_core::explore::Matcher::Exact(f.to_string()),
+        &scorch_core::analysis::search::Matcher::Exact(f.to_string()),
     )
 }
 

@@ -2,8 +2,8 @@
 
 use crate::render::{ColorScheme, Orientation};
 use leptos::prelude::*;
-use scorch_core::calltree::Order;
-use scorch_core::explore::FunctionRow;
+use scorch_core::analysis::functions::FunctionRow;
+use scorch_core::view::calltree::Order;
 use scorch_core::ViewOptions;
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! profile of N timestamped samples inside the page, so the heatmap and range selections can be timed at sizes
 //! no test file has.
 
-use scorch_core::error::Warnings;
+use scorch_core::model::Warnings;
 use scorch_core::model::{FullSample, ProfileBuilder, StackId};
 use scorch_core::{FrameKind, Imported, Unit};
 

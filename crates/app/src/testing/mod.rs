@@ -16,7 +16,7 @@ use crate::state::Actions;
 use crate::worker::protocol::Open;
 use js_sys::Reflect;
 use leptos::prelude::*;
-use scorch_core::calltree::NodeId;
+use scorch_core::view::calltree::NodeId;
 use scorch_core::ViewOptions;
 use std::cell::RefCell;
 use wasm_bindgen::closure::Closure;
@@ -143,11 +143,11 @@ pub fn install_bench_hooks(a: Actions) {
         let p = &loaded.imported.profile;
         let perf = web_sys::window().and_then(|w| w.performance());
         let t0 = perf.as_ref().map_or(0.0, |p| p.now());
-        let o = scorch_core::heatmap::HeatmapOptions {
+        let o = scorch_core::analysis::heatmap::HeatmapOptions {
             rows: rows as u32,
             idle_filter: true,
         };
-        let h = scorch_core::heatmap::heatmap(p, &ViewOptions::default_for(p), &o);
+        let h = scorch_core::analysis::heatmap::heatmap(p, &ViewOptions::default_for(p), &o);
         let t1 = perf.as_ref().map_or(0.0, |p| p.now());
         if h.is_none() {
             return -1.0;

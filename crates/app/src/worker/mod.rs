@@ -29,6 +29,15 @@ pub enum LoadError {
     TooLarge { needed: f64 },
     /// The worker answered something the page does not understand.
     Protocol(String),
+    /// The worker's profile could not be decoded (another version of scorch, or damaged in transit): the
+    /// core's `WireError`, as text.
+    Wire(String),
+}
+
+impl From<scorch_core::export::wire::WireError> for LoadError {
+    fn from(e: scorch_core::export::wire::WireError) -> LoadError {
+        LoadError::Wire(e.to_string())
+    }
 }
 
 impl From<String> for LoadError {
@@ -42,6 +51,7 @@ impl std::fmt::Display for LoadError {
         match self {
             LoadError::Cancelled => f.write_str("cancelled"),
             LoadError::Import(e) => f.write_str(e),
+            LoadError::Wire(e) => f.write_str(e),
             LoadError::Protocol(e) => write!(f, "unexpected message from the import worker: {e}"),
             LoadError::TooLarge { needed } => write!(
                 f,

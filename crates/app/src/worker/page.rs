@@ -10,7 +10,7 @@ use super::protocol::{FromWorker, Open, Progress};
 use super::{js_err, LoadError};
 use crate::url::UrlKey;
 use js_sys::{Promise, Reflect, Uint8Array};
-use scorch_core::calltree::Order;
+use scorch_core::view::calltree::Order;
 use scorch_core::{CallTree, FlameLayout, ImportOptions, Imported, Loader, TreeColumns};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -114,7 +114,7 @@ pub async fn load(
     fits_in_memory(&msg)?;
     let bytes = Uint8Array::new(&get("buffer")).to_vec();
     yield_now().await;
-    let mut imported = scorch_core::wire::decode(&bytes)?;
+    let mut imported = scorch_core::export::wire::decode(&bytes)?;
     drop(bytes);
     // The columns are copied into wasm memory in pieces, each its own task.
     yield_now().await;
@@ -123,7 +123,7 @@ pub async fn load(
     let profile_u64 = copier
         .columns::<js_sys::BigUint64Array>(&get("profile_u64"))
         .await;
-    scorch_core::wire::put_columns(
+    scorch_core::export::wire::put_columns(
         &mut imported,
         TreeColumns {
             u32s: profile_u32,

@@ -4,7 +4,7 @@
 //! worker never holds two imports and its wasm memory (which cannot shrink) is given back. Messages are plain
 //! objects made by serde-wasm-bindgen; the two things that cannot be plain data ride beside them:
 //! the `File` to read (`file`, structured-cloned: a handle, not the bytes) and the parsed profile (`buffer`, an
-//! `ArrayBuffer` from [`scorch_core::wire::encode`], and the first flame graph's columns as typed arrays — all
+//! `ArrayBuffer` from [`scorch_core::export::wire::encode`], and the first flame graph's columns as typed arrays — all
 //! transferred, not copied).
 
 use serde::{Deserialize, Serialize};

@@ -7,7 +7,7 @@ use super::js_err;
 use super::protocol::{FromWorker, Open, Progress};
 use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
-use scorch_core::calltree::Order;
+use scorch_core::view::calltree::Order;
 use scorch_core::{ImportOptions, Loader};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -68,7 +68,15 @@ async fn handle(data: JsValue) {
     };
     let mut imported = match result {
         Ok(i) => i,
-        Err(error) => return post(&FromWorker::Failed { id, error }, None),
+        Err(e) => {
+            return post(
+                &FromWorker::Failed {
+                    id,
+                    error: e.to_string(),
+                },
+                None,
+            )
+        }
     };
     // The first flame graph, built here rather than in long tasks on the page.
     let p = &imported.profile;
@@ -76,10 +84,18 @@ async fn handle(data: JsValue) {
     let tree = scorch_core::CallTree::build(p, &scorch_core::ViewOptions::default_for(p), order);
     let layout = scorch_core::FlameLayout::new(&tree);
     // The profile's big columns go as typed arrays; the rest, encoded, is small and quick to decode.
-    let pc = scorch_core::wire::take_columns(&mut imported);
-    let bytes = match scorch_core::wire::encode(&imported) {
+    let pc = scorch_core::export::wire::take_columns(&mut imported);
+    let bytes = match scorch_core::export::wire::encode(&imported) {
         Ok(b) => b,
-        Err(error) => return post(&FromWorker::Failed { id, error }, None),
+        Err(e) => {
+            return post(
+                &FromWorker::Failed {
+                    id,
+                    error: e.to_string(),
+                },
+                None,
+            )
+        }
     };
     drop(imported);
     let transfer = Array::new();

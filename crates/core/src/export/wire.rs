@@ -25,13 +25,6 @@ pub enum WireError {
     Columns,
 }
 
-/// The app passes errors on as text.
-impl From<WireError> for String {
-    fn from(e: WireError) -> String {
-        e.to_string()
-    }
-}
-
 /// Encodes an import for the page.
 pub fn encode(imported: &Imported) -> Result<Vec<u8>, WireError> {
     let mut out = postcard::to_allocvec(imported).map_err(WireError::Encode)?;
