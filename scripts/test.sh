@@ -12,6 +12,7 @@ cargo fmt --all --check
 step "lint (native and wasm32)"
 cargo clippy --locked -p scorch-core -p scorch-cli --all-targets -- -D warnings
 cargo clippy --locked -p scorch-app --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --locked -p scorch-app --target wasm32-unknown-unknown --features testing -- -D warnings
 
 step "native tests"
 cargo test --locked -p scorch-core -p scorch-cli
