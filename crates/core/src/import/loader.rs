@@ -241,7 +241,9 @@ impl Utf16 {
 }
 
 fn describe_unknown(head: &[u8]) -> String {
-    let kind = if head.starts_with(b"\x89PNG") {
+    let kind = if head.starts_with(b"\x1f\x8b") {
+        "gzip data inside the gzip (scorch inflates one layer: gunzip the file once first)"
+    } else if head.starts_with(b"\x89PNG") {
         "a PNG image"
     } else if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
         "UTF-16 text"
