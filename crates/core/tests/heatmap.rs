@@ -127,3 +127,31 @@ fn no_timestamps_no_heatmap() {
     let p = load("fg-perf-funcab-pid-01.txt");
     assert!(heatmap(&p, &ViewOptions::default_for(&p), &HeatmapOptions::default()).is_none());
 }
+
+/// A capture longer than the grid: the first `MAX_COLUMNS` seconds are shown, the samples past them are counted
+/// and named in the note; a span past u32 seconds (centuries) is still a heatmap, not "no timestamps".
+#[test]
+fn a_span_past_the_column_cap_counts_what_falls_outside() {
+    use scorch_core::analysis::heatmap::MAX_COLUMNS;
+    let event = |t: &str| format!("prog 1 [000] {t}: 1 cycles:\n\t1 main (/bin/prog)\n\n");
+    // Ten years after the first sample, and (for the second profile) 500 years after it.
+    for (late, label) in [("315360000.5", "ten years"), ("15768000000.5", "500 years")] {
+        let text = [event("0.25"), event("10.5"), event(late), event(late)].concat();
+        let p = import_bytes(text.as_bytes(), ImportOptions::default())
+            .unwrap()
+            .profile;
+        let h = heatmap(&p, &ViewOptions::default_for(&p), &HeatmapOptions::default()).expect(label);
+        assert_eq!(h.columns, MAX_COLUMNS, "{label}");
+        assert_eq!((h.count(0, 12), h.count(10, 25), h.outside), (1, 1, 2), "{label}");
+        assert_eq!(
+            h.note().as_deref(),
+            Some(
+                "more than 100000 columns in the heatmap: the view is limited to the first 100000 seconds; \
+                 2 samples are outside it"
+            )
+        );
+    }
+    let p = load("fs-perf.test01");
+    let h = heatmap(&p, &ViewOptions::default_for(&p), &HeatmapOptions::default()).unwrap();
+    assert_eq!((h.outside, h.note()), (0, None));
+}

@@ -44,6 +44,13 @@ pub struct HeatmapJson {
     pub columns: u32,
     pub max: u32,
     pub counts: Vec<Vec<u32>>,
+    /// Samples past the last column (a capture longer than the grid's cap); only written when there are any.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub outside: u64,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 impl HeatmapJson {
@@ -56,6 +63,7 @@ impl HeatmapJson {
             counts: (0..h.columns)
                 .map(|c| (0..h.rows).map(|r| h.count(c, r)).collect())
                 .collect(),
+            outside: h.outside,
         }
     }
 }
@@ -77,6 +85,9 @@ pub fn run(a: &HeatmapArgs) -> Result<()> {
             a.file, p.meta.format
         )
     })?;
+    if let Some(note) = h.note() {
+        eprintln!("warning: {note}");
+    }
     let text = if a.json {
         let mut t = serde_json::to_string(&HeatmapJson::new(&h)).map_err(|e| format!("writing JSON: {e}"))?;
         t.push('\n');

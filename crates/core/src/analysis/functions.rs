@@ -13,7 +13,7 @@
 //! negative twin), weight and sample count together (the function table), or base and target together (the
 //! diff), so the three cannot disagree on what a function is or how often a stack counts.
 
-use crate::model::{FrameId, Profile, StackId, EMPTY_STACK};
+use crate::model::{FrameId, Profile, StackId, EMPTY_STACK, NO_PARENT};
 use crate::view::ViewOptions;
 use rustc_hash::FxHashMap;
 
@@ -73,39 +73,73 @@ pub fn by_function<'p, W: Tally>(p: &'p Profile, per_stack: &[W]) -> Vec<Functio
             })
         })
         .collect();
-    // `stamp[k]` is the last stack that added to function k's total: a stack adds to each function once.
-    let mut stamp = vec![u32::MAX; sums.len()];
+    // Each stack adds its weight to a function's total once: at the function's outermost frame on its path.
+    // So a function's total is the sum, over its outermost rows, of the weight of the row's subtree. One walk
+    // from the roots finds those rows (a count per function of its frames on the current path), in time and
+    // memory linear in the stack table; walking every weighted stack up to the root would cost Σ depth.
+    let n = p.stacks.len().min(per_stack.len());
+    let mut sub: Vec<W> = per_stack.iter().take(n).copied().collect();
+    // Whether the subtree holds a stack with a non-zero weight (signed weights can sum to zero).
+    let mut weighed: Vec<bool> = sub.iter().map(|w| *w != W::default()).collect();
+    for i in (0..n).rev() {
+        let par = p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT) as usize;
+        if par < n {
+            let (w, h) = (
+                sub.get(i).copied().unwrap_or_default(),
+                weighed.get(i).copied().unwrap_or(false),
+            );
+            if let Some(x) = sub.get_mut(par) {
+                x.add(w);
+            }
+            if let Some(x) = weighed.get_mut(par) {
+                *x |= h;
+            }
+        }
+    }
+    let function_at = |s: StackId| {
+        p.stacks
+            .frame
+            .get(s.idx())
+            .and_then(|f| function_of.get(f.idx()))
+            .copied()
+    };
     let mut seen = vec![false; sums.len()];
-    for (s, &w) in per_stack.iter().enumerate().take(p.stacks.len()) {
+    for (s, &w) in per_stack.iter().enumerate().take(n) {
         if w == W::default() {
             continue;
         }
-        let mut cur = Some(StackId(s as u32));
-        let mut leaf = true;
-        while let Some(st) = cur {
-            let Some(k) = p
-                .stacks
-                .frame
-                .get(st.idx())
-                .and_then(|f| function_of.get(f.idx()))
-            else {
-                break;
-            };
-            if let (Some(row), Some(mark), Some(hit)) =
-                (sums.get_mut(*k), stamp.get_mut(*k), seen.get_mut(*k))
-            {
-                if leaf {
-                    row.self_w.add(w);
-                }
-                if *mark != s as u32 {
-                    *mark = s as u32;
-                    row.total_w.add(w);
-                    *hit = true;
-                }
-            }
-            leaf = false;
-            cur = p.stacks.parent(st);
+        if let Some(row) = function_at(StackId(s as u32)).and_then(|k| sums.get_mut(k)) {
+            row.self_w.add(w);
         }
+    }
+    let children = p.stacks.children();
+    // Frames of each function on the current path.
+    let mut on_path = vec![0u32; sums.len()];
+    // (row, entering): a row is entered, its children walked, then it is left.
+    let weighs = |s: &StackId| s.idx() < n && weighed.get(s.idx()).copied().unwrap_or(false);
+    let mut todo: Vec<(StackId, bool)> = children
+        .roots()
+        .iter()
+        .filter(|s| weighs(s))
+        .map(|&s| (s, true))
+        .collect();
+    while let Some((s, entering)) = todo.pop() {
+        let Some(k) = function_at(s) else { continue };
+        let (Some(count), Some(row), Some(hit)) = (on_path.get_mut(k), sums.get_mut(k), seen.get_mut(k))
+        else {
+            continue;
+        };
+        if !entering {
+            *count -= 1;
+            continue;
+        }
+        if *count == 0 {
+            row.total_w.add(sub.get(s.idx()).copied().unwrap_or_default());
+            *hit = true;
+        }
+        *count += 1;
+        todo.push((s, false));
+        todo.extend(children.of(s).iter().filter(|c| weighs(c)).map(|&c| (c, true)));
     }
     sums.into_iter()
         .zip(seen)
@@ -158,4 +192,73 @@ pub fn functions(p: &Profile, v: &ViewOptions) -> (Vec<FunctionRow>, u64, u64) {
             .then(a.name.cmp(&b.name))
     });
     (rows, total_w, total_n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::folded::parse;
+
+    /// The definition, walked per stack: self at the leaf, total once per stack that contains the function.
+    fn by_walking_up(p: &Profile, per_stack: &[i128]) -> Vec<(String, i128, i128)> {
+        let mut out: Vec<(String, i128, i128)> = Vec::new();
+        for (s, &w) in per_stack.iter().enumerate() {
+            if w == 0 {
+                continue;
+            }
+            let names: Vec<&str> = p
+                .stack_frames(StackId(s as u32))
+                .iter()
+                .map(|&f| p.frame_name(f))
+                .collect();
+            let mut once: Vec<&str> = names.clone();
+            once.sort_unstable();
+            once.dedup();
+            for name in once {
+                let at = match out.iter().position(|r| r.0 == name) {
+                    Some(i) => i,
+                    None => {
+                        out.push((name.to_string(), 0, 0));
+                        out.len() - 1
+                    }
+                };
+                out[at].2 += w;
+                if names.last() == Some(&name) {
+                    out[at].1 += w;
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn one_walk_agrees_with_the_definition() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for _ in 0..200 {
+            let mut text = String::new();
+            for _ in 0..(1 + next(12)) {
+                let depth = 1 + next(7);
+                let frames: Vec<String> = (0..depth)
+                    .map(|_| ["a", "b", "c", "a_[i]"][next(4) as usize].to_string())
+                    .collect();
+                text.push_str(&format!("{} {}\n", frames.join(";"), next(5)));
+            }
+            let p = parse(text.as_bytes()).unwrap();
+            // Signed weights, some cancelling out along a path.
+            let per_stack: Vec<i128> = (0..p.stacks.len()).map(|_| next(7) as i128 - 3).collect();
+            let mut got: Vec<(String, i128, i128)> = by_function(&p, &per_stack)
+                .into_iter()
+                .map(|f| (f.name.to_string(), f.self_w, f.total_w))
+                .collect();
+            got.sort();
+            assert_eq!(got, by_walking_up(&p, &per_stack), "{text}");
+        }
+    }
 }

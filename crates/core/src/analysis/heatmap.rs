@@ -9,11 +9,17 @@
 //!   native_safe_halt / xen_hypercall_sched_op / xen_hypercall_vcpu_op.
 //! - Selecting cell (c1, r1) to cell (c2, r2) selects the half-open range
 //!   `[t0 + c1 + r1/R, t0 + c2 + (r2 + 1)/R)`, so adjacent selections share no sample.
+//! - The grid has at most [`MAX_COLUMNS`] columns (its memory follows the time span, which the input chooses
+//!   freely): a longer capture shows its first [`MAX_COLUMNS`] seconds, and [`Heatmap::outside`] counts the
+//!   samples past them, which [`Heatmap::note`] puts into words.
 
 use crate::model::{FrameId, Profile, EMPTY_STACK, NO_PARENT};
 use crate::view::ViewOptions;
 
 const SECOND: u64 = 1_000_000_000;
+
+/// The most columns (seconds) a heatmap has: about 27 hours. Its cells take `MAX_COLUMNS × rows × 4` bytes.
+pub const MAX_COLUMNS: u32 = 100_000;
 
 /// Rows per second offered, like FlameScope.
 pub const ROW_CHOICES: [u32; 6] = [10, 25, 49, 50, 99, 100];
@@ -53,9 +59,23 @@ pub struct Heatmap {
     /// Column-major: the count of cell (c, r) is `counts[c * rows + r]`.
     pub counts: Vec<u32>,
     pub max: u32,
+    /// Samples the grid would count that lie past its last column (the capture spans more than
+    /// [`MAX_COLUMNS`] seconds); 0 normally.
+    pub outside: u64,
 }
 
 impl Heatmap {
+    /// What the user should be told about the grid's limit, when samples fell outside it.
+    pub fn note(&self) -> Option<String> {
+        (self.outside > 0).then(|| {
+            format!(
+                "more than {MAX_COLUMNS} columns in the heatmap: the view is limited to the first {MAX_COLUMNS} \
+                 seconds; {} samples are outside it",
+                self.outside
+            )
+        })
+    }
+
     pub fn count(&self, c: u32, r: u32) -> u32 {
         self.counts
             .get((c as usize) * self.rows as usize + r as usize)
@@ -158,10 +178,11 @@ pub fn heatmap(p: &Profile, v: &ViewOptions, o: &HeatmapOptions) -> Option<Heatm
         .map(|(_, &t)| t)
         .max()
         .unwrap_or(first);
-    // A very long capture would make a huge grid: cap it (about 27 hours of columns).
-    let columns = u32::try_from((last - origin_ns) / SECOND + 1).ok()?.min(100_000);
+    // A very long capture would make a huge grid: cap it, and count what falls past it.
+    let columns = ((last - origin_ns) / SECOND + 1).min(u64::from(MAX_COLUMNS)) as u32;
     let mut counts = vec![0u32; columns as usize * rows as usize];
     let mut max = 0;
+    let mut outside = 0u64;
     for (i, &t) in times.iter().enumerate() {
         if !keep(i) {
             continue;
@@ -169,6 +190,7 @@ pub fn heatmap(p: &Profile, v: &ViewOptions, o: &HeatmapOptions) -> Option<Heatm
         let d = t - origin_ns;
         let c = d / SECOND;
         if c >= u64::from(columns) {
+            outside += 1;
             continue;
         }
         let r = (d % SECOND) * u64::from(rows) / SECOND;
@@ -183,6 +205,7 @@ pub fn heatmap(p: &Profile, v: &ViewOptions, o: &HeatmapOptions) -> Option<Heatm
         columns,
         counts,
         max,
+        outside,
     })
 }
 
@@ -216,6 +239,7 @@ mod tests {
             columns: 3,
             counts: vec![0; 150],
             max: 0,
+            outside: 0,
         };
         assert_eq!(h.range((1, 10), (1, 19)), (5_001_200_000_000, 5_001_400_000_000));
         assert_eq!(h.range((1, 20), (2, 0)), (5_001_400_000_000, 5_002_020_000_000));

@@ -84,6 +84,8 @@ impl LineSplitter {
     where
         F: FnMut(&[u8], LinePos) -> Result<(), ImportError>,
     {
+        // A line that arrived whole in one chunk is checked here (one carried across chunks, as it grows).
+        self.check_len(raw.len())?;
         let pos = self.next;
         self.next = LinePos {
             line: pos.line + 1,
@@ -100,10 +102,22 @@ impl LineSplitter {
                 ImportErrorKind::LimitExceeded,
                 self.next.offset,
                 Some(self.next.line),
-                format!("a line is longer than the limit of {} bytes", self.max_line),
+                format!(
+                    "a line is longer than the limit of {}",
+                    bytes_in_words(self.max_line)
+                ),
             ));
         }
         Ok(())
+    }
+}
+
+/// A size limit for a message: `64 MiB (67108864 bytes)`, or just the bytes when not a whole number of MiB.
+pub(crate) fn bytes_in_words(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB ({n} bytes)", n >> 20)
+    } else {
+        format!("{n} bytes")
     }
 }
 

@@ -241,7 +241,9 @@ impl Utf16 {
 }
 
 fn describe_unknown(head: &[u8]) -> String {
-    let kind = if head.starts_with(b"\x89PNG") {
+    let kind = if head.starts_with(b"\x1f\x8b") {
+        "gzip data inside the gzip (scorch inflates one layer: gunzip the file once first)"
+    } else if head.starts_with(b"\x89PNG") {
         "a PNG image"
     } else if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
         "UTF-16 text"
@@ -252,8 +254,20 @@ fn describe_unknown(head: &[u8]) -> String {
     } else {
         "text"
     };
+    // A first line past the sniffing window was judged on its start only: say so, and what the window is.
+    let long = if kind == "text"
+        && head.len() >= SNIFF_WINDOW
+        && memchr::memchr(b'\n', head.get(..SNIFF_WINDOW).unwrap_or(head)).is_none()
+    {
+        format!(
+            " (its first line is longer than the {} KiB the format is judged on)",
+            SNIFF_WINDOW >> 10
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "not a profile scorch reads: the input looks like {kind}, not pprof, `perf script` output or folded stacks (`frame;frame COUNT` lines)"
+        "not a profile scorch reads: the input looks like {kind}{long}, not pprof, `perf script` output or folded stacks (`frame;frame COUNT` lines)"
     )
 }
 
@@ -511,6 +525,43 @@ mod tests {
                 assert_eq!(crate::export::to_folded(&p), "main;b 4\nmain;函数 3\n");
             }
         }
+    }
+
+    #[test]
+    fn a_first_line_longer_than_the_sniffing_window() {
+        // One frame whose name is longer than the window: folded, whatever its length up to the line limit.
+        let mut name = "n".repeat(3 * SNIFF_WINDOW);
+        name.push_str(" 5\n");
+        let p = import_bytes(name.as_bytes(), ImportOptions::default())
+            .unwrap()
+            .profile;
+        assert_eq!((p.total(), p.frames.len()), (5, 1));
+        assert_eq!(crate::export::to_folded(&p), name);
+        // Past the line limit, the error names the limit.
+        let small = ImportOptions {
+            max_line: 2 << 20,
+            ..ImportOptions::default()
+        };
+        let huge = format!("{} 1\n", "n".repeat(3 << 20));
+        let Err(e) = import_bytes(huge.as_bytes(), small) else {
+            panic!("a line over the limit was read");
+        };
+        assert_eq!(e.kind, ImportErrorKind::LimitExceeded);
+        assert!(
+            e.to_string()
+                .contains("a line is longer than the limit of 2 MiB (2097152 bytes)"),
+            "{e}"
+        );
+        // A long JSON document is not folded, and the message says its first line was judged on its start.
+        let json = format!("{{\"x\": \"{}\"}}\n", "v".repeat(2 * SNIFF_WINDOW));
+        let Err(e) = import_bytes(json.as_bytes(), ImportOptions::default()) else {
+            panic!("a JSON document was read as a profile");
+        };
+        assert_eq!(e.kind, ImportErrorKind::UnknownFormat);
+        assert!(
+            e.to_string().contains("its first line is longer than the 64 KiB"),
+            "{e}"
+        );
     }
 
     #[test]

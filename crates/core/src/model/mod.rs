@@ -140,6 +140,66 @@ impl StackTable {
             _ => None,
         }
     }
+
+    /// The children of every row (the table stores parents only), in O(rows) time and memory. With them a walk
+    /// from the roots visits every call path once and carries the path in one shared buffer (a frame pushed on
+    /// the way down, popped on the way back), instead of building each row's full path, which costs Σ depth
+    /// over the rows: quadratic in the depth of one deep stack.
+    pub fn children(&self) -> StackChildren {
+        let n = self.parent.len();
+        // Counting sort of row ids by parent; the roots are the children of a pseudo row `n`.
+        let slot = |p: u32| if p == NO_PARENT { n } else { (p as usize).min(n) };
+        let mut start = vec![0u32; n + 2];
+        for &p in &self.parent {
+            if let Some(c) = start.get_mut(slot(p) + 1) {
+                *c += 1;
+            }
+        }
+        let mut acc = 0u32;
+        for c in start.iter_mut() {
+            acc += *c;
+            *c = acc;
+        }
+        let mut fill = start.clone();
+        let mut list = vec![StackId(0); n];
+        for (i, &p) in self.parent.iter().enumerate() {
+            if let Some(at) = fill.get_mut(slot(p)) {
+                if let Some(x) = list.get_mut(*at as usize) {
+                    *x = StackId(i as u32);
+                }
+                *at += 1;
+            }
+        }
+        StackChildren { start, list }
+    }
+}
+
+/// The children of each stack row, from [`StackTable::children`], each in increasing row order.
+#[derive(Debug, Clone, Default)]
+pub struct StackChildren {
+    start: Vec<u32>,
+    list: Vec<StackId>,
+}
+
+impl StackChildren {
+    fn slice(&self, k: usize) -> &[StackId] {
+        let a = self.start.get(k).copied().unwrap_or(0) as usize;
+        let b = self.start.get(k + 1).copied().unwrap_or(0) as usize;
+        self.list.get(a..b).unwrap_or(&[])
+    }
+
+    /// The rows of `s`'s children.
+    pub fn of(&self, s: StackId) -> &[StackId] {
+        if s.idx() + 2 >= self.start.len() {
+            return &[];
+        }
+        self.slice(s.idx())
+    }
+
+    /// The root rows (those without a parent).
+    pub fn roots(&self) -> &[StackId] {
+        self.slice(self.start.len().saturating_sub(2))
+    }
 }
 
 /// A sample with no frames at all (perf prints such events); it belongs to its process root only.

@@ -40,9 +40,10 @@ impl Importer for FoldedFormat {
                 return Applicable::NeedMore;
             }
             // A line longer than the whole window (a very deep stack, a huge name): its count is out of sight.
-            // Stack separators say folded; the parser then checks the rest.
+            // Stack separators say folded, and so does one long frame name of plain text (not the start of a
+            // JSON or XML document); the parser then checks the rest.
             if memchr::memchr(b'\n', rest).is_none() && prefix.len() >= SNIFF_WINDOW && judged == 0 {
-                return if memchr::memchr(b';', rest).is_some() && !rest.contains(&0) {
+                return if long_line_may_be_folded(rest) {
                     Applicable::Yes
                 } else {
                     Applicable::No
@@ -69,4 +70,13 @@ impl Importer for FoldedFormat {
             Applicable::NeedMore
         }
     }
+}
+
+/// The visible start of a first line longer than the sniffing window: folded if it has a stack separator, or if
+/// it is plain text (no control bytes but tab) that does not open a JSON or XML document.
+fn long_line_may_be_folded(start: &[u8]) -> bool {
+    if start.iter().any(|&b| b < 0x20 && b != b'\t' && b != b'\r') {
+        return false;
+    }
+    memchr::memchr(b';', start).is_some() || !matches!(trim_ascii(start).first(), Some(b'{' | b'[' | b'<'))
 }

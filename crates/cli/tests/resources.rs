@@ -1,0 +1,455 @@
+//! No input may cost more than its size: hostile shapes, each through every command, under a memory cap and a
+//! time limit that grows with the input. Every run must end with exit 0 and the right total, or exit 1 with a
+//! message that names the limit it hit: never a kill, an abort or a timeout.
+//!
+//! Shapes are generated into a temporary directory (nothing is checked in): a very deep stack (one folded line
+//! `f;f;…;f 1`, and one with a distinct name per frame), a node with very many children (each a distinct
+//! name), one huge frame name, perf script with very many events of one stack, perf script with 10,000 event
+//! names, perf script spanning ten years, pprof with one location per frame of a very deep location list, and
+//! a gzip inside a gzip.
+//!
+//! Size: the test binary runs the debug `scorch` (10–30× slower than release), so by default the shapes are a
+//! fifth of the sizes (a 1,000,000-frame stack instead of 5,000,000, 200,000 children, 200,000 perf
+//! events, a 10 MB name): large enough that any quadratic path (10^12 steps) or per-node path copy (terabytes)
+//! runs into the limits, small enough for the whole suite to take about a minute on two cores. Full size:
+//! `SCORCH_RESOURCES_SCALE=5 SCORCH_RESOURCES_BIN=target/release/scorch cargo test -p scorch-cli --test
+//! resources` (after `cargo build --release -p scorch-cli`).
+//!
+//! The memory cap is an address-space limit of 2 GiB (`ulimit -v` in `sh`, so it holds without util-linux);
+//! the time limit is 20 s plus 4 s per MB of input (debug), a tenth of that for a release binary.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Address-space cap, in KiB (for `ulimit -v`).
+const CAP_KIB: u64 = 2 * 1024 * 1024;
+
+fn scale() -> usize {
+    std::env::var("SCORCH_RESOURCES_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+fn binary() -> (PathBuf, bool) {
+    match std::env::var("SCORCH_RESOURCES_BIN") {
+        Ok(b) if !b.is_empty() => (PathBuf::from(b), true),
+        _ => (PathBuf::from(env!("CARGO_BIN_EXE_scorch")), false),
+    }
+}
+
+struct Run {
+    code: i32,
+    out: Vec<u8>,
+    err: String,
+    took: Duration,
+}
+
+/// Runs `scorch ARGS` under the memory cap; kills it (and fails) past the time limit for `bytes` of input.
+fn scorch(args: &[&str], bytes: u64) -> Run {
+    let (bin, release) = binary();
+    let per_mb = if release { 0.4 } else { 4.0 };
+    let limit = Duration::from_secs_f64(20.0 + per_mb * bytes as f64 / 1e6);
+    let dir = tempdir();
+    let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
+    let start = Instant::now();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {CAP_KIB} && exec \"$0\" \"$@\""))
+        .arg(&bin)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("scorch {args:?} took more than {limit:?} ({bytes} bytes of input)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = start.elapsed();
+    let run = Run {
+        code: status.code().unwrap_or(-1),
+        out: std::fs::read(&out_path).unwrap(),
+        err: std::fs::read_to_string(&err_path).unwrap(),
+        took,
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        run.code == 0 || run.code == 1,
+        "scorch {args:?}: killed or aborted (status {status}): {}",
+        run.err
+    );
+    run
+}
+
+fn tempdir() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "scorch-resources-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The sum of the weights of folded lines.
+fn folded_total(out: &[u8]) -> u64 {
+    out.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let i = l.iter().rposition(|&b| b == b' ').expect("a weight");
+            std::str::from_utf8(&l[i + 1..]).unwrap().parse::<u64>().unwrap()
+        })
+        .sum()
+}
+
+/// What a shape is and what every command must find in it.
+struct Shape {
+    name: &'static str,
+    file: PathBuf,
+    /// The total of the default view.
+    total: u64,
+    /// A frame name on every stack (for --callers, search, transforms).
+    frame: &'static str,
+    /// Whether the input has timestamps (a heatmap).
+    timed: bool,
+}
+
+/// Every command on a shape. A run that fails must fail with exit 1 and name a limit; none does today, so
+/// these assert success and totals.
+fn every_command(s: &Shape) {
+    let file = s.file.to_str().unwrap();
+    let bytes = std::fs::metadata(&s.file).unwrap().len();
+    let total = s.total.to_string();
+    let mut report = Vec::new();
+    let mut ok = |args: &[&str]| -> Run {
+        let r = scorch(args, bytes);
+        report.push(format!("{:>7.2} s  {}", r.took.as_secs_f64(), args.join(" ")));
+        assert_eq!(r.code, 0, "{}: scorch {args:?}: {}", s.name, r.err);
+        r
+    };
+
+    let info = ok(&["info", file]);
+    let text = String::from_utf8_lossy(&info.out);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("total:") && l.split_whitespace().nth(1) == Some(&total)),
+        "{}: info: {text}",
+        s.name
+    );
+    for extra in [
+        &[][..],
+        &["--count"][..],
+        &["--root", "none"][..],
+        &["--invert"][..],
+        &["--callers", s.frame][..],
+        &["--callees", s.frame][..],
+    ] {
+        let mut args = vec!["fold"];
+        args.extend_from_slice(extra);
+        args.push(file);
+        let r = ok(&args);
+        let want = if extra == ["--count"] { None } else { Some(s.total) };
+        if let Some(want) = want {
+            assert_eq!(folded_total(&r.out), want, "{}: fold {extra:?}", s.name);
+        } else {
+            assert!(folded_total(&r.out) > 0, "{}: fold --count", s.name);
+        }
+    }
+    for t in [
+        format!("rec:{}", s.frame),
+        format!("drec:{}", s.frame),
+        format!("merge:{}", s.frame),
+        format!("focus:{}", s.frame),
+        "hide::zzz".to_string(),
+    ] {
+        let r = ok(&["fold", "--transform", &t, file]);
+        // Merging a function that is every frame leaves frameless samples: the weight stays either way.
+        assert_eq!(folded_total(&r.out), s.total, "{}: fold --transform {t}", s.name);
+    }
+    let top = ok(&["top", "--tsv", file]);
+    let text = String::from_utf8_lossy(&top.out);
+    let cum = text
+        .lines()
+        .filter_map(|l| l.split('\t').nth(1)?.parse::<u64>().ok())
+        .max();
+    assert_eq!(cum, Some(s.total), "{}: top's largest cum is the total", s.name);
+    let search = ok(&["search", file, s.frame]);
+    let text = String::from_utf8_lossy(&search.out);
+    let nums: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(
+        nums.get(..2),
+        Some(&[total.as_str(), total.as_str()][..]),
+        "{}: search: {text}",
+        s.name
+    );
+    let heat = scorch(&["heatmap", file], bytes);
+    if s.timed {
+        assert_eq!(heat.code, 0, "{}: heatmap: {}", s.name, heat.err);
+    } else {
+        assert_eq!(heat.code, 1);
+        assert!(
+            heat.err.contains("no timestamps"),
+            "{}: heatmap: {}",
+            s.name,
+            heat.err
+        );
+    }
+    let link = ok(&["link", file]);
+    assert!(link.out.starts_with(b"http"), "{}: link", s.name);
+    let diff = ok(&["diff", file, file]);
+    assert!(
+        String::from_utf8_lossy(&diff.out).contains("target (after)"),
+        "{}: diff",
+        s.name
+    );
+    eprintln!("{} ({bytes} bytes):\n  {}", s.name, report.join("\n  "));
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn folded_shape(name: &'static str, text: Vec<u8>, total: u64, frame: &'static str) {
+    let dir = tempdir();
+    let s = Shape {
+        name,
+        file: write(&dir, name, &text),
+        total,
+        frame,
+        timed: false,
+    };
+    drop(text);
+    every_command(&s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_deep_stack_of_one_name() {
+    let depth = 1_000_000 * scale();
+    let mut text = Vec::with_capacity(2 * depth + 4);
+    for i in 0..depth {
+        if i > 0 {
+            text.push(b';');
+        }
+        text.push(b'f');
+    }
+    text.extend_from_slice(b" 1\n");
+    folded_shape("deep", text, 1, "f");
+}
+
+#[test]
+fn a_deep_stack_of_distinct_names() {
+    let depth = 200_000 * scale();
+    let mut text = Vec::new();
+    text.push(b'f');
+    for i in 1..depth {
+        write!(text, ";g{i}").unwrap();
+    }
+    text.extend_from_slice(b" 3\n");
+    folded_shape("deep-distinct", text, 3, "f");
+}
+
+#[test]
+fn a_node_with_very_many_children_of_distinct_names() {
+    let width = 200_000 * scale();
+    let mut text = Vec::new();
+    for i in 0..width {
+        writeln!(text, "root;child{i} 2").unwrap();
+    }
+    folded_shape("wide", text, 2 * width as u64, "root");
+}
+
+#[test]
+fn a_huge_frame_name() {
+    let mut text = vec![b'n'; 10_000_000];
+    text.extend_from_slice(b";f 5\n");
+    folded_shape("huge-name", text, 5, "f");
+    // Longer than the line limit (64 MiB): refused, and the message names the limit.
+    if scale() > 1 {
+        let dir = tempdir();
+        let mut text = vec![b'n'; 70 << 20];
+        text.extend_from_slice(b" 1\n");
+        let file = write(&dir, "too-long", &text);
+        let r = scorch(&["info", file.to_str().unwrap()], text.len() as u64);
+        assert_eq!(r.code, 1);
+        assert!(
+            r.err.contains("a line is longer than the limit of 64 MiB"),
+            "{}",
+            r.err
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// A perf script event of one stack.
+fn perf_event(out: &mut Vec<u8>, t: &str, event: &str, stack: &[&str]) {
+    writeln!(out, "prog 7 [000] {t}: 1 {event}:").unwrap();
+    for f in stack.iter().rev() {
+        writeln!(out, "\tffff {f} (/bin/prog)").unwrap();
+    }
+    out.push(b'\n');
+}
+
+fn perf_shape(name: &'static str, text: Vec<u8>, total: u64) {
+    let dir = tempdir();
+    let s = Shape {
+        name,
+        file: write(&dir, name, &text),
+        total,
+        frame: "main",
+        timed: true,
+    };
+    drop(text);
+    every_command(&s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn perf_with_very_many_events_of_one_stack() {
+    let n = 200_000 * scale();
+    let mut text = Vec::new();
+    for i in 0..n {
+        perf_event(
+            &mut text,
+            &format!("{}.{:06}", i / 1000, i % 1000 * 1000),
+            "cycles",
+            &["main", "work"],
+        );
+    }
+    perf_shape("perf-many", text, n as u64);
+}
+
+#[test]
+fn perf_with_ten_thousand_event_names() {
+    let mut text = Vec::new();
+    for i in 0..10_000 {
+        perf_event(&mut text, &format!("{i}.5"), &format!("ev{i}"), &["main", "work"]);
+    }
+    // The shown event is the first: one sample.
+    perf_shape("perf-events", text, 1);
+}
+
+#[test]
+fn perf_spanning_ten_years() {
+    let mut text = Vec::new();
+    for t in ["0.25", "10.5", "315360000.5", "315360000.75"] {
+        perf_event(&mut text, t, "cycles", &["main", "work"]);
+    }
+    perf_shape("perf-ten-years", text.clone(), 4);
+    let dir = tempdir();
+    let file = write(&dir, "ten-years", &text);
+    let r = scorch(&["heatmap", "--json", file.to_str().unwrap()], text.len() as u64);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.err
+            .contains("the view is limited to the first 100000 seconds; 2 samples are outside it"),
+        "{}",
+        r.err
+    );
+    assert!(String::from_utf8_lossy(&r.out).contains("\"outside\":2"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Protocol buffers by hand: a varint, and a length-delimited field.
+fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn field(out: &mut Vec<u8>, number: u64, body: &[u8]) {
+    varint(out, number << 3 | 2);
+    varint(out, body.len() as u64);
+    out.extend_from_slice(body);
+}
+
+#[test]
+fn pprof_with_a_location_per_frame_of_a_deep_sample() {
+    let depth = 200_000 * scale() as u64;
+    let mut msg = Vec::new();
+    // sample_type { type: "samples", unit: "count" }
+    let mut vt = Vec::new();
+    varint(&mut vt, 1 << 3);
+    varint(&mut vt, 1);
+    varint(&mut vt, 2 << 3);
+    varint(&mut vt, 2);
+    field(&mut msg, 1, &vt);
+    // sample { location_id: [1..=depth] (leaf first), value: [7] }
+    let mut ids = Vec::new();
+    for id in 1..=depth {
+        varint(&mut ids, id);
+    }
+    let mut sample = Vec::new();
+    field(&mut sample, 1, &ids);
+    field(&mut sample, 2, &[7]);
+    field(&mut msg, 2, &sample);
+    // location { id, line { function_id: 1 for the root, 2 for every other } }
+    for id in 1..=depth {
+        let mut line = Vec::new();
+        varint(&mut line, 1 << 3);
+        varint(&mut line, if id == depth { 1 } else { 2 });
+        let mut loc = Vec::new();
+        varint(&mut loc, 1 << 3);
+        varint(&mut loc, id);
+        field(&mut loc, 4, &line);
+        field(&mut msg, 4, &loc);
+    }
+    // function { id: 1, name: "main" }, function { id: 2, name: "work" }
+    for (id, name) in [(1u64, 3u64), (2, 4)] {
+        let mut f = Vec::new();
+        varint(&mut f, 1 << 3);
+        varint(&mut f, id);
+        varint(&mut f, 2 << 3);
+        varint(&mut f, name);
+        field(&mut msg, 5, &f);
+    }
+    for s in ["", "samples", "count", "main", "work"] {
+        field(&mut msg, 6, s.as_bytes());
+    }
+    let dir = tempdir();
+    let s = Shape {
+        name: "pprof-deep",
+        file: write(&dir, "pprof-deep.pb", &msg),
+        total: 7,
+        frame: "main",
+        timed: false,
+    };
+    every_command(&s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_gzip_inside_a_gzip() {
+    use flate2::write::GzEncoder;
+    let gz = |b: &[u8]| {
+        let mut e = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(b).unwrap();
+        e.finish().unwrap()
+    };
+    let inner = gz(&b"main;work 2\n".repeat(100_000));
+    let outer = gz(&inner);
+    let dir = tempdir();
+    let file = write(&dir, "nested.gz", &outer);
+    let r = scorch(&["info", file.to_str().unwrap()], inner.len() as u64);
+    // One layer is inflated; the second is refused with a message that says what it is.
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("gzip data inside the gzip"), "{}", r.err);
+    let _ = std::fs::remove_dir_all(&dir);
+}
