@@ -15,7 +15,10 @@ case $target in
     loader|link) cp -n $data/folded/inf-base-flames.txt $data/perf/fg-perf-dd-stacks-01.txt $data/pprof/parca-fib.pb.gz "corpus/$target/" ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
-args=(-max_total_time="$secs" -rss_limit_mb=4096 -max_len=1048576)
+# Memory is bounded in proportion to the input: inputs are at most 1 MiB (-max_len), and scorch's model costs about
+# 30x its input at worst (a 5,000,000-frame stack: 325 MB for 10 MB), so no run may pass 512 MB of RSS (libFuzzer's
+# own corpus and coverage maps included) nor make a single allocation over 256 MB: either is reported as a finding.
+args=(-max_total_time="$secs" -rss_limit_mb=512 -malloc_limit_mb=256 -max_len=1048576)
 if [ -z "${FUZZ_QUIET:-}" ]; then
     exec cargo +nightly fuzz run "$target" "corpus/$target" -- "${args[@]}"
 fi

@@ -15,8 +15,8 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(imp) = scorch_core::import_bytes(data, ImportOptions::default()) {
         let v = ViewOptions::default_for(&imp.profile);
         let s = share::encode(&imp.profile, &v, share::DEFAULT_MAX);
-        // Samples with neither frames nor a named root (an empty perf comm) cannot be written as folded text; a
-        // profile of only those has nothing to carry, and its link says so (an empty profile) instead.
+        // A profile with nothing in the view (every sample filtered out) has nothing to carry. (Samples with no
+        // frames are carried: their folded line is ` WEIGHT`.)
         if export::to_folded_view(&imp.profile, &v).is_empty() {
             return;
         }
