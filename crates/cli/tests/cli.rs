@@ -597,3 +597,71 @@ fn a_function_twice_in_a_stack_is_counted_once_by_diff_and_top() {
     let f = &rows.iter().find(|(n, _)| n == "f").unwrap().1;
     assert_eq!((f[0], f[2]), (75.0, 75.0), "{top}");
 }
+
+/// pprof's percentage: `(98.62%)`, `( 5.77%)`, `(3.2e-05%)` — two decimals from 1 % up, two significant digits
+/// below (`measurement.Percentage`); `  100%` near 100.
+fn pprof_percent(header: &str) -> Option<(f64, f64)> {
+    let inner = header.rsplit_once('(')?.1.strip_suffix("%)")?.trim();
+    let v: f64 = inner.parse().ok()?;
+    // Half a unit of the last printed digit.
+    let tol = if inner.contains('e') || v < 1.0 {
+        let digits = if v == 0.0 { 0.0 } else { v.abs().log10().floor() };
+        0.5 * 10f64.powf(digits - 1.0)
+    } else {
+        0.005
+    };
+    Some((v, tol))
+}
+
+#[test]
+fn info_json_duration_matches_go_tool_pprof() {
+    let list = std::fs::read_to_string(core_data("pprof/oracle-go/durations.txt")).unwrap();
+    let mut checked = 0;
+    for line in list.lines().filter(|l| !l.starts_with('#')) {
+        let (file, header) = line.split_once('\t').unwrap();
+        let (code, out, err) = scorch(&["info", "--json", &core_data(&format!("pprof/{file}"))], None);
+        assert_eq!(code, 0, "{file}: {err}");
+        let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(j["duration_source"], "stated", "{file}");
+        // "Duration: 30.16s": pprof rounds to what its unit shows; the file's exact value is in the JSON.
+        let d = j["duration_ns"].as_u64().unwrap() as f64;
+        let shown = header
+            .strip_prefix("Duration: ")
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap();
+        let (num, scale) = if let Some(h) = shown.strip_suffix("hrs") {
+            (h, 3600e9)
+        } else {
+            (shown.strip_suffix('s').unwrap(), 1e9)
+        };
+        let num: f64 = num.parse().unwrap();
+        let decimals = num.to_string().split('.').nth(1).map_or(0, str::len) as i32;
+        assert!(
+            (d / scale - num).abs() <= 0.5 * 10f64.powi(-decimals) + 1e-9,
+            "{file}: duration {d} ns vs {shown}"
+        );
+        match pprof_percent(header) {
+            Some((want, tol)) => {
+                let got = j["duration_percent"]
+                    .as_f64()
+                    .unwrap_or_else(|| panic!("{file}: no percent\n{out}"));
+                assert!(
+                    (got - want).abs() <= tol,
+                    "{file}: {got} % vs pprof's {want} % (±{tol})"
+                );
+                checked += 1;
+            }
+            // A count, not a time: pprof prints no share, and neither does scorch.
+            None => assert!(j["duration_percent"].is_null(), "{file}: {out}"),
+        }
+        // The text says the same.
+        let (_, text, _) = scorch(&["info", &core_data(&format!("pprof/{file}"))], None);
+        assert!(
+            text.contains("duration:") && text.contains("stated in the file"),
+            "{file}: {text}"
+        );
+    }
+    assert!(checked >= 8, "only {checked} percentages checked");
+}

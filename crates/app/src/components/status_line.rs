@@ -9,6 +9,16 @@ use scorch_core::model::units::group_thousands;
 pub fn StatusLine() -> impl IntoView {
     let load = expect_context::<LoadState>();
     let main = expect_context::<Panes>().main;
+    // How much of the recording's duration the view's samples account for (one pass over the samples: a memo,
+    // not once per attribute).
+    let duration = Memo::new(move |_| {
+        main.data.with(|d| {
+            let d = d.as_ref().filter(|d| d.diff.is_none())?;
+            let p = d.profile();
+            let c = scorch_core::analysis::duration::coverage(p, &d.view)?;
+            Some(format!(" · duration {}", c.describe(&d.unit, p.meta.decimals)))
+        })
+    });
     let info = move || {
         main.data.get().map(|d| {
             if let Some(x) = &d.diff {
@@ -46,7 +56,7 @@ pub fn StatusLine() -> impl IntoView {
                 .map(|e| e.name.clone())
                 .unwrap_or_default();
             let text = format!(
-                "{} · {}{} · {} {}{} · total {}{}",
+                "{} · {}{} · {} {}{} · total {}{}{}",
                 d.name(),
                 p.meta.format,
                 if d.loaded.imported.gzip { " (gzip)" } else { "" },
@@ -60,6 +70,7 @@ pub fn StatusLine() -> impl IntoView {
                     format!(" · event {event}")
                 },
                 scorch_core::model::units::format_value(shown.as_f64(), &d.unit),
+                duration.get().unwrap_or_default(),
                 match p.meta.warnings.count {
                     0 => String::new(),
                     1 => " · 1 line skipped".to_string(),

@@ -1,18 +1,58 @@
-//! `scorch info`: format, samples, total, events, distinct stacks, maximum depth.
+//! `scorch info`: format, samples, total, events, distinct stacks, maximum depth, and how much of the
+//! recording's duration the samples account for. `--json` prints the same facts as one JSON object.
 
 use crate::error::Result;
 use crate::io::{load_warn, write_out};
 use clap::Args;
+use scorch_core::analysis::duration::{coverage, DurationSource};
 use scorch_core::model::units::{format_value, group_thousands, Weight};
 use scorch_core::view::calltree::{CallTree, Order};
 use scorch_core::view::ViewOptions;
 use scorch_core::ImportOptions;
+use serde::Serialize;
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {
+    /// Print the facts as one JSON object
+    #[arg(long)]
+    pub json: bool,
     /// The profile (`-`: standard input)
     #[arg(value_name = "FILE")]
     pub file: String,
+}
+
+/// What `scorch info` says about a profile (the default view: the default event, weighed).
+#[derive(Serialize)]
+struct Info {
+    format: String,
+    gzip: bool,
+    samples: u64,
+    /// The shown total in the unit's own terms: an integer, or a decimal for fractional folded counts.
+    total: serde_json::Number,
+    unit: String,
+    events: Vec<Event>,
+    time_span_ns: Option<u64>,
+    threads: usize,
+    distinct_stacks: usize,
+    frames: usize,
+    call_tree_nodes: usize,
+    max_depth: usize,
+    warnings: u64,
+    /// The recording's duration (stated by the file, else from the timestamps), `None` without either.
+    duration_ns: Option<u64>,
+    duration_source: Option<DurationSource>,
+    cpus: Option<u32>,
+    /// The total as a percentage of the duration (× CPUs), when the total is a time.
+    duration_percent: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Event {
+    name: String,
+    samples: u64,
+    total: u64,
+    unit: String,
+    shown: bool,
 }
 
 pub fn run(a: &InfoArgs) -> Result<()> {
@@ -34,46 +74,94 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         raw: tree.total.first().copied().unwrap_or(0),
         decimals: p.meta.decimals,
     };
+    let time_span_ns = p.samples.time_ns.as_ref().and_then(|t| {
+        let (a, b) = (t.iter().min()?, t.iter().max()?);
+        Some(b - a)
+    });
+    let cov = coverage(p, &v);
+    let info = Info {
+        format: p.meta.format.to_string(),
+        gzip: imp.gzip,
+        samples: p.meta.records,
+        total: if p.meta.decimals == 0 {
+            shown.raw.into()
+        } else {
+            serde_json::Number::from_f64(shown.as_f64()).unwrap_or_else(|| shown.raw.into())
+        },
+        unit: unit.name().to_string(),
+        events: p
+            .events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| Event {
+                name: e.name.clone(),
+                samples: e.samples,
+                total: e.total,
+                unit: e.unit.name().to_string(),
+                shown: Some(i as u16) == v.event,
+            })
+            .collect(),
+        time_span_ns,
+        threads: p.threads.len(),
+        distinct_stacks: used_stacks,
+        frames: p.frames.len(),
+        call_tree_nodes: tree.len().saturating_sub(1),
+        max_depth: p.max_depth(),
+        warnings: p.meta.warnings.count,
+        duration_ns: cov.as_ref().map(|c| c.duration_ns),
+        duration_source: cov.as_ref().map(|c| c.source),
+        cpus: cov.as_ref().and_then(|c| c.cpus),
+        duration_percent: cov.as_ref().and_then(|c| c.percent),
+    };
+    if a.json {
+        let mut text = serde_json::to_string_pretty(&info).map_err(|e| e.to_string())?;
+        text.push('\n');
+        return write_out(text.as_bytes());
+    }
     let mut text = format!(
         "format:          {}{}\nsamples:         {}\ntotal:           {} ({})\nunit:            {}\n",
-        p.meta.format,
-        if imp.gzip { " (gzip)" } else { "" },
-        p.meta.records,
+        info.format,
+        if info.gzip { " (gzip)" } else { "" },
+        info.samples,
         shown,
         format_value(shown.as_f64(), &unit),
-        unit.name(),
+        info.unit,
     );
-    if !p.events.is_empty() {
+    if !info.events.is_empty() {
         text.push_str("events:\n");
-        for (i, e) in p.events.iter().enumerate() {
+        for e in &info.events {
             text.push_str(&format!(
                 "  {}{}: {} samples, total {} {}\n",
                 e.name,
-                if Some(i as u16) == v.event { " (shown)" } else { "" },
+                if e.shown { " (shown)" } else { "" },
                 group_thousands(e.samples),
                 group_thousands(e.total),
-                e.unit.name()
+                e.unit
             ));
         }
     }
-    if let Some(times) = &p.samples.time_ns {
-        if let (Some(a), Some(b)) = (times.iter().min(), times.iter().max()) {
-            text.push_str(&format!("time span:       {:.6} s\n", (b - a) as f64 / 1e9));
-        }
+    if let Some(span) = info.time_span_ns {
+        text.push_str(&format!("time span:       {:.6} s\n", span as f64 / 1e9));
     }
-    if !p.threads.is_empty() {
+    if let Some(c) = &cov {
+        text.push_str(&format!(
+            "duration:        {}\n",
+            c.describe(&unit, p.meta.decimals)
+        ));
+    }
+    if info.threads > 0 {
         text.push_str(&format!(
             "threads:         {}\n",
-            group_thousands(p.threads.len() as u64)
+            group_thousands(info.threads as u64)
         ));
     }
     text.push_str(&format!(
         "distinct stacks: {}\nframes:          {}\ncall-tree nodes: {}\nmax depth:       {}\nwarnings:        {}\n",
-        group_thousands(used_stacks as u64),
-        group_thousands(p.frames.len() as u64),
-        group_thousands(tree.len() as u64 - 1),
-        p.max_depth(),
-        p.meta.warnings.count,
+        group_thousands(info.distinct_stacks as u64),
+        group_thousands(info.frames as u64),
+        group_thousands(info.call_tree_nodes as u64),
+        info.max_depth,
+        info.warnings,
     ));
     write_out(text.as_bytes())
 }

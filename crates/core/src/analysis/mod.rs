@@ -6,9 +6,11 @@
 //! - `transforms.rs`: focus, merge, hide, ignore, collapse recursion, show-from;
 //! - `sandwich.rs`: the inverted tree and the callers/callees of one function;
 //! - `diff.rs`: a base and a target merged into one tree;
-//! - `heatmap.rs`: the subsecond-offset heatmap.
+//! - `heatmap.rs`: the subsecond-offset heatmap;
+//! - `duration.rs`: how much of the recording's time the samples account for (the "missing time").
 
 pub mod diff;
+pub mod duration;
 pub mod functions;
 pub mod heatmap;
 pub mod sandwich;

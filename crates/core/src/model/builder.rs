@@ -39,6 +39,7 @@ pub struct ProfileBuilder {
     label_set_ids: HashMap<Vec<(StrId, LabelValue)>, u32>,
     default_event: u16,
     info: Vec<(String, String)>,
+    duration_ns: Option<u64>,
     total: u64,
 }
 
@@ -64,6 +65,7 @@ impl ProfileBuilder {
             label_set_ids: HashMap::default(),
             default_event: 0,
             info: Vec::new(),
+            duration_ns: None,
             total: 0,
         }
     }
@@ -97,6 +99,11 @@ impl ProfileBuilder {
 
     pub fn set_default_event(&mut self, e: u16) {
         self.default_event = e;
+    }
+
+    /// The recording's duration as the file states it.
+    pub fn set_duration_ns(&mut self, ns: u64) {
+        self.duration_ns = Some(ns);
     }
 
     pub fn add_info(&mut self, key: &str, value: String) {
@@ -272,6 +279,7 @@ impl ProfileBuilder {
                 warnings,
                 default_event: self.default_event,
                 info: self.info,
+                duration_ns: self.duration_ns,
             },
             total: self.total,
         }

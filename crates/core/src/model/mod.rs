@@ -295,6 +295,8 @@ pub struct Meta {
     pub default_event: u16,
     /// Facts to show the user (pprof: period, duration, comments, drop_frames, …), in order.
     pub info: Vec<(String, String)>,
+    /// How long the recording lasted, when the file says so (pprof's `duration_nanos`).
+    pub duration_ns: Option<u64>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

@@ -415,6 +415,7 @@ impl Builder {
         }
         if msg.duration_nanos > 0 {
             b.add_info("duration", format!("{:.3} s", msg.duration_nanos as f64 / 1e9));
+            b.set_duration_ns(msg.duration_nanos as u64);
         }
         if msg.time_nanos > 0 {
             b.add_info("time (ns since epoch)", msg.time_nanos.to_string());

@@ -1,0 +1,154 @@
+//! Missing time: how much of the recording the samples account for, as `go tool pprof` prints it
+//! ("Duration: 30.16s, Total samples = 29.74s (98.62%)"). When the widths do not add up to the wall clock, the
+//! rest of the time was spent off-CPU (or lost), which is where an investigation looks next.
+//!
+//! The duration is the one the file states (pprof's `duration_nanos`); else, for samples with timestamps, the
+//! span from the first to the last sample the view selects (or the view's time range), times the number of
+//! CPUs those samples ran on when the input names them (perf's `[cpu]`): the CPU time that was there to be
+//! sampled. The share is given only when the shown total is a time (nanoseconds), as pprof does.
+
+use crate::model::units::{format_percent, format_value};
+use crate::model::{Profile, Unit, Weight};
+use crate::view::ViewOptions;
+
+/// Where a [`Coverage`]'s duration comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DurationSource {
+    /// The file says how long the recording lasted (pprof `duration_nanos`).
+    Stated,
+    /// From the first to the last selected sample's timestamp.
+    Span,
+    /// The view's time range.
+    Range,
+}
+
+/// The recording's duration beside what the samples add up to.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Coverage {
+    pub duration_ns: u64,
+    pub source: DurationSource,
+    /// CPUs the selected samples ran on, when the input names them (then the available time is
+    /// `duration × cpus`).
+    pub cpus: Option<u32>,
+    /// The view's total (raw weight units, see the profile's `decimals`).
+    pub total: u64,
+    /// `total` as a percentage of the available time, when the total is a time.
+    pub percent: Option<f64>,
+}
+
+impl Coverage {
+    /// `30.157 s (stated in the file), total 29.740 s (98.6 %)`, as `go tool pprof` heads its reports; the share
+    /// only when the total is a time. `unit` and `decimals` are the view's (for the total).
+    pub fn describe(&self, unit: &Unit, decimals: u32) -> String {
+        let d = format_value(self.duration_ns as f64, &Unit::Nanoseconds);
+        let cpus = match self.cpus {
+            Some(1) => " on 1 CPU".to_string(),
+            Some(n) => format!(" × {n} CPUs"),
+            None => String::new(),
+        };
+        let source = match self.source {
+            DurationSource::Stated => "stated in the file",
+            DurationSource::Span => "first to last sample",
+            DurationSource::Range => "the time range",
+        };
+        let total = Weight {
+            raw: self.total,
+            decimals,
+        };
+        let total = format_value(total.as_f64(), unit);
+        match self.percent {
+            Some(pct) => format!(
+                "{d}{cpus} ({source}), total {total} ({})",
+                format_percent(pct, 100.0)
+            ),
+            None => format!("{d}{cpus} ({source}), total {total}"),
+        }
+    }
+}
+
+/// The coverage of a view, or `None` when the profile states no duration and has no timestamps.
+pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
+    let mut total = 0u64;
+    let (mut first, mut last) = (u64::MAX, 0u64);
+    let mut cpus: Vec<u32> = Vec::new();
+    let times = p.samples.time_ns.as_ref();
+    let cpu_col = p.samples.cpu.as_ref();
+    for i in 0..p.samples.len() {
+        let Some(w) = v.weigh(p, i) else { continue };
+        total = total.saturating_add(w);
+        if let Some(&t) = times.and_then(|t| t.get(i)) {
+            first = first.min(t);
+            last = last.max(t);
+        }
+        if let Some(&c) = cpu_col.and_then(|c| c.get(i)) {
+            cpus.push(c);
+        }
+    }
+    cpus.sort_unstable();
+    cpus.dedup();
+    let (duration_ns, source, cpus) = if let Some(d) = p.meta.duration_ns {
+        (d, DurationSource::Stated, None)
+    } else if let Some((a, b)) = v.time_range {
+        (b.saturating_sub(a), DurationSource::Range, count(&cpus))
+    } else if times.is_some() && first <= last {
+        (last - first, DurationSource::Span, count(&cpus))
+    } else {
+        return None;
+    };
+    let is_time = v.unit(p) == Unit::Nanoseconds && p.meta.decimals == 0;
+    let available = duration_ns as f64 * f64::from(cpus.unwrap_or(1));
+    let percent = (is_time && available > 0.0).then(|| total as f64 / available * 100.0);
+    Some(Coverage {
+        duration_ns,
+        source,
+        cpus,
+        total,
+        percent,
+    })
+}
+
+fn count(cpus: &[u32]) -> Option<u32> {
+    (!cpus.is_empty()).then(|| u32::try_from(cpus.len()).unwrap_or(u32::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{import_bytes, ImportOptions};
+
+    #[test]
+    fn folded_has_no_duration() {
+        let p = import_bytes(b"a;b 3\n", ImportOptions::default())
+            .unwrap()
+            .profile;
+        assert_eq!(coverage(&p, &ViewOptions::default_for(&p)), None);
+    }
+
+    #[test]
+    fn perf_span_times_cpus() {
+        // Two CPUs, 1 s apart; cpu-clock periods of 0.25 s each: 1 s of samples in 2 CPU-seconds.
+        let text = b"a 1 [000] 10.000000: 250000000 cpu-clock:\n\t1 f (/bin/a)\n\n\
+a 1 [001] 10.500000: 250000000 cpu-clock:\n\t1 f (/bin/a)\n\n\
+a 1 [000] 10.750000: 250000000 cpu-clock:\n\t1 f (/bin/a)\n\n\
+a 1 [001] 11.000000: 250000000 cpu-clock:\n\t1 f (/bin/a)\n\n";
+        let p = import_bytes(text, ImportOptions::default()).unwrap().profile;
+        let c = coverage(&p, &ViewOptions::default_for(&p)).unwrap();
+        assert_eq!(
+            (c.duration_ns, c.source, c.cpus),
+            (1_000_000_000, DurationSource::Span, Some(2))
+        );
+        assert_eq!(c.total, 1_000_000_000);
+        assert_eq!(c.percent, Some(50.0));
+        assert_eq!(
+            c.describe(&Unit::Nanoseconds, 0),
+            "1.000 s × 2 CPUs (first to last sample), total 1.000 s (50.0 %)"
+        );
+        // Counted instead of weighed: no share of a time.
+        let v = ViewOptions {
+            weight: crate::WeightMode::Count,
+            ..ViewOptions::default_for(&p)
+        };
+        assert_eq!(coverage(&p, &v).unwrap().percent, None);
+    }
+}
