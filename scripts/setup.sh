@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what scorch's build and tests need, idempotently, from the registries this machine reaches.
 # Usage: scripts/setup.sh [--browser] [--fuzz]
-#   --browser  also installs Debian's chromium for the browser tests
+#   --browser  also installs Debian's chromium and firefox-esr for the browser tests
 #   --fuzz     also installs a nightly toolchain and cargo-fuzz for the fuzz targets in fuzz/
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,20 +35,26 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qF "$WBG_VERSION"; then
     cargo install wasm-bindgen-cli --version "$WBG_VERSION" --force
 fi
 
-# npm: binaryen (wasm-opt 132, never Debian's 108, which breaks the page) and playwright-core.
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+# npm: binaryen (wasm-opt 132, never Debian's 108, which breaks the page), playwright-core (drives Chromium) and
+# puppeteer-core (drives Firefox over WebDriver BiDi; like playwright-core, it never downloads a browser).
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/puppeteer-core ] \
     || [ package.json -nt node_modules/.package-lock.json ]; then
     say "installing npm packages"
     npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error
 fi
 
-# Debian chromium for the browser tests (Playwright's own browser download does not work here).
+# Debian's chromium and firefox-esr for the browser tests (Playwright's own browser downloads do not work here).
 ARGS=" $* "
-if [[ "$ARGS" == *" --browser "* ]] && [ ! -x /usr/bin/chromium ]; then
-    say "installing Debian's chromium"
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+if [[ "$ARGS" == *" --browser "* ]]; then
+    MISSING=()
+    [ -x /usr/bin/chromium ] || MISSING+=(chromium)
+    [ -x /usr/bin/firefox-esr ] || MISSING+=(firefox-esr)
+    if [ ${#MISSING[@]} -gt 0 ]; then
+        say "installing Debian's ${MISSING[*]}"
+        SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+        $SUDO apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${MISSING[@]}" >/dev/null
+    fi
 fi
 
 # Fuzzing: libFuzzer needs a nightly toolchain (minimal profile, from rustup's own server) and cargo-fuzz.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: format, lint, native tests, the wasm build, and the browser tests in headless Chromium.
+# Runs every test: format, lint, native tests, the wasm build, and the browser tests in headless Chromium and in
+# headless Firefox ESR. SCORCH_BROWSERS="chromium" (or "firefox") runs the browser tests in one engine only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser --fuzz
@@ -29,5 +30,14 @@ step "wasm build (release, with the test hooks: the \`testing\` feature)"
 # build with the `testing` feature has; ./scripts/serve.sh builds the product without them.
 trunk build --release --features testing
 
-step "browser tests (headless Chromium)"
-node --test --test-concurrency=1 tests/e2e/
+# One harness, two engines: every browser test runs in each (tests/e2e/harness.mjs; SCORCH_BROWSER picks one).
+for engine in ${SCORCH_BROWSERS:-chromium firefox}; do
+    case "$engine" in
+        chromium) step "browser tests (headless Chromium, through playwright-core)" ;;
+        firefox) step "browser tests (headless Firefox ESR, through puppeteer-core over WebDriver BiDi)" ;;
+        *) echo "SCORCH_BROWSERS: unknown engine $engine (chromium, firefox)" >&2; exit 2 ;;
+    esac
+    start=$SECONDS
+    SCORCH_BROWSER=$engine node --test --test-concurrency=1 tests/e2e/
+    echo "browser tests in $engine: $((SECONDS - start)) s"
+done

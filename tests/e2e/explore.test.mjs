@@ -361,19 +361,24 @@ test('keyboard: / focuses search, n next match, 1–4 switch views, r resets, ? 
 });
 
 test('themes: follow the system setting, switchable', async () => {
-  const { page } = b;
-  const bg = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  assert.equal(await bg(), 'rgb(23, 23, 26)', 'auto follows a dark system');
-  await page.emulateMedia({ colorScheme: 'light' });
-  assert.equal(await bg(), 'rgb(251, 251, 250)');
+  // The system setting is the browser's own (a launch option): no driver can change it in a running Firefox
+  // (Playwright's emulateMedia is Chromium's DevTools protocol), so each system scheme gets a fresh browser.
+  const bg = (page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const dark = await browser({ colorScheme: 'dark' });
+  try {
+    await dark.page.goto(server.url);
+    await waitForProfile(dark.page, 'service.perf.gz');
+    assert.equal(await bg(dark.page), 'rgb(23, 23, 26)', 'auto follows a dark system');
+  } finally { await dark.close(); }
+  const { page } = b; // a light system
+  assert.equal(await bg(page), 'rgb(251, 251, 250)');
   await page.click('[data-testid=theme-toggle]'); // light
   await page.click('[data-testid=theme-toggle]'); // dark
   assert.equal(await page.getAttribute('[data-testid=theme-toggle]', 'data-theme'), 'dark');
-  assert.equal(await bg(), 'rgb(23, 23, 26)', 'dark chosen on a light system');
+  assert.equal(await bg(page), 'rgb(23, 23, 26)', 'dark chosen on a light system');
   await page.screenshot({ path: outFile('dark.png') });
   await page.click('[data-testid=theme-toggle]'); // auto
-  assert.equal(await bg(), 'rgb(251, 251, 250)');
+  assert.equal(await bg(page), 'rgb(251, 251, 250)');
 });
 
 test('a wide frame that starts in the same pixel as a sub-pixel one is drawn', async () => {

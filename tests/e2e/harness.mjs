@@ -1,10 +1,15 @@
-// Shared browser-test plumbing: a static server for dist/ and a headless Debian Chromium via playwright-core.
+// Shared browser-test plumbing: a static server for dist/ and a headless browser. SCORCH_BROWSER picks the engine:
+// `chromium` (the default; Debian's, through playwright-core) or `firefox` (Debian's firefox-esr, through
+// puppeteer-core over WebDriver BiDi, wrapped in the same Playwright-shaped page by ./playwright-shim.mjs).
+// ENGINE is exported for the few places where the engines truly differ; each such place says why.
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import { wrapPage, scratchDir } from './playwright-shim.mjs';
 import { execFileSync } from 'node:child_process';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -49,23 +54,58 @@ export async function serve(root = DIST, prefix = '/', mounts = {}) {
   return { url: `http://127.0.0.1:${port}${prefix}`, requests, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** A fresh headless Chromium with an empty profile directory. */
-export async function browser() {
+export const ENGINE = process.env.SCORCH_BROWSER || 'chromium';
+if (!['chromium', 'firefox'].includes(ENGINE)) throw new Error(`SCORCH_BROWSER=${ENGINE}: chromium or firefox`);
+
+/** A fresh headless browser of ENGINE with an empty profile, a 1280×800 viewport and the page's errors collected.
+ *  `colorScheme` ('light' or 'dark') is the system colour scheme the page sees. */
+export async function browser({ colorScheme = 'light' } = {}) {
+  const b = ENGINE === 'firefox' ? await firefox(colorScheme) : await chromiumBrowser(colorScheme);
+  const errors = [];
+  b.page.on('pageerror', (e) => errors.push(String(e)));
+  b.page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return { page: b.page, errors, close: b.close };
+}
+
+async function chromiumBrowser(colorScheme) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-e2e-'));
   const ctx = await chromium.launchPersistentContext(dir, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
+    colorScheme,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
   const page = ctx.pages()[0] || (await ctx.newPage());
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return { page, close: async () => { await ctx.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+}
+
+async function firefox(colorScheme) {
+  // puppeteer makes (and afterwards removes) a fresh profile for each launch.
+  const b = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: process.env.FIREFOX || '/usr/bin/firefox-esr',
+    headless: true,
+    defaultViewport: { width: 1280, height: 800 },
+    // The window, too, at least as large as the viewport: WebDriver's input actions check their coordinates against
+    // the window's own viewport (by default 1366×682 headless), not the emulated one, and refuse points below it.
+    args: ['--width=1280', '--height=1000'],
+    extraPrefsFirefox: {
+      // The system colour scheme (Playwright's `colorScheme` for Chromium): 0 dark, 1 light.
+      'layout.css.prefers-color-scheme.content-override': colorScheme === 'dark' ? 0 : 1,
+      // No update checks, telemetry or remote settings: nothing leaves the machine but the test's own requests.
+      'app.update.disabledForTesting': true,
+      'browser.shell.checkDefaultBrowser': false,
+      'datareporting.policy.dataSubmissionEnabled': false,
+      'toolkit.telemetry.enabled': false,
+    },
+  });
+  const page = (await b.pages())[0] || (await b.newPage());
+  const files = scratchDir();
   return {
-    page, errors,
-    close: async () => { await ctx.close(); fs.rmSync(dir, { recursive: true, force: true }); },
+    page: wrapPage(page, files),
+    close: async () => { await b.close(); fs.rmSync(files, { recursive: true, force: true }); },
   };
 }
 

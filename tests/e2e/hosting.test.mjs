@@ -37,6 +37,9 @@ test('#url= opens a hosted profile; a failing URL says why and keeps the open pr
   assert.deepEqual([s.samples, s.total], ['3', '100']);
   // Relative to the viewer's own address.
   await page.goto(`${server.url}#url=${encodeURIComponent('www/demo/service.perf.gz')}`);
+  // That was a hash change in the open page, which fetches the profile itself: let it land before counting, or
+  // its request can reach the server after `served` is read (Firefox's timing shows that race).
+  await waitForProfile(page, 'service.perf.gz');
   const served = server.requests.length;
   await page.reload();
   s = await waitForProfile(page, 'service.perf.gz');

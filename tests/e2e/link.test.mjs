@@ -183,3 +183,17 @@ test('a diff of two local files travels in the link, both sides', async () => {
     assert.deepEqual([got.total, got.baseTotal], [want.total, want.baseTotal]);
   } finally { await fresh.close(); }
 });
+
+test('without a clipboard API (a site on plain http) Copy link still shows the link', async () => {
+  // navigator.clipboard exists only in a secure context (https, localhost): on an intranet host served over plain
+  // http it is undefined, in Chromium and Firefox alike. The test server is on 127.0.0.1 (secure), so take it away.
+  const fresh = await browser();
+  try {
+    await fresh.page.goto(app.server.url);
+    await waitForProfile(fresh.page, 'service.perf.gz');
+    await fresh.page.evaluate(() => { Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined, configurable: true }); });
+    const { link } = await takeLink(fresh.page);
+    assert.match(link, /#url=www\/demo\/service\.perf\.gz/);
+    assert.deepEqual(fresh.errors, []);
+  } finally { await fresh.close(); }
+});

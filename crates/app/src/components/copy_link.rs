@@ -80,7 +80,7 @@ pub fn CopyLink() -> impl IntoView {
             loc.pathname().unwrap_or_default(),
             f.render().unwrap_or_else(|| "#".to_string())
         );
-        let _ = w.navigator().clipboard().write_text(&link);
+        copy_to_clipboard(&w, &link);
         shown.set(Some((
             link.clone(),
             format!("{} characters: {about}", group_thousands(link.len() as u64)),
@@ -95,5 +95,20 @@ pub fn CopyLink() -> impl IntoView {
                 <button on:click=move |_| shown.set(None)>"Close"</button>
             </div>
         })}
+    }
+}
+
+/// Writes `text` to the clipboard where the browser offers one. `navigator.clipboard` exists only in a secure
+/// context (https or localhost): on an intranet host served over plain http it is undefined in Chromium and
+/// Firefox alike, and calling it threw before the link panel opened. Feature-detected, so the link is always shown
+/// (to select and copy by hand); a write the browser refuses (a permission) is not an error of the page.
+fn copy_to_clipboard(w: &web_sys::Window, text: &str) {
+    let nav = w.navigator();
+    let has = js_sys::Reflect::get(&nav, &"clipboard".into()).is_ok_and(|c| c.is_object());
+    if has {
+        let written = wasm_bindgen_futures::JsFuture::from(nav.clipboard().write_text(text));
+        leptos::task::spawn_local(async move {
+            let _ = written.await;
+        });
     }
 }

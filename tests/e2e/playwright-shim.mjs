@@ -1,0 +1,185 @@
+// The Firefox half of the harness: wraps a puppeteer-core Page (driving Debian's stock firefox-esr over WebDriver
+// BiDi) in the small Playwright-shaped surface the tests use, so one test file runs in both engines unchanged.
+//
+// Why not Playwright itself: its Firefox needs Playwright's own patched build (not downloadable here), and its
+// experimental BiDi channel (`moz-firefox`) fails at launch on Firefox ESR (`emulation.setMediaFeaturesOverride:
+// unknown command`). puppeteer-core speaks plain WebDriver BiDi and never downloads a browser.
+//
+// Only what the tests call is here, with Playwright's waiting rules where a test relies on them: an action waits for
+// its element to be visible, a read waits for it to be attached. Anything else throws a message that names the
+// method, so a test that needs more fails loudly in Firefox instead of doing something subtly different.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const TIMEOUT = 30000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Wraps `page` (a puppeteer Page); `files` is a scratch folder for `setInputFiles` with in-memory buffers. */
+export function wrapPage(page, files) {
+  const keyboard = {
+    /** Playwright key syntax: 'Enter', 'Shift+Enter', '?', '['. */
+    async press(keys) {
+      const parts = keys === '+' ? ['+'] : keys.split('+');
+      const key = parts.pop();
+      for (const m of parts) await page.keyboard.down(m);
+      await page.keyboard.press(key);
+      for (const m of parts.reverse()) await page.keyboard.up(m);
+    },
+    type: (text) => page.keyboard.type(text),
+  };
+  const mouse = {
+    move: (x, y) => page.mouse.move(x, y),
+    down: () => page.mouse.down(),
+    up: () => page.mouse.up(),
+    click: (x, y) => page.mouse.click(x, y),
+  };
+
+  const locator = (steps) => {
+    /** Resolves the steps (selector, optional first) to elements in the page and runs `fn(elements, arg)`. */
+    const run = (fn, arg) => page.evaluate((steps, src, arg) => {
+      let els = [document];
+      for (const [sel, first] of steps) {
+        els = els.flatMap((e) => [...e.querySelectorAll(sel)]);
+        if (first) els = els.slice(0, 1);
+      }
+      // eslint-disable-next-line no-new-func
+      return new Function(`return (${src})`)()(els, arg);
+    }, steps, fn.toString(), arg);
+    const visible = (els) => {
+      const e = els[0];
+      if (!e) return false;
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+    };
+    const waitFor = async ({ state = 'visible', timeout = TIMEOUT } = {}) => {
+      const want = { visible, attached: (els) => els.length > 0, detached: (els) => els.length === 0,
+        hidden: (els) => !visible(els) }[state];
+      if (!want) throw new Error(`locator.waitFor: state ${state} is not in the Firefox shim`);
+      const t0 = Date.now();
+      for (;;) {
+        if (await run(want)) return;
+        if (Date.now() - t0 > timeout) throw new Error(`timeout ${timeout} ms waiting for ${JSON.stringify(steps)} to be ${state}`);
+        await sleep(20);
+      }
+    };
+    const read = async (fn, arg) => { await waitFor({ state: 'attached' }); return run(fn, arg); };
+    const click = async () => {
+      await waitFor();
+      // Playwright scrolls the element into view and clicks the centre with the mouse: real, trusted events.
+      const { x, y } = await run((els) => {
+        const e = els[0];
+        const r0 = e.getBoundingClientRect();
+        if (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth) e.scrollIntoView({ block: 'center', inline: 'center' });
+        const r = e.getBoundingClientRect();
+        return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+      });
+      await page.mouse.click(x, y);
+    };
+    const fill = async (value) => {
+      await waitFor();
+      // As Playwright does: focus, replace the whole value, one `input` event.
+      await run((els, value) => {
+        const e = els[0];
+        e.focus();
+        const proto = e instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+        Object.getOwnPropertyDescriptor(proto, 'value').set.call(e, value);
+        e.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: value ? 'insertText' : 'deleteContentBackward', data: value || null }));
+      }, value);
+    };
+    return {
+      first: () => locator([...steps.slice(0, -1), [steps.at(-1)[0], true]]),
+      locator: (sel) => locator([...steps, [sel, false]]),
+      waitFor,
+      click,
+      fill,
+      press: async (key) => { await waitFor(); await run((els) => els[0].focus()); await keyboard.press(key); },
+      count: () => run((els) => els.length),
+      textContent: () => read((els) => els[0].textContent),
+      getAttribute: (name) => read((els, name) => els[0].getAttribute(name), name),
+      inputValue: () => read((els) => els[0].value),
+      isChecked: () => read((els) => els[0].checked),
+      allTextContents: () => run((els) => els.map((e) => e.textContent)),
+      evaluateAll: (fn, arg) => run(fn, arg),
+      scrollIntoViewIfNeeded: async () => {
+        await waitFor({ state: 'attached' });
+        // Element.scrollIntoViewIfNeeded is Chromium-only; this is the standard equivalent.
+        await run((els) => {
+          const r = els[0].getBoundingClientRect();
+          if (r.top < 0 || r.bottom > innerHeight) els[0].scrollIntoView({ block: 'center' });
+        });
+      },
+      selectOption: async (want) => {
+        await waitFor();
+        // As Playwright does: pick the option by value (a string) or { label }, then `input` and `change`.
+        const ok = await run((els, want) => {
+          const s = els[0];
+          const o = [...s.options].find((o) => (typeof want === 'string' ? o.value === want : o.label === want.label));
+          if (!o) return false;
+          s.value = o.value;
+          s.dispatchEvent(new Event('input', { bubbles: true }));
+          s.dispatchEvent(new Event('change', { bubbles: true }));
+          return true;
+        }, want);
+        if (!ok) throw new Error(`selectOption: no option ${JSON.stringify(want)} in ${JSON.stringify(steps)}`);
+      },
+      setInputFiles: async (file) => {
+        await waitFor({ state: 'attached' });
+        let p = file;
+        if (typeof file !== 'string') {
+          // A file given as { name, buffer }: WebDriver BiDi sets files by path, so write it out under its name.
+          const dir = fs.mkdtempSync(path.join(files, 'f-'));
+          p = path.join(dir, file.name);
+          fs.writeFileSync(p, file.buffer);
+        }
+        const handle = await page.$(steps.map(([s]) => s).join(' '));
+        await handle.uploadFile(p);
+        await handle.dispose();
+      },
+    };
+  };
+  const $ = (sel) => locator([[sel, false]]);
+
+  const shim = {
+    goto: (url) => page.goto(url, { waitUntil: 'load' }),
+    reload: () => page.reload({ waitUntil: 'load' }),
+    // The tests only go back within the page (zoom history): a same-document traversal.
+    goBack: () => page.evaluate(() => history.back()),
+    evaluate: (fn, arg) => page.evaluate(fn, arg),
+    waitForFunction: (fn, arg, { timeout = TIMEOUT } = {}) => page.waitForFunction(fn, { timeout, polling: 'raf' }, arg),
+    waitForTimeout: sleep,
+    waitForSelector: async (sel, { state = 'visible', timeout = TIMEOUT } = {}) => {
+      await $(sel).waitFor({ state, timeout });
+      if (state === 'detached' || state === 'hidden') return null;
+      return { textContent: () => $(sel).textContent() };
+    },
+    $: (sel) => page.$(sel),
+    $$eval: (sel, fn, arg) => page.$$eval(sel, fn, arg),
+    locator: $,
+    click: (sel) => $(sel).click(),
+    fill: (sel, v) => $(sel).fill(v),
+    focus: async (sel) => { await $(sel).waitFor(); await page.focus(sel); },
+    textContent: (sel) => $(sel).textContent(),
+    getAttribute: (sel, name) => $(sel).getAttribute(name),
+    inputValue: (sel) => $(sel).inputValue(),
+    isChecked: (sel) => $(sel).isChecked(),
+    selectOption: (sel, v) => $(sel).selectOption(v),
+    setInputFiles: (sel, f) => $(sel).setInputFiles(f),
+    screenshot: (opts) => page.screenshot(opts),
+    keyboard,
+    mouse,
+    /** Events with Playwright's payloads: 'pageerror' (Error), 'console' ({ type, text }), 'request' ({ url }). */
+    on: (event, fn) => {
+      if (!['pageerror', 'console', 'request'].includes(event)) throw new Error(`page.on('${event}') is not in the Firefox shim`);
+      page.on(event, fn);
+    },
+  };
+  return new Proxy(shim, {
+    get(t, k) {
+      if (k in t || typeof k === 'symbol' || k === 'then') return t[k];
+      throw new Error(`page.${String(k)} is not in the Firefox shim (tests/e2e/playwright-shim.mjs): add it there`);
+    },
+  });
+}
+
+export const scratchDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-e2e-files-'));
