@@ -92,13 +92,11 @@ pub fn draw(
             if !g.row_visible(depth) {
                 continue;
             }
-            let (Some(row), Some(rx0), Some(rx1)) = (
-                d.layout.rows.get(depth),
-                d.layout.row_x0.get(depth),
-                d.layout.row_x1.get(depth),
-            ) else {
-                continue;
-            };
+            let (row, rx0, rx1) = (
+                d.layout.row(depth),
+                d.layout.row_x0(depth),
+                d.layout.row_x1(depth),
+            );
             let range = d.layout.row_range(depth, g.vx0, g.vx1);
             let y = g.row_y(depth);
             // Sub-pixel frames merge into slivers of one neutral colour, one fill per run of adjacent pixels
