@@ -108,8 +108,9 @@ impl Actions {
 
     /// Rebuilds the tree and layout from the loaded profile(s), the view and the diff settings.
     pub fn rebuild(&self) {
-        // A flame graph built during the load is used at most once, and never kept past the first rebuild.
-        let pre = self.load.prebuilt.try_update_value(|p| p.take()).flatten();
+        // The plain flame graph last built (during the load, or by an earlier rebuild): switching to the
+        // inverted tree, the sandwich or the table and back must not rebuild a tree of millions of nodes.
+        let pre = self.load.prebuilt.get_value();
         let Some(target) = self.load.loaded.get_untracked() else {
             return;
         };
@@ -142,7 +143,11 @@ impl Actions {
                     },
                     _ => match pre {
                         Some((d, o)) if o == order && d.view == view && Arc::ptr_eq(&d.loaded, &target) => d,
-                        _ => Arc::new(FlameData::new(target, view, order)),
+                        _ => {
+                            let d = Arc::new(FlameData::new(target, view, order));
+                            self.load.prebuilt.set_value(Some((d.clone(), order)));
+                            d
+                        }
                     },
                 }
             }
