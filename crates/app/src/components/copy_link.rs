@@ -93,7 +93,12 @@ pub fn CopyLink() -> impl IntoView {
             loc.pathname().unwrap_or_default(),
             f.render().unwrap_or_else(|| "#".to_string())
         );
-        let _ = w.navigator().clipboard().write_text(&link);
+        // The browser may refuse the clipboard (no focus, no permission): the link is in the box either way,
+        // and the refusal is awaited here rather than left as an unhandled rejection.
+        let copied = w.navigator().clipboard().write_text(&link);
+        leptos::task::spawn_local(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(copied).await;
+        });
         shown.set(Some((
             link.clone(),
             format!("{} characters: {about}", group_thousands(link.len() as u64)),
