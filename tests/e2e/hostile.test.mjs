@@ -16,10 +16,12 @@ const WIDTH = 1_000_000;
 const SHAPES = [
   {
     name: 'deep.folded', frame: 'f', total: '1', depth: String(DEPTH + 1), functions: '1',
+    sandwich: [String(DEPTH + 1), String(DEPTH + 1)],
     bytes: () => Buffer.from(`${'f;'.repeat(DEPTH - 1)}f 1\n`),
   },
   {
     name: 'wide.folded', frame: 'root', total: String(2 * WIDTH), depth: '3', functions: String(WIDTH + 1),
+    sandwich: ['2', '3'],
     bytes: () => { const a = []; for (let i = 0; i < WIDTH; i++) a.push(`root;child${i} 2\n`); return Buffer.from(a.join('')); },
   },
 ];
@@ -57,8 +59,11 @@ for (const s of SHAPES) {
     await page.click('[data-testid=view-flame]');
 
     await blur(page);
+    const shown = await page.getAttribute('[data-testid=flame-canvas]', 'data-shown');
     await page.keyboard.press('2');
     await page.waitForSelector('[data-testid=view-mode-inverted].active', LONG);
+    // A large profile's inverted tree is built in steps: the graph shown so far stays until it is ready.
+    await page.waitForFunction((n) => document.querySelector('[data-testid=flame-canvas]').dataset.shown !== n, shown, LONG);
     // One name everywhere: the inverted tree of the deep stack is as deep; the wide one's leaves are its roots.
     assert.equal(await depthOf(page), s.depth, 'inverted rows');
     assert.equal((await status(page)).total, s.total, 'inverted total');
@@ -72,8 +77,12 @@ for (const s of SHAPES) {
     await page.waitForSelector('[data-testid=callers-canvas]', LONG);
     await page.waitForSelector('[data-testid=callees-canvas]', LONG);
     assert.equal(await page.textContent('[data-testid=selected-name]'), s.frame);
-    assert.ok(Number(await depthOf(page, 'callers-canvas')) > 1, 'callers drawn');
-    assert.ok(Number(await depthOf(page, 'callees-canvas')) > 1, 'callees drawn');
+    // Built in steps, callers first: each pane's depth appears when its graph is ready. Every caller and
+    // callee of `f` in the deep stack is `f`: both sides are as deep as the stack (rows: `all` and the
+    // frames); the wide one's root has no callers (all, root) and a million callees (all, root, childN).
+    await page.waitForFunction(() => ['callers', 'callees'].every((p) => Number(document.querySelector(`[data-testid=${p}-canvas]`).dataset.depth) > 0), null, LONG);
+    assert.equal(await depthOf(page, 'callers-canvas'), s.sandwich[0], 'callers rows');
+    assert.equal(await depthOf(page, 'callees-canvas'), s.sandwich[1], 'callees rows');
     await page.screenshot({ path: outFile(`hostile-${s.name}-sandwich.png`) });
     await alive(page, 'sandwich');
     await page.fill('[data-testid=search]', '');
