@@ -4,7 +4,7 @@
 // selected), functions (4), search, Copy link, and the copied link in the same tab — and reports per step the
 // longest main-thread task (PerformanceObserver 'longtask', tasks over 50 ms), how many long tasks there were,
 // the step's wall time, and the peak resident memory of Chromium's renderer processes (polled every 100 ms).
-// Usage: node bench/hostile-browser.mjs [SCALE=1] [SHAPE…]   (SCALE 1 = the issue's sizes: a 5,000,000-frame
+// Usage: [SCORCH_DIST=folder] node bench/hostile-browser.mjs [SCALE=1] [SHAPE…]   (SCALE 1 = the issue's sizes: a 5,000,000-frame
 //   stack, 1,000,000 children, a 10 MB name, 1,000,000 perf events; after
 //   `. scripts/env.sh && trunk build --release --features testing`)
 import fs from 'node:fs';
@@ -47,7 +47,8 @@ function rendererRss() {
   return total / 1024;
 }
 
-const server = await serve(undefined, '/', { '/hostile/': dir });
+// SCORCH_DIST=folder serves another build (say, one from before a change) instead of dist/.
+const server = await serve(process.env.SCORCH_DIST || undefined, '/', { '/hostile/': dir });
 const b = await browser();
 const { page } = b;
 await page.addInitScript(() => {
