@@ -80,12 +80,11 @@ pub fn draw(
             fill_px(buf, dims, x0, x1 - gap, y, rgb, alpha);
             labels.push(Label { n, x0, w, y, alpha });
         };
-        // Ancestors of the zoom: full width, faded.
-        for depth in 0..g.zoom_depth {
+        // Ancestors of the zoom: full width, faded. Only the rows on screen are looked up (each walks up from
+        // the zoom: looking up every row of a zoom a million frames deep was quadratic).
+        for depth in (0..g.zoom_depth).filter(|&d| g.row_visible(d)) {
             if let Some(n) = ancestor_at(d, zoom, depth) {
-                if g.row_visible(depth) {
-                    boxed(&mut buf, n, 0.0, g.width, g.row_y(depth), 0.6);
-                }
+                boxed(&mut buf, n, 0.0, g.width, g.row_y(depth), 0.6);
             }
         }
         for depth in g.zoom_depth..d.layout.depth_count() {
@@ -191,7 +190,8 @@ pub fn draw(
             ctx.set_global_alpha(alpha);
         }
         let name = d.name_of(l.n);
-        let count = name.chars().count();
+        // Counting stops past the room: a name can be megabytes long.
+        let count = name.chars().take(room as usize + 1).count();
         let text: std::borrow::Cow<str> = if count as f64 <= room {
             name.into()
         } else {
