@@ -31,7 +31,7 @@ proptest! {
                 prop_assert!(l.x0[par] <= l.x0[n] + 1e-12 && l.x1[n] <= l.x1[par] + 1e-12, "node {} inside its parent", n);
                 prop_assert!(l.x0[n] <= l.x1[n]);
             }
-            for row in &l.rows {
+            for row in l.rows() {
                 for w in row.windows(2) {
                     prop_assert!(l.x1[w[0].idx()] <= l.x0[w[1].idx()] + 1e-12, "siblings do not overlap");
                 }

@@ -73,6 +73,19 @@ pub fn CopyLink() -> impl IntoView {
                 about.push(')');
             }
         }
+        let main = expect_context::<crate::state::pane::Panes>().main;
+        let zoom_depth = main.data.with_untracked(|d| {
+            d.as_ref()
+                .and_then(|d| d.tree.depth.get(main.current_zoom().idx()).copied())
+                .unwrap_or(0)
+        });
+        if zoom_depth as usize > crate::state::link::MAX_ZOOM_DEPTH {
+            about.push_str(&format!(
+                "; the zoom is left out: it is {} frames deep, more than a link carries ({})",
+                group_thousands(u64::from(zoom_depth)),
+                group_thousands(crate::state::link::MAX_ZOOM_DEPTH as u64)
+            ));
+        }
         let loc = w.location();
         let link = format!(
             "{}{}{}",

@@ -135,7 +135,7 @@ pub fn ExploreBar() -> impl IntoView {
         {move || selected_info().map(|(f, total, own)| view! {
             <div class="selection" data-testid="selection">
                 <span class="sel-label">"Selected"</span>
-                <span class="sel-name" data-testid="selected-name">{f}</span>
+                <span class="sel-name" data-testid="selected-name">{super::shown_name(&f)}</span>
                 <span class="hint" data-testid="selected-total">{format!("total {total} · self {own}")}</span>
                 <button data-testid="sel-sandwich" prop:disabled=in_diff title="Its callers and callees"
                     on:click=move |_| actions.set_mode(Mode::Sandwich)>"Sandwich"</button>

@@ -173,15 +173,22 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         }
     };
 
-    // The attributes tests read: the main graph's zoom path and depth, this pane's orientation.
+    // The attributes tests read: the main graph's zoom path (its depth past the deepest a link names: the path
+    // of a zoom into a recursion millions of frames deep is megabytes), this pane's depth and orientation.
     let zoom_attr = move || {
         main.data
             .get()
-            .map(|d| d.path_string(pane.current_zoom()))
+            .map(|d| {
+                let z = main.current_zoom();
+                match d.tree.depth.get(z.idx()) {
+                    Some(&n) if n as usize > crate::state::link::MAX_ZOOM_DEPTH => format!("depth {n}"),
+                    _ => d.path_string(z),
+                }
+            })
             .unwrap_or_default()
     };
     let depth_attr = move || {
-        main.data
+        pane.data
             .get()
             .map(|d| d.layout.depth_count())
             .unwrap_or(0)
@@ -210,6 +217,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             <div class="canvas-stack">
             <canvas node_ref=canvas_ref data-testid=if is_main { "flame-canvas".to_string() } else { format!("{}-canvas", pane.id.name()) }
                 data-row-height=ROW_H.to_string() data-depth=depth_attr data-zoom=zoom_attr
+                data-shown=move || pane.shows.get().to_string()
                 data-orientation=orientation_attr
                 on:mousemove=on_move on:mouseleave=move |_| pane.hover.set(None) on:click=on_click></canvas>
             // The hover outline lives on its own canvas: moving the mouse repaints one rectangle, not the graph.

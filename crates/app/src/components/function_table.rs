@@ -97,7 +97,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
                             {rows.into_iter().map(|(name, s, sp, t, tp, tw, sn, tn)| {
                                 let n2 = name.clone();
                                 let n3 = name.clone();
-                                let n4 = name.clone();
+                                let n4 = super::shown_name(&name);
                                 view! {
                                     <tr data-testid="fn-row" data-name=n4
                                         class:selected=move || search.selected.with(|x| x.as_deref() == Some(n3.as_str()))
@@ -106,7 +106,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
                                         <td class="num">{t}</td><td class="num">{tp}</td>
                                         {tw.map(|w| view! { <td class="num">{w}</td> })}
                                         <td class="num">{sn}</td><td class="num">{tn}</td>
-                                        <td class="fn-name">{name}</td>
+                                        <td class="fn-name">{super::shown_name(&name)}</td>
                                     </tr>
                                 }
                             }).collect_view()}

@@ -165,6 +165,9 @@ pub fn HeatmapPanel() -> impl IntoView {
                 <div class="heatmap-status">
                     <span data-testid="heatmap-hover">{move || hover_text.get()}</span>
                     <span data-testid="heatmap-selection">{move || selection_text().unwrap_or_default()}</span>
+                    {move || heat.heat.get().and_then(|h| h.note()).map(|n| view! {
+                        <span class="heatmap-note" data-testid="heatmap-note">{format!("Note: {n}.")}</span>
+                    })}
                 </div>
             </section>
         </Show>

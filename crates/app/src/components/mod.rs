@@ -23,3 +23,23 @@ pub mod theme_toggle;
 pub mod toolbar;
 pub mod tooltip;
 pub mod view_controls;
+
+/// Longest name put into the page as is (a frame name can be megabytes: laying out such a text node or
+/// attribute takes the browser seconds).
+const SHOWN_NAME_MAX: usize = 1_000;
+
+/// A name as the page shows it: the first [`SHOWN_NAME_MAX`] bytes (at a character boundary) and how long it is.
+pub fn shown_name(name: &str) -> String {
+    if name.len() <= SHOWN_NAME_MAX {
+        return name.to_string();
+    }
+    let mut end = SHOWN_NAME_MAX;
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}… ({} bytes)",
+        name.get(..end).unwrap_or_default(),
+        scorch_core::model::units::group_thousands(name.len() as u64)
+    )
+}

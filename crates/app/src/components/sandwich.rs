@@ -18,9 +18,9 @@ pub fn Sandwich() -> impl IntoView {
             {move || match name() {
                 None => view! { <p class="hint sandwich-empty">"Select a function (in the table, or click a frame in the flame graph) to see its callers and callees."</p> }.into_any(),
                 Some(f) => view! {
-                    <div class="sandwich-title">"Callers of "<b>{f.clone()}</b>" (the function at the bottom, its callers above)"</div>
+                    <div class="sandwich-title">"Callers of "<b>{super::shown_name(&f)}</b>" (the function at the bottom, its callers above)"</div>
                     <FlameCanvas pane=panes.callers/>
-                    <div class="sandwich-title">"Callees of "<b>{f}</b>" (the function at the top, what it calls below)"</div>
+                    <div class="sandwich-title">"Callees of "<b>{super::shown_name(&f)}</b>" (the function at the top, what it calls below)"</div>
                     <FlameCanvas pane=panes.callees/>
                 }.into_any(),
             }}

@@ -86,11 +86,13 @@ pub fn Tooltip(pane: Pane) -> impl IntoView {
             .filter(|k| *k != scorch_core::FrameKind::User);
         let zoom = pane.current_zoom();
         // Inside a zoom, also the share of the zoomed frame (the visible width).
-        let in_zoom = (zoom != NodeId::ROOT && data.tree.path(h.node).contains(&zoom)).then(|| {
+        let zoom_depth = data.tree.depth.get(zoom.idx()).copied().unwrap_or(0);
+        let inside = zoom != NodeId::ROOT && data.tree.ancestor_at(h.node, zoom_depth) == Some(zoom);
+        let in_zoom = inside.then(|| {
             format!(
                 "{} of {}",
                 data.share_of(data.tree.total[n], zoom),
-                data.name_of(zoom)
+                super::shown_name(data.name_of(zoom))
             )
         });
         let diff_rows = data.diff.as_ref().map(|x| diff_tooltip_rows(x, n));
@@ -126,7 +128,7 @@ pub fn Tooltip(pane: Pane) -> impl IntoView {
             view! {
                 <div class="tooltip" data-testid="tooltip" style:left=format!("{left}px")
                     style:top=format!("{top}px")>
-                    <div class="tt-name">{name}</div>
+                    <div class="tt-name">{super::shown_name(&name)}</div>
                     {kind.map(|k| view! { <div class="tt-kind">{k.name()}</div> })}
                     {match diff_rows {
                         Some(rows) => rows.into_iter().map(|(label, id, value)| view! {

@@ -80,25 +80,22 @@ pub fn draw(
             fill_px(buf, dims, x0, x1 - gap, y, rgb, alpha);
             labels.push(Label { n, x0, w, y, alpha });
         };
-        // Ancestors of the zoom: full width, faded.
-        for depth in 0..g.zoom_depth {
+        // Ancestors of the zoom: full width, faded. Only the rows on screen are looked up (each walks up from
+        // the zoom: looking up every row of a zoom a million frames deep was quadratic).
+        for depth in (0..g.zoom_depth).filter(|&d| g.row_visible(d)) {
             if let Some(n) = ancestor_at(d, zoom, depth) {
-                if g.row_visible(depth) {
-                    boxed(&mut buf, n, 0.0, g.width, g.row_y(depth), 0.6);
-                }
+                boxed(&mut buf, n, 0.0, g.width, g.row_y(depth), 0.6);
             }
         }
         for depth in g.zoom_depth..d.layout.depth_count() {
             if !g.row_visible(depth) {
                 continue;
             }
-            let (Some(row), Some(rx0), Some(rx1)) = (
-                d.layout.rows.get(depth),
-                d.layout.row_x0.get(depth),
-                d.layout.row_x1.get(depth),
-            ) else {
-                continue;
-            };
+            let (row, rx0, rx1) = (
+                d.layout.row(depth),
+                d.layout.row_x0(depth),
+                d.layout.row_x1(depth),
+            );
             let range = d.layout.row_range(depth, g.vx0, g.vx1);
             let y = g.row_y(depth);
             // Sub-pixel frames merge into slivers of one neutral colour, one fill per run of adjacent pixels
@@ -193,7 +190,8 @@ pub fn draw(
             ctx.set_global_alpha(alpha);
         }
         let name = d.name_of(l.n);
-        let count = name.chars().count();
+        // Counting stops past the room: a name can be megabytes long.
+        let count = name.chars().take(room as usize + 1).count();
         let text: std::borrow::Cow<str> = if count as f64 <= room {
             name.into()
         } else {

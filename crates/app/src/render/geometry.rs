@@ -109,8 +109,5 @@ pub fn hit(d: &FlameData, zoom: NodeId, g: &Geometry, px: f64, py: f64) -> Optio
 }
 
 pub(crate) fn ancestor_at(d: &FlameData, zoom: NodeId, depth: usize) -> Option<NodeId> {
-    if depth == 0 {
-        return Some(NodeId::ROOT);
-    }
-    d.tree.path(zoom).get(depth - 1).copied()
+    d.tree.ancestor_at(zoom, u32::try_from(depth).ok()?)
 }

@@ -17,6 +17,9 @@ fn current_hash() -> String {
         .unwrap_or_default()
 }
 
+/// The deepest zoom a link carries (its path of names goes into the fragment).
+pub const MAX_ZOOM_DEPTH: usize = 1_000;
+
 impl Actions {
     /// Applies the view state of a link to the open profile(s).
     pub fn apply_link(&self, s: &UrlState) {
@@ -129,7 +132,14 @@ impl Actions {
         let main = self.panes.main;
         if let Some(data) = main.data.get_untracked() {
             let z = main.current_zoom();
-            if z != NodeId::ROOT {
+            // A zoom deeper than a link can name (a recursion millions of frames deep) stays out of it; Copy
+            // link says so.
+            let deep = data
+                .tree
+                .depth
+                .get(z.idx())
+                .is_some_and(|&d| d as usize > MAX_ZOOM_DEPTH);
+            if z != NodeId::ROOT && !deep {
                 s.zoom = data
                     .tree
                     .path(z)

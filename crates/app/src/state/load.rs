@@ -34,8 +34,9 @@ pub struct LoadState {
     pub seq: RwSignal<u64>,
     /// Profiles opened so far (the status line's `data-loads`, so tests can wait for a reload of the same file).
     pub loads: RwSignal<u64>,
-    /// A flame graph built for a freshly loaded profile over several tasks; the rebuild takes it instead of
-    /// building the same in one long task, when it fits the view.
+    /// The plain flame graph of the shown profile last built (for a freshly loaded profile, over several
+    /// tasks): a rebuild for the same profile, view and order takes it instead of building it again in one
+    /// long task. At most one is kept.
     pub prebuilt: StoredValue<Option<(Arc<FlameData>, Order)>, LocalStorage>,
     /// The same for the heatmap.
     pub prebuilt_heat: StoredValue<Option<PrebuiltHeat>, LocalStorage>,

@@ -40,6 +40,8 @@ pub struct Pane {
     /// Zoom history; the last entry is the current zoom, empty means the whole profile.
     pub zoom: RwSignal<Vec<NodeId>>,
     pub hover: RwSignal<Option<Hover>>,
+    /// Graphs shown so far ([`Pane::show`]; the canvas's `data-shown`): tests wait for a graph built in steps.
+    pub shows: RwSignal<u64>,
     /// Width of the graph and height of its visible area in CSS px, and how far it is scrolled.
     pub width: RwSignal<f64>,
     pub height: RwSignal<f64>,
@@ -56,6 +58,7 @@ impl Pane {
             data: RwSignal::new(None),
             zoom: RwSignal::new(Vec::new()),
             hover: RwSignal::new(None),
+            shows: RwSignal::new(0),
             width: RwSignal::new(800.0),
             height: RwSignal::new(height),
             scroll_top: RwSignal::new(0.0),
@@ -89,6 +92,7 @@ impl Pane {
         self.zoom.set(Vec::new());
         self.hover.set(None);
         self.data.set(data);
+        self.shows.update(|n| *n += 1);
     }
 }
 

@@ -4,12 +4,83 @@
 use super::view::Mode;
 use super::Actions;
 use crate::render::{FlameData, Loaded};
+use crate::worker::page::yield_now;
 use scorch_core::analysis::transforms::Transform;
 use scorch_core::view::calltree::Order;
 use scorch_core::{RootMode, ViewOptions};
+use std::cell::Cell;
 use std::sync::Arc;
 
 use leptos::prelude::*;
+
+/// A profile with more stack rows than this builds its inverted tree and its sandwich in steps, each its own
+/// task (derive the profile, build the tree, lay it out), so the page answers in between; smaller ones build at
+/// once, as before.
+const STEPPED_STACKS: usize = 100_000;
+
+/// A function table, with the profile (held weakly) and view it is of.
+type CachedTable = (std::sync::Weak<Loaded>, ViewOptions, Arc<super::view::FnTable>);
+
+thread_local! {
+    /// Bumped by every rebuild of the main graph and of the sandwich: a stepped build that finds it changed
+    /// after a step stops (a newer view replaced it).
+    static MAIN_GEN: Cell<u64> = const { Cell::new(0) };
+    static SANDWICH_GEN: Cell<u64> = const { Cell::new(0) };
+    /// The function table last computed, and for which profile (held weakly: it never keeps a closed profile's
+    /// memory) and view: going from the sandwich to the table and back does not aggregate millions of stacks
+    /// again.
+    static FN_TABLE: std::cell::RefCell<Option<CachedTable>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The function table of `target` under `view`, from the cache when it is the same.
+fn fn_table(target: &Arc<Loaded>, view: &ViewOptions) -> Arc<super::view::FnTable> {
+    let hit = FN_TABLE.with(|c| {
+        c.borrow().as_ref().and_then(|(l, v, t)| {
+            (v == view && std::ptr::eq(l.as_ptr(), Arc::as_ptr(target)) && l.strong_count() > 0)
+                .then(|| t.clone())
+        })
+    });
+    hit.unwrap_or_else(|| {
+        let t = Arc::new(scorch_core::analysis::functions::functions(
+            &target.imported.profile,
+            view,
+        ));
+        FN_TABLE.with(|c| *c.borrow_mut() = Some((Arc::downgrade(target), *view, t.clone())));
+        t
+    })
+}
+
+fn bump(g: &'static std::thread::LocalKey<Cell<u64>>) -> u64 {
+    g.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    })
+}
+
+fn current(g: &'static std::thread::LocalKey<Cell<u64>>) -> u64 {
+    g.with(Cell::get)
+}
+
+/// The flame graph of `loaded` under `view`, built in three tasks; `None` when `gen` went stale in between.
+async fn stepped_flame(
+    loaded: Arc<Loaded>,
+    view: ViewOptions,
+    order: Order,
+    g: &'static std::thread::LocalKey<Cell<u64>>,
+    gen: u64,
+) -> Option<Arc<FlameData>> {
+    yield_now().await;
+    if current(g) != gen {
+        return None;
+    }
+    let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
+    yield_now().await;
+    if current(g) != gen {
+        return None;
+    }
+    Some(Arc::new(FlameData::from_tree(loaded, view, tree)))
+}
 
 impl Actions {
     /// The loaded profile after the transforms; on a transform error, the error is shown and the profile as is.
@@ -70,6 +141,7 @@ impl Actions {
 
     /// The two sides of the sandwich for the selected function (empty outside the sandwich).
     pub fn rebuild_sandwich(&self) {
+        let gen = bump(&SANDWICH_GEN);
         let (callers, callees) = (self.panes.callers, self.panes.callees);
         let (Some(shown), Some(f), Mode::Sandwich) = (
             self.load.shown.get_untracked(),
@@ -85,6 +157,42 @@ impl Actions {
             ..self.view.options.get_untracked()
         };
         let order = self.view.order.get_untracked();
+        if shown.imported.profile.stacks.len() > STEPPED_STACKS {
+            for pane in [callers, callees] {
+                pane.zoom.set(Vec::new());
+                pane.hover.set(None);
+                pane.data.set(None);
+            }
+            let a = *self;
+            leptos::task::spawn_local(async move {
+                for (pane, callees_side) in [(callers, false), (callees, true)] {
+                    yield_now().await;
+                    if current(&SANDWICH_GEN) != gen {
+                        return;
+                    }
+                    let p = &shown.imported.profile;
+                    let side = if callees_side {
+                        scorch_core::analysis::sandwich::callees(p, &f)
+                    } else {
+                        scorch_core::analysis::sandwich::callers(p, &f)
+                    };
+                    match side {
+                        Ok(side) => {
+                            let derived = Arc::new(shown.derived(side));
+                            match stepped_flame(derived, view, order, &SANDWICH_GEN, gen).await {
+                                Some(d) => pane.data.set(Some(d)),
+                                None => return,
+                            }
+                        }
+                        Err(e) => {
+                            a.load.error.set(Some(e));
+                            pane.data.set(None);
+                        }
+                    }
+                }
+            });
+            return;
+        }
         let p = &shown.imported.profile;
         for (pane, side) in [
             (callers, scorch_core::analysis::sandwich::callers(p, &f)),
@@ -108,8 +216,10 @@ impl Actions {
 
     /// Rebuilds the tree and layout from the loaded profile(s), the view and the diff settings.
     pub fn rebuild(&self) {
-        // A flame graph built during the load is used at most once, and never kept past the first rebuild.
-        let pre = self.load.prebuilt.try_update_value(|p| p.take()).flatten();
+        let gen = bump(&MAIN_GEN);
+        // The plain flame graph last built (during the load, or by an earlier rebuild): switching to the
+        // inverted tree, the sandwich or the table and back must not rebuild a tree of millions of nodes.
+        let pre = self.load.prebuilt.get_value();
         let Some(target) = self.load.loaded.get_untracked() else {
             return;
         };
@@ -126,12 +236,39 @@ impl Actions {
         let data = match self.diff.base.get_untracked() {
             None => {
                 if matches!(mode, Mode::Functions | Mode::Sandwich) {
-                    let t = scorch_core::analysis::functions::functions(&target.imported.profile, &view);
-                    self.view.fn_table.set(Some(Arc::new(t)));
+                    self.view.fn_table.set(Some(fn_table(&target, &view)));
                 } else {
                     self.view.fn_table.set(None);
                 }
                 match mode {
+                    Mode::Inverted if target.imported.profile.stacks.len() > STEPPED_STACKS => {
+                        // The graph shown so far stays until the inverted one is built.
+                        self.search.match_idx.set(None);
+                        self.rebuild_sandwich();
+                        let a = *self;
+                        leptos::task::spawn_local(async move {
+                            yield_now().await;
+                            if current(&MAIN_GEN) != gen {
+                                return;
+                            }
+                            match scorch_core::analysis::sandwich::invert(&target.imported.profile) {
+                                Ok(inv) => {
+                                    let derived = Arc::new(target.derived(inv));
+                                    if let Some(d) = stepped_flame(derived, view, order, &MAIN_GEN, gen).await
+                                    {
+                                        a.panes.main.show(Some(d));
+                                    }
+                                }
+                                Err(e) => {
+                                    a.load.error.set(Some(e));
+                                    a.panes
+                                        .main
+                                        .show(Some(Arc::new(FlameData::new(target, view, order))));
+                                }
+                            }
+                        });
+                        return;
+                    }
                     Mode::Inverted => match scorch_core::analysis::sandwich::invert(&target.imported.profile)
                     {
                         Ok(inv) => Arc::new(FlameData::new(Arc::new(target.derived(inv)), view, order)),
@@ -142,7 +279,11 @@ impl Actions {
                     },
                     _ => match pre {
                         Some((d, o)) if o == order && d.view == view && Arc::ptr_eq(&d.loaded, &target) => d,
-                        _ => Arc::new(FlameData::new(target, view, order)),
+                        _ => {
+                            let d = Arc::new(FlameData::new(target, view, order));
+                            self.load.prebuilt.set_value(Some((d.clone(), order)));
+                            d
+                        }
                     },
                 }
             }

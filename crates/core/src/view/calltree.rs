@@ -356,6 +356,22 @@ impl CallTree {
         out
     }
 
+    /// The ancestor of `n` (or `n` itself) at `depth`, walking up only the levels in between (no path is built:
+    /// a tree can be millions of levels deep).
+    pub fn ancestor_at(&self, n: NodeId, depth: u32) -> Option<NodeId> {
+        let mut cur = n;
+        loop {
+            let d = *self.depth.get(cur.idx())?;
+            if d == depth {
+                return Some(cur);
+            }
+            if d < depth {
+                return None;
+            }
+            cur = self.parent(cur)?;
+        }
+    }
+
     pub fn max_depth(&self) -> u32 {
         self.depth.iter().copied().max().unwrap_or(0)
     }

@@ -5,9 +5,10 @@
 //! Invariants:
 //! - a node's interval lies inside its parent's: `x0[p] <= x0[n]` and `x1[n] <= x1[p]`;
 //! - siblings do not overlap and follow the tree's child order from left to right;
-//! - `rows[d]` lists the nodes of depth `d` with non-zero width, sorted by `x0`; `row_x0[d]` and `row_x1[d]` hold
-//!   their intervals in the same order (contiguous, so a renderer walking a row reads memory in order: on a
-//!   million-node tree, looking each node up in `x0`/`x1` by id costs a cache miss per step).
+//! - row `d` lists the nodes of depth `d` with non-zero width, sorted by `x0`, with their intervals in the same
+//!   order. Rows are slices of three flat arrays (`row_nodes`, `row_x0s`, `row_x1s`) cut by `row_start`: a
+//!   renderer walking a row reads memory in order (on a million-node tree, looking each node up in `x0`/`x1` by
+//!   id costs a cache miss per step), and a 5,000,000-deep tree is five arrays, not 15 million small vectors.
 
 use super::calltree::{CallTree, NodeId};
 
@@ -15,9 +16,11 @@ use super::calltree::{CallTree, NodeId};
 pub struct FlameLayout {
     pub x0: Vec<f64>,
     pub x1: Vec<f64>,
-    pub rows: Vec<Vec<NodeId>>,
-    pub row_x0: Vec<Vec<f64>>,
-    pub row_x1: Vec<Vec<f64>>,
+    /// Row `d` is `row_start[d]..row_start[d + 1]` of the three arrays below (`depth_count() + 1` entries).
+    row_start: Vec<u32>,
+    row_nodes: Vec<NodeId>,
+    row_x0s: Vec<f64>,
+    row_x1s: Vec<f64>,
 }
 
 impl FlameLayout {
@@ -28,7 +31,9 @@ impl FlameLayout {
         let mut x1 = Vec::with_capacity(n);
         let root = t.total.first().copied().unwrap_or(0);
         let inv = if root == 0 { 0.0 } else { 1.0 / root as f64 };
-        let mut rows: Vec<Vec<NodeId>> = vec![Vec::new(); t.max_depth() as usize + 1];
+        let depths = t.max_depth() as usize + 1;
+        // Counting sort by depth: first the size of each row, then each node into its row's next slot.
+        let mut row_start = vec![0u32; depths + 1];
         // Node ids are topological, so a parent's start is known before its children are placed.
         for (i, (&tot, &depth)) in t.total.iter().zip(&t.depth).enumerate() {
             let node = NodeId(i as u32);
@@ -36,8 +41,8 @@ impl FlameLayout {
             x0.push(s as f64 * inv);
             x1.push(s.saturating_add(tot) as f64 * inv);
             if tot > 0 {
-                if let Some(r) = rows.get_mut(depth as usize) {
-                    r.push(node);
+                if let Some(c) = row_start.get_mut(depth as usize + 1) {
+                    *c += 1;
                 }
             }
             let mut cursor = s;
@@ -48,35 +53,94 @@ impl FlameLayout {
                 cursor = cursor.saturating_add(t.total.get(c.idx()).copied().unwrap_or(0));
             }
         }
-        let at = |xs: &[f64], n: &NodeId| xs.get(n.idx()).copied().unwrap_or(0.0);
-        for r in &mut rows {
-            r.sort_by(|a, b| at(&x0, a).total_cmp(&at(&x0, b)));
+        drop(start);
+        for d in 1..row_start.len() {
+            let prev = row_start.get(d - 1).copied().unwrap_or(0);
+            if let Some(c) = row_start.get_mut(d) {
+                *c += prev;
+            }
         }
-        let row_x0 = rows
-            .iter()
-            .map(|r| r.iter().map(|n| at(&x0, n)).collect())
-            .collect();
-        let row_x1 = rows
-            .iter()
-            .map(|r| r.iter().map(|n| at(&x1, n)).collect())
-            .collect();
+        let flat = row_start.last().copied().unwrap_or(0) as usize;
+        let mut next: Vec<u32> = row_start.clone();
+        let mut row_nodes = vec![NodeId::ROOT; flat];
+        for (i, (&tot, &depth)) in t.total.iter().zip(&t.depth).enumerate() {
+            if tot == 0 {
+                continue;
+            }
+            if let Some(k) = next.get_mut(depth as usize) {
+                if let Some(slot) = row_nodes.get_mut(*k as usize) {
+                    *slot = NodeId(i as u32);
+                }
+                *k += 1;
+            }
+        }
+        drop(next);
+        let at = |xs: &[f64], n: &NodeId| xs.get(n.idx()).copied().unwrap_or(0.0);
+        for w in row_start.windows(2) {
+            if let (Some(&a), Some(&b)) = (w.first(), w.get(1)) {
+                if let Some(r) = row_nodes.get_mut(a as usize..b as usize) {
+                    if !r.is_sorted_by(|a, b| at(&x0, a) <= at(&x0, b)) {
+                        r.sort_by(|a, b| at(&x0, a).total_cmp(&at(&x0, b)));
+                    }
+                }
+            }
+        }
+        let row_x0s = row_nodes.iter().map(|n| at(&x0, n)).collect();
+        let row_x1s = row_nodes.iter().map(|n| at(&x1, n)).collect();
         FlameLayout {
             x0,
             x1,
-            rows,
-            row_x0,
-            row_x1,
+            row_start,
+            row_nodes,
+            row_x0s,
+            row_x1s,
         }
     }
 
-    /// The layout as plain columns (`[x0, x1, row_x0…, row_x1…]` flattened, `[rows…, row lengths]`), to move it
+    /// The index range of row `depth` in the flat arrays (empty past the last row).
+    fn span(&self, depth: usize) -> std::ops::Range<usize> {
+        match (self.row_start.get(depth), self.row_start.get(depth + 1)) {
+            (Some(&a), Some(&b)) if a <= b => a as usize..b as usize,
+            _ => 0..0,
+        }
+    }
+
+    /// The nodes of row `depth` with non-zero width, sorted by `x0` (empty past the last row).
+    pub fn row(&self, depth: usize) -> &[NodeId] {
+        self.row_nodes.get(self.span(depth)).unwrap_or(&[])
+    }
+
+    /// The `x0` of each node of [`FlameLayout::row`], in the same order.
+    pub fn row_x0(&self, depth: usize) -> &[f64] {
+        self.row_x0s.get(self.span(depth)).unwrap_or(&[])
+    }
+
+    /// The `x1` of each node of [`FlameLayout::row`], in the same order.
+    pub fn row_x1(&self, depth: usize) -> &[f64] {
+        self.row_x1s.get(self.span(depth)).unwrap_or(&[])
+    }
+
+    /// Every row, root first.
+    pub fn rows(&self) -> impl Iterator<Item = &[NodeId]> + '_ {
+        (0..self.depth_count()).map(|d| self.row(d))
+    }
+
+    /// The layout as plain columns (`[x0, x1, row x0s, row x1s]`, `[row nodes, row lengths]`), to move it
     /// between threads as typed arrays.
     pub fn into_columns(self) -> (Vec<Vec<f64>>, Vec<Vec<u32>>) {
-        let lens = self.rows.iter().map(|r| r.len() as u32).collect();
-        let rows = self.rows.into_iter().flatten().map(|n| n.0).collect();
-        let rx0 = self.row_x0.into_iter().flatten().collect();
-        let rx1 = self.row_x1.into_iter().flatten().collect();
-        (vec![self.x0, self.x1, rx0, rx1], vec![rows, lens])
+        let lens = self
+            .row_start
+            .windows(2)
+            .map(|w| match w {
+                [a, b] => b.saturating_sub(*a),
+                _ => 0,
+            })
+            .collect();
+        let rows = self.row_nodes.into_iter().map(|n| n.0).collect();
+        (
+            vec![self.x0, self.x1, self.row_x0s, self.row_x1s],
+            vec![rows, lens],
+        )
     }
 
     /// The layout [`FlameLayout::into_columns`] made, for a tree of `nodes` nodes; `None` when they do not fit.
@@ -84,58 +148,49 @@ impl FlameLayout {
         let [x0, x1, rx0, rx1]: [Vec<f64>; 4] = f64s.try_into().ok()?;
         let [rows, lens]: [Vec<u32>; 2] = u32s.try_into().ok()?;
         let flat = rows.len();
+        let mut row_start = Vec::with_capacity(lens.len() + 1);
+        let mut sum = 0u64;
+        row_start.push(0u32);
+        for &l in &lens {
+            sum += u64::from(l);
+            row_start.push(u32::try_from(sum).ok()?);
+        }
         let fits = x0.len() == nodes
             && x1.len() == nodes
             && rx0.len() == flat
             && rx1.len() == flat
-            && lens.iter().map(|&l| l as usize).sum::<usize>() == flat
+            && sum == flat as u64
             && rows.iter().all(|&n| (n as usize) < nodes);
         if !fits {
             return None;
         }
-        let split = |v: Vec<f64>| -> Vec<Vec<f64>> {
-            let mut it = v.into_iter();
-            lens.iter()
-                .map(|&l| it.by_ref().take(l as usize).collect())
-                .collect()
-        };
-        let mut it = rows.into_iter();
-        let rows = lens
-            .iter()
-            .map(|&l| it.by_ref().take(l as usize).map(NodeId).collect())
-            .collect();
         Some(FlameLayout {
             x0,
             x1,
-            rows,
-            row_x0: split(rx0),
-            row_x1: split(rx1),
+            row_start,
+            row_nodes: rows.into_iter().map(NodeId).collect(),
+            row_x0s: rx0,
+            row_x1s: rx1,
         })
     }
 
     /// The node at unit-space `x` in row `depth`, if any.
     pub fn node_at(&self, x: f64, depth: usize) -> Option<NodeId> {
-        let (row, rx0, rx1) = (
-            self.rows.get(depth)?,
-            self.row_x0.get(depth)?,
-            self.row_x1.get(depth)?,
-        );
+        let (row, rx0, rx1) = (self.row(depth), self.row_x0(depth), self.row_x1(depth));
         let i = rx0.partition_point(|&a| a <= x).checked_sub(1)?;
         (x < *rx1.get(i)?).then_some(*row.get(i)?)
     }
 
-    /// Index range of `rows[depth]` that overlaps `[a, b)`.
+    /// Index range of `row(depth)` that overlaps `[a, b)`.
     pub fn row_range(&self, depth: usize, a: f64, b: f64) -> std::ops::Range<usize> {
-        let (Some(rx0), Some(rx1)) = (self.row_x0.get(depth), self.row_x1.get(depth)) else {
-            return 0..0;
-        };
+        let (rx0, rx1) = (self.row_x0(depth), self.row_x1(depth));
         let lo = rx1.partition_point(|&x| x <= a);
         let hi = rx0.partition_point(|&x| x < b);
         lo..hi.max(lo)
     }
 
     pub fn depth_count(&self) -> usize {
-        self.rows.len()
+        self.row_start.len().saturating_sub(1)
     }
 }
 
@@ -168,9 +223,17 @@ mod tests {
         let (f, u) = l.clone().into_columns();
         let back = FlameLayout::from_columns(f.clone(), u.clone(), t.len()).unwrap();
         assert_eq!(
-            (back.x0, back.x1, back.rows, back.row_x0, back.row_x1),
-            (l.x0, l.x1, l.rows, l.row_x0, l.row_x1)
+            (
+                &back.x0,
+                &back.x1,
+                &back.row_start,
+                &back.row_nodes,
+                &back.row_x0s,
+                &back.row_x1s
+            ),
+            (&l.x0, &l.x1, &l.row_start, &l.row_nodes, &l.row_x0s, &l.row_x1s)
         );
+        assert_eq!(back.rows().count(), l.depth_count());
         assert!(FlameLayout::from_columns(f, u, t.len() - 1).is_none());
         let cols = t.clone().into_columns();
         let t2 = CallTree::from_columns(cols.clone()).unwrap();
