@@ -86,12 +86,27 @@ pub fn to_folded(p: &Profile) -> String {
 }
 
 /// The folded stacks of what a view selects, unsorted: the process root (if any) then the stack, and the raw
-/// summed weight. Samples with neither a root nor frames have the empty stack (written ` WEIGHT`).
+/// summed weight. Samples with neither a root nor frames have the empty stack (written ` WEIGHT`). Two stacks
+/// that read the same as text (frames that differ only in what folded text does not carry, such as a process
+/// root and a frame of the same name) are one entry, their weights summed: each text appears once.
 pub fn folded_entries(p: &Profile, v: &ViewOptions) -> Vec<(String, u64)> {
-    keyed_weights(p, v)
-        .into_iter()
-        .map(|((root, stack), w)| (stack_text(p, root, stack), w))
-        .collect()
+    let mut seen: rustc_hash::FxHashMap<String, usize> = Default::default();
+    let mut out: Vec<(String, u64)> = Vec::new();
+    for ((root, stack), w) in keyed_weights(p, v) {
+        let text = stack_text(p, root, stack);
+        match seen.get(&text) {
+            Some(&i) => {
+                if let Some(e) = out.get_mut(i) {
+                    e.1 = e.1.saturating_add(w);
+                }
+            }
+            None => {
+                seen.insert(text.clone(), out.len());
+                out.push((text, w));
+            }
+        }
+    }
+    out
 }
 
 /// The folded lines of what a view selects, sorted, weights summed.
