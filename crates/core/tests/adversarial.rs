@@ -149,7 +149,24 @@ fn fuzz_findings() {
     // link (30-minute run, 2026-11-23): two stacks of a mutated perf file read the same as folded text
     // (`dd;[unknown];write;…`), so the view's folded text had that line twice while its link summed them.
     // A view's folded entries now hold each text once, weights summed.
-    link_round_trips(&dir.join("link-two-stacks-same-text.perf"));
+    let p = link_round_trips(&dir.join("link-two-stacks-same-text.perf"));
+    // The whole-profile export (`scorch fold`) and the signed view export hold each text once too, and keep
+    // every sample's weight.
+    let v = ViewOptions::default_for(&p);
+    let view_total = export::folded_entries(&p, &v).iter().map(|e| e.1).sum::<u64>();
+    for (text, total) in [
+        (export::to_folded(&p), p.total()),
+        (export::to_folded_signed(&p, &v), view_total),
+    ] {
+        let lines: Vec<(&str, u64)> = text
+            .lines()
+            .map(|l| l.rsplit_once(' ').unwrap())
+            .map(|(s, w)| (s, w.parse().unwrap()))
+            .collect();
+        let distinct: std::collections::HashSet<&str> = lines.iter().map(|l| l.0).collect();
+        assert_eq!(distinct.len(), lines.len(), "a stack's text is written once");
+        assert_eq!(lines.iter().map(|l| l.1).sum::<u64>(), total);
+    }
 
     // link: a folded stack whose first frame reads like a perf header (`dd 29776 666709.792207:  …`) came back
     // from its link as perf script. scorch's own payloads are now recognised by their `# scorch-unit:` line.

@@ -36,7 +36,7 @@ pub fn to_folded(p: &Profile) -> String {
         }
     }
     let children = p.stacks.children();
-    let mut lines = Vec::new();
+    let mut entries = Merged::<u64>::default();
     let mut path = String::new();
     // Rows still to visit, with the length of their parent's path in `path`.
     let mut todo: Vec<(StackId, usize)> = children.roots().iter().rev().map(|&s| (s, 0)).collect();
@@ -48,18 +48,7 @@ pub fn to_folded(p: &Profile) -> String {
         let f = p.stacks.frame.get(s.idx()).copied().unwrap_or(FrameId(0));
         folded_name(&mut path, p.frame_name(f), p.frame_kind(f));
         if has.get(s.idx()).copied().unwrap_or(false) {
-            let raw = w.get(s.idx()).copied().unwrap_or(0);
-            let mut line = String::with_capacity(path.len() + 12);
-            line.push_str(&path);
-            let _ = write!(
-                line,
-                " {}",
-                Weight {
-                    raw,
-                    decimals: p.meta.decimals
-                }
-            );
-            lines.push(line);
+            entries.add(&path, w.get(s.idx()).copied().unwrap_or(0));
         }
         let here = path.len();
         todo.extend(children.of(s).iter().rev().map(|&c| (c, here)));
@@ -74,15 +63,66 @@ pub fn to_folded(p: &Profile) -> String {
             Some(a.unwrap_or(0).saturating_add(w))
         });
     if let Some(raw) = frameless {
-        lines.push(format!(
-            " {}",
-            Weight {
-                raw,
-                decimals: p.meta.decimals
-            }
-        ));
+        entries.add("", raw);
     }
+    let lines = entries
+        .out
+        .into_iter()
+        .map(|(mut s, raw)| {
+            let _ = write!(
+                s,
+                " {}",
+                Weight {
+                    raw,
+                    decimals: p.meta.decimals
+                }
+            );
+            s
+        })
+        .collect();
     join_sorted(lines)
+}
+
+/// Folded texts with their summed weights, each text once (in order of first appearance). Two stacks can read
+/// the same as text when their frames differ only in what folded text does not carry (a process root and a
+/// frame of the same name, two frames of one name that the input kept apart): they are one line.
+#[derive(Default)]
+struct Merged<W> {
+    seen: rustc_hash::FxHashMap<String, usize>,
+    out: Vec<(String, W)>,
+}
+
+/// Weights that add without overflow (saturating).
+trait Sum: Copy {
+    fn plus(self, other: Self) -> Self;
+}
+
+impl Sum for u64 {
+    fn plus(self, other: Self) -> Self {
+        self.saturating_add(other)
+    }
+}
+
+impl Sum for i128 {
+    fn plus(self, other: Self) -> Self {
+        self.saturating_add(other)
+    }
+}
+
+impl<W: Sum> Merged<W> {
+    fn add(&mut self, text: &str, w: W) {
+        match self.seen.get(text) {
+            Some(&i) => {
+                if let Some(e) = self.out.get_mut(i) {
+                    e.1 = e.1.plus(w);
+                }
+            }
+            None => {
+                self.seen.insert(text.to_owned(), self.out.len());
+                self.out.push((text.to_owned(), w));
+            }
+        }
+    }
 }
 
 /// The folded stacks of what a view selects, unsorted: the process root (if any) then the stack, and the raw
@@ -90,23 +130,11 @@ pub fn to_folded(p: &Profile) -> String {
 /// that read the same as text (frames that differ only in what folded text does not carry, such as a process
 /// root and a frame of the same name) are one entry, their weights summed: each text appears once.
 pub fn folded_entries(p: &Profile, v: &ViewOptions) -> Vec<(String, u64)> {
-    let mut seen: rustc_hash::FxHashMap<String, usize> = Default::default();
-    let mut out: Vec<(String, u64)> = Vec::new();
+    let mut entries = Merged::<u64>::default();
     for ((root, stack), w) in keyed_weights(p, v) {
-        let text = stack_text(p, root, stack);
-        match seen.get(&text) {
-            Some(&i) => {
-                if let Some(e) = out.get_mut(i) {
-                    e.1 = e.1.saturating_add(w);
-                }
-            }
-            None => {
-                seen.insert(text.clone(), out.len());
-                out.push((text, w));
-            }
-        }
+        entries.add(&stack_text(p, root, stack), w);
     }
-    out
+    entries.out
 }
 
 /// The folded lines of what a view selects, sorted, weights summed.
@@ -148,10 +176,14 @@ pub fn to_folded_signed(p: &Profile, v: &ViewOptions) -> String {
     for ((r, s), w) in keyed_weights(p, &neg) {
         *net.entry((r, s)).or_default() -= i128::from(w);
     }
-    let lines: Vec<String> = net
+    let mut entries = Merged::<i128>::default();
+    for ((root, stack), w) in net {
+        entries.add(&stack_text(p, root, stack), w);
+    }
+    let lines: Vec<String> = entries
+        .out
         .into_iter()
         .filter(|&(_, w)| w != 0)
-        .map(|((root, stack), w)| (stack_text(p, root, stack), w))
         .map(|(s, w)| format!("{s} {w}"))
         .collect();
     join_sorted(lines)
@@ -232,6 +264,31 @@ mod tests {
         assert_eq!(
             to_folded(&p),
             ";x 3\nmain 2\nmain;a_[k] 5\nmain;a_[k];c 4\nmain;b 1\nz;;y 6\n"
+        );
+    }
+
+    #[test]
+    fn stacks_that_read_the_same_are_one_line() {
+        // A user frame named `f_[k]` and a kernel frame `f` both read `f_[k]` in folded text.
+        let mut b = crate::model::ProfileBuilder::new(crate::model::Format::Folded);
+        let main = b.frame("main", FrameKind::User);
+        let user = b.frame("f_[k]", FrameKind::User);
+        let kernel = b.frame("f", FrameKind::Kernel);
+        let m = b.stack(None, main);
+        let s1 = b.stack(Some(m), user);
+        let s2 = b.stack(Some(m), kernel);
+        b.push_sample(s1, 2, 0).unwrap();
+        b.push_sample(s2, 3, 0).unwrap();
+        let p = b.build(
+            crate::model::Unit::Samples,
+            0,
+            2,
+            crate::model::Warnings::default(),
+        );
+        assert_eq!(to_folded(&p), "main;f_[k] 5\n");
+        assert_eq!(
+            to_folded_view(&p, &ViewOptions::default_for(&p)),
+            "main;f_[k] 5\n"
         );
     }
 
