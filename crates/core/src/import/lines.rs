@@ -121,6 +121,37 @@ pub(crate) fn bytes_in_words(n: usize) -> String {
     }
 }
 
+/// One line of a sniffing window: its bytes (without the `\n`), whether a `\n` ended it (the last line of a
+/// window may be cut short), and the window's bytes from the line's start on.
+pub(crate) struct WindowLine<'a> {
+    pub line: &'a [u8],
+    pub ended: bool,
+    pub from: &'a [u8],
+}
+
+/// The lines of a sniffing window, in order; the importers' sniffers judge the first few.
+pub(crate) fn window_lines(window: &[u8]) -> impl Iterator<Item = WindowLine<'_>> {
+    let mut rest = window;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let from = rest;
+        let (line, ended) = match memchr::memchr(b'\n', rest) {
+            Some(i) => {
+                let (line, next) = split_around(rest, i);
+                rest = next;
+                (line, true)
+            }
+            None => {
+                rest = &[];
+                (from, false)
+            }
+        };
+        Some(WindowLine { line, ended, from })
+    })
+}
+
 /// `s` split around the byte at `i` (a separator found by memchr): what is before it and what is after it. An `i`
 /// past the end gives `(s, [])`.
 pub(crate) fn split_around(s: &[u8], i: usize) -> (&[u8], &[u8]) {

@@ -2,7 +2,7 @@
 
 use super::looks_like_folded_line;
 use crate::import::importer::{Applicable, Importer, SNIFF_WINDOW};
-use crate::import::lines::{split_around, trim_ascii};
+use crate::import::lines::{trim_ascii, window_lines, WindowLine};
 use crate::model::Format;
 
 /// The folded importer's answer to "is this input mine?".
@@ -28,28 +28,20 @@ impl Importer for FoldedFormat {
             rest = r;
         }
         let mut judged = 0;
-        while !rest.is_empty() {
-            let (line, next, complete) = match memchr::memchr(b'\n', rest) {
-                Some(i) => {
-                    let (line, next) = split_around(rest, i);
-                    (line, next, true)
-                }
-                None => (rest, &[][..], at_end),
-            };
-            if !complete && prefix.len() < SNIFF_WINDOW {
+        for WindowLine { line, ended, from } in window_lines(rest) {
+            if !ended && !at_end && prefix.len() < SNIFF_WINDOW {
                 return Applicable::NeedMore;
             }
             // A line longer than the whole window (a very deep stack, a huge name): its count is out of sight.
             // Stack separators say folded, and so does one long frame name of plain text (not the start of a
             // JSON or XML document); the parser then checks the rest.
-            if memchr::memchr(b'\n', rest).is_none() && prefix.len() >= SNIFF_WINDOW && judged == 0 {
-                return if long_line_may_be_folded(rest) {
+            if !ended && prefix.len() >= SNIFF_WINDOW && judged == 0 {
+                return if long_line_may_be_folded(from) {
                     Applicable::Yes
                 } else {
                     Applicable::No
                 };
             }
-            rest = next;
             let line = trim_ascii(line);
             if line.is_empty() || line.starts_with(b"#") {
                 continue;

@@ -3,25 +3,16 @@
 use super::frame::parse_frame;
 use super::header::{is_side_band, parse_header};
 use crate::import::importer::{Applicable, Importer, SNIFF_WINDOW};
-use crate::import::lines::{split_around, trim_ascii};
+use crate::import::lines::{trim_ascii, window_lines, WindowLine};
 use crate::model::Format;
 
 /// Does the input start like `perf script` output? Looks at the first non-comment lines.
 fn looks_like_perf(prefix: &[u8], at_end: bool) -> Option<bool> {
-    let mut rest = prefix;
     let mut header_seen = false;
-    while !rest.is_empty() {
-        let (line, next, complete) = match memchr::memchr(b'\n', rest) {
-            Some(i) => {
-                let (line, next) = split_around(rest, i);
-                (line, next, true)
-            }
-            None => (rest, &[][..], at_end),
-        };
-        if !complete {
+    for WindowLine { line, ended, .. } in window_lines(prefix) {
+        if !ended && !at_end {
             return None;
         }
-        rest = next;
         if line.first() == Some(&b'#') {
             continue;
         }
