@@ -19,6 +19,7 @@ use crate::state::view::Mode;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use scorch_core::analysis::diff::Widths;
 use scorch_core::analysis::{search::Pattern, transforms::Transform};
+use scorch_core::model::DeclaredUnit;
 use scorch_core::view::calltree::Order;
 use scorch_core::{Profile, RootMode, WeightMode};
 
@@ -157,6 +158,8 @@ pub struct UrlState {
     pub event: Option<String>,
     /// `w`
     pub weight: WeightMode,
+    /// `unit`: the unit declared for a unit-less input (folded counts), as [`DeclaredUnit::short`] spells it.
+    pub unit: Option<DeclaredUnit>,
     /// `root`: as [`root_key`] spells it.
     pub root: Option<String>,
     /// `tf`: the label filter as typed.
@@ -198,6 +201,7 @@ impl Default for UrlState {
             zoom: Vec::new(),
             event: None,
             weight: WeightMode::Weight,
+            unit: None,
             root: None,
             label_filter: None,
             rows: DEFAULT_ROWS,
@@ -288,6 +292,7 @@ impl UrlState {
         s.weight = get("w")
             .and_then(WeightMode::from_key)
             .unwrap_or(WeightMode::Weight);
+        s.unit = get("unit").and_then(DeclaredUnit::parse);
         s.root = get("root").map(str::to_string);
         s.label_filter = get("tf").filter(|t| !t.is_empty()).map(str::to_string);
         s.rows = get("rows").and_then(|r| r.parse().ok()).unwrap_or(DEFAULT_ROWS);
@@ -309,9 +314,9 @@ impl UrlState {
         s.scheme = get("color").and_then(ColorScheme::from_key).unwrap_or_default();
         s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
         s.absolute = get("abs") == Some("1");
-        const KNOWN: [&str; 26] = [
-            "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "root", "tf", "rows", "idle",
-            "range", "a", "q", "qf", "tx", "mode", "sel", "order", "color", "widths", "abs", "",
+        const KNOWN: [&str; 27] = [
+            "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "rows",
+            "idle", "range", "a", "q", "qf", "tx", "mode", "sel", "order", "color", "widths", "abs", "",
         ];
         s.unknown = pairs
             .into_iter()
@@ -348,6 +353,9 @@ impl UrlState {
         }
         if self.weight != WeightMode::Weight {
             out.push(("w", self.weight.key().to_string()));
+        }
+        if let Some(u) = self.unit {
+            out.push(("unit", u.short().to_string()));
         }
         if let Some(r) = &self.root {
             out.push(("root", r.clone()));
@@ -442,6 +450,8 @@ impl UrlState {
             source: Source::Embedded { profile, base },
             event: None,
             weight: d.weight,
+            // The carried stacks state their unit (`# scorch-unit:`).
+            unit: None,
             root: None,
             label_filter: None,
             unknown: Vec::new(),
@@ -501,7 +511,8 @@ mod tests {
 
     #[test]
     fn round_trips_a_link() {
-        let link = "#url=www/demo/service.perf.gz&view=icicle&zoom=main;work&ev=cycles&w=count&root=tid\
+        let link =
+            "#url=www/demo/service.perf.gz&view=icicle&zoom=main;work&ev=cycles&w=count&unit=us&root=tid\
                     &tf=a%3Db&rows=100&idle=0&range=1000-2000&a=0-1000&q=hash&qf=rc&mode=sandwich&sel=work\
                     &order=heavy&color=module&widths=base&abs=1";
         let s = UrlState::parse(link);
@@ -509,6 +520,7 @@ mod tests {
         assert_eq!(s.orientation, Orientation::Icicle);
         assert_eq!(s.zoom, ["main", "work"]);
         assert_eq!((s.weight, s.rows, s.idle), (WeightMode::Count, 100, false));
+        assert_eq!(s.unit, Some(DeclaredUnit::Microseconds));
         assert_eq!((s.range, s.range_a), (Some((1000, 2000)), Some((0, 1000))));
         assert!(s.search.regex && s.search.case_sensitive);
         assert_eq!(

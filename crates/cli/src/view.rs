@@ -7,7 +7,8 @@ use clap::Args;
 use scorch_core::analysis::heatmap::{heatmap, HeatmapOptions};
 use scorch_core::analysis::sandwich;
 use scorch_core::analysis::transforms::{self, Transform};
-use scorch_core::view::{label_key, LabelFilter, RootMode, ViewOptions, WeightMode};
+use scorch_core::model::DeclaredUnit;
+use scorch_core::view::{label_key, takes_declared_unit, LabelFilter, RootMode, ViewOptions, WeightMode};
 use scorch_core::Profile;
 
 /// `--event` / `--sample-type`: which of the profile's events (perf) or sample types (pprof) to show.
@@ -19,6 +20,33 @@ pub struct EventArgs {
     /// pprof: show this sample type (default: default_sample_type, else the last)
     #[arg(long, value_name = "NAME")]
     pub sample_type: Option<String>,
+    #[command(flatten)]
+    pub unit: UnitArgs,
+}
+
+/// `--unit`: what a unit-less input's counts are.
+#[derive(Args, Debug, Clone, Default)]
+pub struct UnitArgs {
+    /// folded: what the counts are, when the file does not say: samples, ns, us, ms, s, bytes, count
+    #[arg(long, value_name = "UNIT", value_parser = parse_unit)]
+    pub unit: Option<DeclaredUnit>,
+}
+
+fn parse_unit(s: &str) -> Result<DeclaredUnit, String> {
+    DeclaredUnit::parse(s).ok_or_else(|| "expected samples, ns, us, ms, s, bytes or count".to_string())
+}
+
+/// The declared unit on a view; an error for a profile that states its own unit.
+pub fn declare(p: &Profile, v: &mut ViewOptions, unit: Option<DeclaredUnit>) -> Result<()> {
+    let Some(d) = unit else { return Ok(()) };
+    if !takes_declared_unit(p) {
+        return Err(CliError::Input(format!(
+            "--unit is for folded counts whose file does not say what they are; this profile's unit is {}",
+            v.unit(p).name()
+        )));
+    }
+    v.declared = Some(d);
+    Ok(())
 }
 
 impl EventArgs {
@@ -115,12 +143,15 @@ pub struct ViewSpec<'a> {
     pub tagfilter: Option<&'a str>,
     /// `[start, end)` nanoseconds after the heatmap's origin.
     pub range: Option<(u64, u64)>,
+    /// The unit declared for unit-less counts.
+    pub unit: Option<DeclaredUnit>,
 }
 
 impl<'a> ViewSpec<'a> {
     pub fn new(event: &'a EventArgs) -> ViewSpec<'a> {
         ViewSpec {
             event: event.name(),
+            unit: event.unit.unit,
             ..ViewSpec::default()
         }
     }
@@ -137,6 +168,7 @@ impl<'a> ViewSpec<'a> {
 /// time range (relative to the heatmap of the view so far).
 pub fn view(p: &Profile, spec: &ViewSpec) -> Result<ViewOptions> {
     let mut v = ViewOptions::default_for(p);
+    declare(p, &mut v, spec.unit)?;
     if let Some(name) = spec.event {
         v.event = Some(event_index(p, name)?);
     }

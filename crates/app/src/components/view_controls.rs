@@ -9,6 +9,7 @@ use crate::state::Actions;
 use crate::url::{is_label_root, label_root_key, root_from_key, root_key, UrlKey};
 use leptos::prelude::*;
 use scorch_core::model::units::group_thousands;
+use scorch_core::model::DeclaredUnit;
 use scorch_core::{RootMode, ViewOptions, WeightMode};
 
 /// Event (or pprof sample type), weight, label filter and root selectors, shown when the profile has them.
@@ -52,6 +53,20 @@ pub fn ViewControls() -> impl IntoView {
             l.as_ref()
                 .is_some_and(|l| l.imported.profile.meta.format == scorch_core::Format::Pprof)
         })
+    };
+    // Folded counts whose file does not say what they are: the user declares their unit.
+    let declarable = move || {
+        load.loaded.with(|l| {
+            l.as_ref()
+                .is_some_and(|l| scorch_core::view::takes_declared_unit(&l.imported.profile))
+        })
+    };
+    let on_unit = move |ev: leptos::ev::Event| {
+        let declared = DeclaredUnit::parse(&event_target_value(&ev)).filter(|&d| d != DeclaredUnit::Samples);
+        actions.set_view(ViewOptions {
+            declared,
+            ..view.options.get_untracked()
+        });
     };
     let root_value = move || {
         let root = view.options.get().root;
@@ -138,6 +153,17 @@ pub fn ViewControls() -> impl IntoView {
                     prop:value=move || view.options.get().weight.key()>
                     <option value=WeightMode::Weight.key()>"period"</option>
                     <option value=WeightMode::Count.key()>"sample count"</option>
+                </select>
+            </label>
+        </Show>
+        <Show when=declarable>
+            <label class="control" title="The file does not say what its counts are: declare their unit">"Unit "
+                <select data-testid="unit-select" on:change=on_unit
+                    prop:value=move || view.options.get().declared.map_or("samples", |d| d.short())>
+                    {DeclaredUnit::ALL
+                        .iter()
+                        .map(|d| view! { <option value=d.short()>{d.label()}</option> })
+                        .collect_view()}
                 </select>
             </label>
         </Show>

@@ -309,7 +309,7 @@ impl FlameData {
 
     /// "1.24 s (31.2 %)", the share being of the whole profile.
     pub fn describe(&self, raw: u64) -> String {
-        let unit = &self.profile().meta.unit;
+        let unit = &self.unit;
         let total = self.tree.total.first().copied().unwrap_or(0);
         format!(
             "{} ({})",

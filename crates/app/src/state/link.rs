@@ -51,6 +51,7 @@ impl Actions {
         if s.weight == WeightMode::Count {
             v.weight = WeightMode::Count;
         }
+        v.declared = s.unit;
         if let Some(root) = s.root.as_deref().and_then(|r| root_from_key(r, p)) {
             v.root = root;
         }
@@ -155,6 +156,7 @@ impl Actions {
                 .map(|e| e.name.clone());
         }
         s.weight = v.weight;
+        s.unit = v.declared.filter(|_| scorch_core::view::takes_declared_unit(p));
         if v.root != default.root {
             s.root = Some(root_key(v.root, p));
         }

@@ -3,6 +3,7 @@
 
 use crate::error::Result;
 use crate::io::{load_warn, write_out};
+use crate::view::{declare, UnitArgs};
 use clap::Args;
 use scorch_core::analysis::duration::{coverage, DurationSource};
 use scorch_core::model::units::{format_value, group_thousands, Weight};
@@ -16,6 +17,8 @@ pub struct InfoArgs {
     /// Print the facts as one JSON object
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub unit: UnitArgs,
     /// The profile (`-`: standard input)
     #[arg(value_name = "FILE")]
     pub file: String,
@@ -58,7 +61,8 @@ struct Event {
 pub fn run(a: &InfoArgs) -> Result<()> {
     let imp = load_warn(&a.file, ImportOptions::default())?;
     let p = &imp.profile;
-    let v = ViewOptions::default_for(p);
+    let mut v = ViewOptions::default_for(p);
+    declare(p, &mut v, a.unit.unit)?;
     let tree = CallTree::build(p, &v, Order::Alphabetical);
     let used_stacks = {
         let mut seen = vec![false; p.stacks.len()];

@@ -96,9 +96,19 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
     } else {
         return None;
     };
-    let is_time = v.unit(p) == Unit::Nanoseconds && p.meta.decimals == 0;
+    // The share only when the total is a time: nanoseconds, or a time unit declared for folded counts.
+    let ns_per_unit = v.unit(p).ns_per_unit();
     let available = duration_ns as f64 * f64::from(cpus.unwrap_or(1));
-    let percent = (is_time && available > 0.0).then(|| total as f64 / available * 100.0);
+    let percent = ns_per_unit.filter(|_| available > 0.0).map(|k| {
+        Weight {
+            raw: total,
+            decimals: p.meta.decimals,
+        }
+        .as_f64()
+            * k
+            / available
+            * 100.0
+    });
     Some(Coverage {
         duration_ns,
         source,

@@ -221,4 +221,23 @@ mod tests {
         assert!(decode("not*base64").is_err());
         assert!(decode("AAAA").is_err());
     }
+
+    #[test]
+    fn a_declared_unit_travels() {
+        let p = import_bytes(b"main;a 1500\nmain;b 500\n", ImportOptions::default())
+            .unwrap()
+            .profile;
+        let v = ViewOptions {
+            declared: Some(crate::model::DeclaredUnit::Microseconds),
+            ..ViewOptions::default_for(&p)
+        };
+        let s = encode(&p, &v, DEFAULT_MAX);
+        let back = import_bytes(&decode(&s.payload).unwrap(), ImportOptions::default())
+            .unwrap()
+            .profile;
+        assert_eq!(back.meta.unit, Unit::Microseconds);
+        // The link's profile states its unit: a declaration no longer applies to it.
+        assert!(!crate::view::takes_declared_unit(&back));
+        assert!(crate::view::takes_declared_unit(&p));
+    }
 }

@@ -19,7 +19,7 @@ pub mod units;
 pub use builder::{FullSample, ProfileBuilder};
 pub use error::{ImportError, ImportErrorKind, Warning, Warnings};
 pub use format::Format;
-pub use units::{Unit, Weight};
+pub use units::{DeclaredUnit, Unit, Weight};
 
 macro_rules! id_type {
     ($(#[$m:meta])* $name:ident) => {

@@ -12,6 +12,12 @@ pub enum Unit {
     Samples,
     /// Time in nanoseconds (perf cpu-clock periods, pprof `nanoseconds`).
     Nanoseconds,
+    /// Time in microseconds (declared: BCC's `offcputime -f` writes µs).
+    Microseconds,
+    /// Time in milliseconds (declared).
+    Milliseconds,
+    /// Time in seconds (declared).
+    Seconds,
     /// Memory in bytes.
     Bytes,
     /// Another count, named (perf `events`, pprof `count`, …).
@@ -23,8 +29,113 @@ impl Unit {
         match self {
             Unit::Samples => "samples",
             Unit::Nanoseconds => "nanoseconds",
+            Unit::Microseconds => "microseconds",
+            Unit::Milliseconds => "milliseconds",
+            Unit::Seconds => "seconds",
             Unit::Bytes => "bytes",
             Unit::Other(s) => s,
+        }
+    }
+
+    /// The unit a name stands for: scorch's own names ([`Unit::name`]), which links and `# scorch-unit:` lines
+    /// carry, and any other name as [`Unit::Other`].
+    pub fn from_name(name: &str) -> Unit {
+        match name {
+            "samples" => Unit::Samples,
+            "nanoseconds" => Unit::Nanoseconds,
+            "microseconds" => Unit::Microseconds,
+            "milliseconds" => Unit::Milliseconds,
+            "seconds" => Unit::Seconds,
+            "bytes" => Unit::Bytes,
+            other => Unit::Other(other.to_string()),
+        }
+    }
+
+    /// Nanoseconds per unit, for the units of time.
+    pub fn ns_per_unit(&self) -> Option<f64> {
+        match self {
+            Unit::Nanoseconds => Some(1.0),
+            Unit::Microseconds => Some(1e3),
+            Unit::Milliseconds => Some(1e6),
+            Unit::Seconds => Some(1e9),
+            Unit::Samples | Unit::Bytes | Unit::Other(_) => None,
+        }
+    }
+}
+
+/// A unit a user declares for a unit-less input (folded stacks: the file does not say what its counts are).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DeclaredUnit {
+    Samples,
+    Nanoseconds,
+    Microseconds,
+    Milliseconds,
+    Seconds,
+    Bytes,
+    Count,
+}
+
+impl DeclaredUnit {
+    /// Every declarable unit, in the order a picker lists them.
+    pub const ALL: [DeclaredUnit; 7] = [
+        DeclaredUnit::Samples,
+        DeclaredUnit::Nanoseconds,
+        DeclaredUnit::Microseconds,
+        DeclaredUnit::Milliseconds,
+        DeclaredUnit::Seconds,
+        DeclaredUnit::Bytes,
+        DeclaredUnit::Count,
+    ];
+
+    /// `samples`, `ns`, `us` (or `µs`, `usecs`), `ms`, `s`, `bytes`, `count`, and the long names.
+    pub fn parse(s: &str) -> Option<DeclaredUnit> {
+        Some(match s.trim().to_ascii_lowercase().as_str() {
+            "samples" | "sample" => DeclaredUnit::Samples,
+            "ns" | "nsecs" | "nanoseconds" => DeclaredUnit::Nanoseconds,
+            "us" | "µs" | "usecs" | "microseconds" => DeclaredUnit::Microseconds,
+            "ms" | "msecs" | "milliseconds" => DeclaredUnit::Milliseconds,
+            "s" | "secs" | "seconds" => DeclaredUnit::Seconds,
+            "b" | "bytes" => DeclaredUnit::Bytes,
+            "count" | "counts" => DeclaredUnit::Count,
+            _ => return None,
+        })
+    }
+
+    /// The short name links and the CLI use: `us`, `bytes`, …
+    pub fn short(self) -> &'static str {
+        match self {
+            DeclaredUnit::Samples => "samples",
+            DeclaredUnit::Nanoseconds => "ns",
+            DeclaredUnit::Microseconds => "us",
+            DeclaredUnit::Milliseconds => "ms",
+            DeclaredUnit::Seconds => "s",
+            DeclaredUnit::Bytes => "bytes",
+            DeclaredUnit::Count => "count",
+        }
+    }
+
+    /// How a picker labels it.
+    pub fn label(self) -> &'static str {
+        match self {
+            DeclaredUnit::Samples => "samples",
+            DeclaredUnit::Nanoseconds => "ns",
+            DeclaredUnit::Microseconds => "µs",
+            DeclaredUnit::Milliseconds => "ms",
+            DeclaredUnit::Seconds => "s",
+            DeclaredUnit::Bytes => "bytes",
+            DeclaredUnit::Count => "count",
+        }
+    }
+
+    pub fn unit(self) -> Unit {
+        match self {
+            DeclaredUnit::Samples => Unit::Samples,
+            DeclaredUnit::Nanoseconds => Unit::Nanoseconds,
+            DeclaredUnit::Microseconds => Unit::Microseconds,
+            DeclaredUnit::Milliseconds => Unit::Milliseconds,
+            DeclaredUnit::Seconds => Unit::Seconds,
+            DeclaredUnit::Bytes => Unit::Bytes,
+            DeclaredUnit::Count => Unit::Other("count".into()),
         }
     }
 }
@@ -75,7 +186,9 @@ pub fn group_thousands(n: u64) -> String {
 /// A value with its unit, for people: "1.24 s", "412 MiB", "9,210 samples".
 pub fn format_value(value: f64, unit: &Unit) -> String {
     match unit {
-        Unit::Nanoseconds => format_duration_ns(value),
+        Unit::Nanoseconds | Unit::Microseconds | Unit::Milliseconds | Unit::Seconds => {
+            format_duration_ns(value * unit.ns_per_unit().unwrap_or(1.0))
+        }
         Unit::Bytes => format_bytes(value),
         Unit::Samples if value == 1.0 => "1 sample".to_string(),
         Unit::Samples => format!("{} samples", format_count(value)),
@@ -141,6 +254,26 @@ pub fn format_percent(part: f64, whole: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn declared_units() {
+        for d in DeclaredUnit::ALL {
+            assert_eq!(DeclaredUnit::parse(d.short()), Some(d));
+            assert_eq!(
+                Unit::from_name(d.unit().name()),
+                d.unit(),
+                "scorch's own names read back"
+            );
+        }
+        assert_eq!(DeclaredUnit::parse("µs"), Some(DeclaredUnit::Microseconds));
+        assert_eq!(DeclaredUnit::parse("usecs"), Some(DeclaredUnit::Microseconds));
+        assert_eq!(DeclaredUnit::parse("furlongs"), None);
+        assert_eq!(format_value(1500.0, &Unit::Microseconds), "1.50 ms");
+        assert_eq!(format_value(250.0, &Unit::Milliseconds), "250.00 ms");
+        assert_eq!(format_value(90.0, &Unit::Seconds), "1 min 30.0 s");
+        assert_eq!(format_value(3.0 * 1048576.0, &Unit::Bytes), "3.00 MiB");
+        assert_eq!(format_value(7.0, &Unit::Other("count".into())), "7 count");
+    }
 
     #[test]
     fn weight_display_is_exact() {

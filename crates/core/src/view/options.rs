@@ -1,7 +1,7 @@
 //! Which samples a view shows and how they weigh: the event, weights or plain sample counts, the process root,
 //! and a time range. The call tree, the folded export and the heatmap all select samples through this.
 
-use crate::model::{FrameId, LabelValue, Profile, StackId, StrId, Unit, EMPTY_STACK};
+use crate::model::{DeclaredUnit, Format, FrameId, LabelValue, Profile, StackId, StrId, Unit, EMPTY_STACK};
 use rustc_hash::FxHashMap;
 
 /// What stands at the root of each stack.
@@ -162,6 +162,14 @@ pub fn label_keys(p: &Profile) -> Vec<String> {
     keys
 }
 
+/// Does this profile's unit come from the user? Folded counts whose file did not say what they are (no
+/// `# unit:` or `# scorch-unit:` line): scorch calls them samples until the user declares a unit.
+pub fn takes_declared_unit(p: &Profile) -> bool {
+    p.meta.format == Format::Folded
+        && p.meta.unit == Unit::Samples
+        && p.events.iter().all(|e| e.unit == Unit::Samples)
+}
+
 /// How a sample weighs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum WeightMode {
@@ -183,6 +191,8 @@ pub struct ViewOptions {
     pub time_range: Option<(u64, u64)>,
     /// Only samples with this label.
     pub label: Option<LabelFilter>,
+    /// The unit the user declared for a unit-less input (folded counts); ignored for inputs that state theirs.
+    pub declared: Option<DeclaredUnit>,
 }
 
 impl ViewOptions {
@@ -200,10 +210,14 @@ impl ViewOptions {
         }
     }
 
-    /// The unit of what this view shows.
+    /// The unit of what this view shows: sample counts, the unit declared for a unit-less input, or the unit
+    /// of the event.
     pub fn unit(&self, p: &Profile) -> Unit {
         if self.weight == WeightMode::Count {
             return Unit::Samples;
+        }
+        if let Some(d) = self.declared.filter(|_| takes_declared_unit(p)) {
+            return d.unit();
         }
         match self.event.and_then(|e| p.events.get(e as usize)) {
             Some(e) => e.unit.clone(),

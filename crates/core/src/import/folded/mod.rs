@@ -22,8 +22,8 @@ pub use sniff::FoldedFormat;
 
 use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
 use crate::model::{
-    Format, FrameKind, FullSample, ImportError, ImportErrorKind, Profile, ProfileBuilder, StackId, Unit,
-    Warnings, EMPTY_STACK,
+    DeclaredUnit, Format, FrameKind, FullSample, ImportError, ImportErrorKind, Profile, ProfileBuilder,
+    StackId, Unit, Warnings, EMPTY_STACK,
 };
 
 /// Most decimals kept from a fractional count.
@@ -260,8 +260,8 @@ impl FoldedParser {
         if self.two_count_lines > 0 {
             // A differential file (difffolded.pl, inferno-diff-folded): two events, base and target.
             let (base, target) = (
-                self.b.event("base", Unit::Samples),
-                self.b.event("target", Unit::Samples),
+                self.b.event("base", self.unit.clone()),
+                self.b.event("target", self.unit.clone()),
             );
             self.b.set_default_event(target);
             self.b.add_info(
@@ -346,13 +346,21 @@ impl FoldedParser {
             return Ok(());
         }
         if let Some(unit) = line.strip_prefix(b"# scorch-unit:") {
-            self.unit = match trim_ascii(unit) {
-                b"nanoseconds" => Unit::Nanoseconds,
-                b"bytes" => Unit::Bytes,
-                b"samples" => Unit::Samples,
-                other => Unit::Other(String::from_utf8_lossy(other).into_owned()),
-            };
+            self.unit = Unit::from_name(&String::from_utf8_lossy(trim_ascii(unit)));
             self.one_count = true;
+            return Ok(());
+        }
+        // `# unit: us`: a producer (or a person) saying what the counts are.
+        if let Some(unit) = line.strip_prefix(b"# unit:") {
+            if let Some(d) = std::str::from_utf8(unit).ok().and_then(DeclaredUnit::parse) {
+                self.unit = d.unit();
+            } else {
+                self.warnings.push(
+                    pos.line,
+                    pos.offset,
+                    "unknown `# unit:` (samples, ns, us, ms, s, bytes or count): counts are samples",
+                );
+            }
             return Ok(());
         }
         if self.one_count && line == b"# scorch-times" {
