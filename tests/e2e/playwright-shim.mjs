@@ -27,6 +27,9 @@ export function wrapPage(page, files) {
       for (const m of parts.reverse()) await page.keyboard.up(m);
     },
     type: (text) => page.keyboard.type(text),
+    /** A key held (a modifier for the mouse events that follow) and released. */
+    down: (key) => page.keyboard.down(key),
+    up: (key) => page.keyboard.up(key),
   };
   const mouse = {
     move: (x, y) => page.mouse.move(x, y),

@@ -4,7 +4,8 @@
 //! Keys, in the order they are written: the source (`url`, or `base` + `target`, or `p` = a profile carried in
 //! the link with `pb` its diff base), `view=icicle`, `zoom` (frame names from the root, `;`-joined), `ev` (event
 //! or sample type by name), `w=count`, `root` (`comm|pid|tid|none|label:KEY`), `tf` (label filter text), `rows`,
-//! `idle=0`, `range` and `a` (time ranges as `START-END` nanoseconds after the heatmap origin), `q` (search text)
+//! `idle=0`, `range` and `a` (time ranges as `START-END` nanoseconds after the heatmap origin), `off` and `aoff` (a
+//! band's offsets within each second of `range` and of `a`, as `FROM-TO` nanoseconds), `q` (search text)
 //! with `qf` (`r` regex, `c` case-sensitive), `tx` (transforms, one per line, as
 //! `scorch_core::analysis::transforms::Transform::to_text`), `mode` (`inverted|sandwich|functions`), `sel` (selected
 //! function), `order=heavy`, `color` (`module|kind|self`), `widths=base`, `abs=1`.
@@ -172,6 +173,10 @@ pub struct UrlState {
     pub range: Option<(u64, u64)>,
     /// `a`: range A of a range comparison.
     pub range_a: Option<(u64, u64)>,
+    /// `off`: the band's offsets within each second of `range` (ns, half-open).
+    pub offsets: Option<(u64, u64)>,
+    /// `aoff`: the offsets of range A when it is a band.
+    pub offsets_a: Option<(u64, u64)>,
     /// `q` and `qf`.
     pub search: Pattern,
     /// `tx`
@@ -208,6 +213,8 @@ impl Default for UrlState {
             idle: true,
             range: None,
             range_a: None,
+            offsets: None,
+            offsets_a: None,
             search: Pattern::default(),
             transforms: Vec::new(),
             mode: Mode::Flame,
@@ -247,6 +254,11 @@ fn decode(s: &str) -> String {
 fn range(v: &str) -> Option<(u64, u64)> {
     let (a, b) = v.split_once('-')?;
     Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// `FROM-TO` offsets within a second: a non-empty half-open interval of at most one second.
+fn offsets(v: &str) -> Option<(u64, u64)> {
+    range(v).filter(|&(a, b)| a < b && b <= 1_000_000_000)
 }
 
 impl UrlState {
@@ -299,6 +311,8 @@ impl UrlState {
         s.idle = get("idle") != Some("0");
         s.range = get("range").and_then(range);
         s.range_a = get("a").and_then(range);
+        s.offsets = get("off").and_then(offsets);
+        s.offsets_a = get("aoff").and_then(offsets);
         let flags = get("qf").unwrap_or_default();
         s.search = Pattern {
             text: get("q").unwrap_or_default().to_string(),
@@ -314,9 +328,10 @@ impl UrlState {
         s.scheme = get("color").and_then(ColorScheme::from_key).unwrap_or_default();
         s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
         s.absolute = get("abs") == Some("1");
-        const KNOWN: [&str; 27] = [
+        const KNOWN: [&str; 29] = [
             "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "rows",
-            "idle", "range", "a", "q", "qf", "tx", "mode", "sel", "order", "color", "widths", "abs", "",
+            "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "sel", "order", "color", "widths",
+            "abs", "",
         ];
         s.unknown = pairs
             .into_iter()
@@ -375,6 +390,12 @@ impl UrlState {
         }
         if let Some(a) = self.range_a {
             out.push(("a", rel(a)));
+        }
+        if let Some(o) = self.offsets {
+            out.push(("off", rel(o)));
+        }
+        if let Some(o) = self.offsets_a {
+            out.push(("aoff", rel(o)));
         }
         if !self.search.text.is_empty() {
             out.push(("q", self.search.text.clone()));
@@ -437,6 +458,8 @@ impl UrlState {
             || self.zoom != other.zoom
             || self.range != other.range
             || self.range_a != other.range_a
+            || self.offsets != other.offsets
+            || self.offsets_a != other.offsets_a
             || self.transforms != other.transforms
             || self.mode != other.mode
             || self.selected != other.selected
@@ -460,6 +483,8 @@ impl UrlState {
         if !timed {
             s.range = None;
             s.range_a = None;
+            s.offsets = None;
+            s.offsets_a = None;
             s.rows = d.rows;
             s.idle = d.idle;
         }
@@ -529,6 +554,33 @@ mod tests {
         );
         assert_eq!((s.widths, s.absolute), (Widths::Base, true));
         assert_eq!(s.render().as_deref(), Some(link));
+    }
+
+    #[test]
+    fn round_trips_a_band() {
+        // Band B (seconds 2..10, 200–300 ms of each) compared with band A (seconds 0..2, 0–100 ms).
+        let link = "#url=u.perf&range=2000000000-10000000000&a=0-2000000000&off=200000000-300000000\
+                    &aoff=0-100000000";
+        let s = UrlState::parse(link);
+        assert_eq!(s.range, Some((2_000_000_000, 10_000_000_000)));
+        assert_eq!(s.offsets, Some((200_000_000, 300_000_000)));
+        assert_eq!(s.offsets_a, Some((0, 100_000_000)));
+        assert!(s.unknown.is_empty());
+        assert_eq!(s.render().as_deref(), Some(link));
+        assert_eq!(UrlState::parse(&s.render().unwrap()), s);
+        // A band is a step in history; a link from before bands has none.
+        let before = UrlState::parse("#url=u.perf&range=2000000000-10000000000&a=0-2000000000");
+        assert_eq!((before.offsets, before.offsets_a), (None, None));
+        assert!(s.is_step_from(&before));
+        // Offsets that are no band are ignored, not half-applied.
+        for bad in ["300-200", "5-5", "0-1000000001", "x-3", "200"] {
+            assert_eq!(UrlState::parse(&format!("#off={bad}")).offsets, None, "{bad}");
+        }
+        // A link that carries its stacks without timestamps has the band baked in.
+        let e = s.clone().for_embedded("P".into(), None, false);
+        assert_eq!((e.range, e.offsets, e.offsets_a), (None, None, None));
+        let t = s.for_embedded("P".into(), None, true);
+        assert_eq!(t.offsets, Some((200_000_000, 300_000_000)));
     }
 
     #[test]

@@ -145,6 +145,8 @@ pub struct ViewSpec<'a> {
     pub range: Option<(u64, u64)>,
     /// The unit declared for unit-less counts.
     pub unit: Option<DeclaredUnit>,
+    /// A band: `[from, to)` nanoseconds within each second (of the range, or of the whole profile).
+    pub offsets: Option<(u64, u64)>,
 }
 
 impl<'a> ViewSpec<'a> {
@@ -165,7 +167,7 @@ impl<'a> ViewSpec<'a> {
 }
 
 /// The profile's default view with the options applied, in order: event, root, count, tag filter, tag root,
-/// time range (relative to the heatmap of the view so far).
+/// time range (relative to the heatmap of the view so far), offsets within each second.
 pub fn view(p: &Profile, spec: &ViewSpec) -> Result<ViewOptions> {
     let mut v = ViewOptions::default_for(p);
     declare(p, &mut v, spec.unit)?;
@@ -191,6 +193,14 @@ pub fn view(p: &Profile, spec: &ViewSpec) -> Result<ViewOptions> {
         let h = heatmap(p, &v, &HeatmapOptions::default())
             .ok_or("this profile has no timestamps, so it has no time range to select")?;
         v.time_range = Some((h.origin_ns + start, h.origin_ns + end));
+    }
+    if let Some(o) = spec.offsets {
+        if p.samples.time_ns.is_none() {
+            return Err(
+                "this profile has no timestamps, so it has no offsets within a second to select".into(),
+            );
+        }
+        v.offsets = Some(o);
     }
     Ok(v)
 }

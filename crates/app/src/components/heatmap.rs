@@ -13,7 +13,9 @@ use leptos::prelude::*;
 
 /// FlameScope's subsecond-offset heatmap: one column per second, rows for the offset within the second (row 0 at
 /// the bottom), colour from the background to red at the largest cell. Press on a cell and release on another
-/// (or click twice) to select a time range; the flame graph below shows exactly its samples.
+/// (or click twice) to select a time range; the flame graph below shows exactly its samples. Shift+drag, or
+/// either gesture with "band" on, selects a band instead: the rows between the two cells in every second between
+/// them (FlameScope's "horizontal band": a once-per-second job without what runs between its runs).
 #[component]
 pub fn HeatmapPanel() -> impl IntoView {
     let actions = expect_context::<Actions>();
@@ -41,6 +43,7 @@ pub fn HeatmapPanel() -> impl IntoView {
     Effect::new(move |_| {
         heat.heat.track();
         heat.sel.track();
+        heat.sel_band.track();
         heat.pending.track();
         heat.sparse.track();
         if canvas_ref.get().is_none() {
@@ -55,6 +58,7 @@ pub fn HeatmapPanel() -> impl IntoView {
                 &canvas,
                 &h,
                 heat.sel.get_untracked(),
+                heat.sel_band.get_untracked(),
                 heat.pending.get_untracked(),
                 heat.sparse.get_untracked(),
             );
@@ -70,10 +74,18 @@ pub fn HeatmapPanel() -> impl IntoView {
             return;
         };
         drag_from.set(None);
+        let band = ev.shift_key() || heat.band_mode.get_untracked();
+        let select = move |a, b| {
+            if band {
+                actions.select_band(a, b)
+            } else {
+                actions.select_cells(a, b)
+            }
+        };
         if from != to {
-            actions.select_cells(from, to);
+            select(from, to);
         } else if let Some(first) = heat.pending.get_untracked() {
-            actions.select_cells(first, to);
+            select(first, to);
         } else {
             heat.pending.set(Some(to));
         }
@@ -94,6 +106,13 @@ pub fn HeatmapPanel() -> impl IntoView {
         };
         hover_text.set(text);
     };
+    let offsets_attr = move |end: bool| {
+        view.options
+            .get()
+            .offsets
+            .map(|(s, e)| if end { e } else { s }.to_string())
+            .unwrap_or_default()
+    };
     let range_attr = move |end: bool| {
         view.options
             .get()
@@ -103,13 +122,22 @@ pub fn HeatmapPanel() -> impl IntoView {
     };
     let selection_text = move || {
         let h = heat.heat.get()?;
-        let (s, e) = view.options.get().time_range?;
+        let o = view.options.get();
+        let (s, e) = o.time_range?;
         let rel = |t: u64| (t.saturating_sub(h.origin_ns)) as f64 / 1e9;
-        Some(format!(
-            "selected [{:.3} s, {:.3} s) after the first second",
-            rel(s),
-            rel(e)
-        ))
+        Some(match o.offsets {
+            Some(off) => format!(
+                "band: {} of each second in [{:.0} s, {:.0} s)",
+                crate::state::heatmap::offsets_text(off),
+                rel(s),
+                rel(e)
+            ),
+            None => format!(
+                "selected [{:.3} s, {:.3} s) after the first second",
+                rel(s),
+                rel(e)
+            ),
+        })
     };
     let rows_changed = move |ev: leptos::ev::Event| {
         if let Ok(r) = event_target_value(&ev).parse() {
@@ -129,7 +157,7 @@ pub fn HeatmapPanel() -> impl IntoView {
             <section class="heatmap" aria-label="subsecond heatmap">
                 <div class="heatmap-controls">
                     <span class="heatmap-title">"Heatmap"</span>
-                    <span class="hint">"columns: seconds · rows: offset within the second (0 ms at the bottom) · drag or click twice to select"</span>
+                    <span class="hint">"columns: seconds · rows: offset within the second (0 ms at the bottom) · drag or click twice to select; Shift+drag: a band"</span>
                     <label class="control">"Rows "
                         <select data-testid="heatmap-rows" on:change=rows_changed prop:value=move || heat.rows.get().to_string()>
                             {scorch_core::analysis::heatmap::ROW_CHOICES.iter().map(|r| view! { <option value=r.to_string()>{r.to_string()}</option> }).collect_view()}
@@ -139,12 +167,17 @@ pub fn HeatmapPanel() -> impl IntoView {
                         on:change=move |ev| heat.idle.set(event_target_checked(&ev))/>" hide idle"</label>
                     <label class="control"><input type="checkbox" data-testid="heatmap-sparse" prop:checked=move || heat.sparse.get()
                         on:change=move |ev| heat.sparse.set(event_target_checked(&ev))/>" show 1–3 sample cells"</label>
+                    <label class="control" title="Select the same offsets in every second (a band) instead of a time range; Shift+drag does it once">
+                        <input type="checkbox" data-testid="heatmap-band" prop:checked=move || heat.band_mode.get()
+                            on:change=move |ev| actions.set_band_mode(event_target_checked(&ev))/>" band (same offsets every second)"</label>
                     <button data-testid="heatmap-prev" title="Previous range of the same length ([)" on:click=move |_| actions.step_range(-1)>"◀"</button>
                     <button data-testid="heatmap-next" title="Next range of the same length (])" on:click=move |_| actions.step_range(1)>"▶"</button>
                     <button data-testid="heatmap-set-a" title="Keep this range as A; the next selection (B) is compared against it"
                         on:click=move |_| {
-                            if let Some(r) = view.options.get_untracked().time_range {
+                            let o = view.options.get_untracked();
+                            if let Some(r) = o.time_range {
                                 heat.range_a.set(Some(r));
+                                heat.band_a.set(o.offsets);
                             }
                         }>{move || if heat.range_a.with(|a| a.is_some()) { "A set: select B" } else { "Compare: set A" }}</button>
                     <button data-testid="heatmap-clear" on:click=move |_| actions.clear_range()>"Whole profile"</button>
@@ -155,6 +188,7 @@ pub fn HeatmapPanel() -> impl IntoView {
                 <div class="heatmap-scroll">
                     <canvas node_ref=canvas_ref data-testid="heatmap-canvas"
                         data-range-start-ns=move || range_attr(false) data-range-end-ns=move || range_attr(true)
+                        data-offsets-from-ns=move || offsets_attr(false) data-offsets-to-ns=move || offsets_attr(true)
                         data-origin-ns=move || heat.heat.get().map(|h| h.origin_ns.to_string()).unwrap_or_default()
                         data-rows=move || heat.heat.get().map(|h| h.rows.to_string()).unwrap_or_default()
                         data-columns=move || heat.heat.get().map(|h| h.columns.to_string()).unwrap_or_default()

@@ -38,11 +38,13 @@ pub fn cell_at(h: &Heatmap, canvas: &HtmlCanvasElement, client_x: f64, client_y:
 }
 
 /// Paints the cells, the selection (first, last) and the first cell of a two-click selection. `sparse`: cells
-/// of 1–3 samples are shown at least at 30 %.
+/// of 1–3 samples are shown at least at 30 %. `band`: the selection is a band, drawn as one rectangle (columns
+/// first..last × rows first..last) rather than a run of cells in time order.
 pub fn paint(
     canvas: &HtmlCanvasElement,
     h: &Heatmap,
     sel: Option<(Cell, Cell)>,
+    band: bool,
     pending: Option<Cell>,
     sparse: bool,
 ) {
@@ -93,8 +95,20 @@ pub fn paint(
         }
         let _ = c2d.set_line_dash(&js_sys::Array::new());
     };
-    if let Some((a, b)) = sel {
-        outline(a, b, "#1d4ed8", false);
+    match sel {
+        Some((a, b)) if band => {
+            let (c0, c1) = (a.0.min(b.0), a.0.max(b.0));
+            let (r0, r1) = (a.1.min(b.1), a.1.max(b.1).min(h.rows.saturating_sub(1)));
+            let top = f64::from(h.rows - 1 - r1) * ch;
+            let (width, height) = (f64::from(c1 - c0 + 1) * cw, f64::from(r1 - r0 + 1) * ch);
+            c2d.set_fill_style_str("rgba(29,78,216,0.12)");
+            c2d.fill_rect(f64::from(c0) * cw, top, width, height);
+            c2d.set_stroke_style_str("#1d4ed8");
+            c2d.set_line_width(2.0);
+            c2d.stroke_rect(f64::from(c0) * cw + 1.0, top + 1.0, width - 2.0, height - 2.0);
+        }
+        Some((a, b)) => outline(a, b, "#1d4ed8", false),
+        None => {}
     }
     if let Some(p) = pending {
         outline(p, p, "#1d4ed8", true);

@@ -35,7 +35,7 @@ impl DiffState {
 }
 
 impl Actions {
-    /// Swaps base and target: the two counts, the two ranges, or the two profiles.
+    /// Swaps base and target: the two counts, the two ranges (or bands), or the two profiles.
     pub fn swap_diff(&self) {
         let (diff, heat, view) = (self.diff, self.heat, self.view);
         if let Some((be, te)) = diff.events.get_untracked() {
@@ -43,18 +43,12 @@ impl Actions {
             self.rebuild();
             return;
         }
-        if let (Some(a), Some(b)) = (
-            heat.range_a.get_untracked(),
-            view.options.get_untracked().time_range,
-        ) {
+        let v = view.options.get_untracked();
+        if let (Some(a), Some(b)) = (heat.range_a.get_untracked(), v.time_range) {
+            let a_offsets = heat.band_a.get_untracked();
             heat.range_a.set(Some(b));
-            view.options.update(|v| v.time_range = Some(a));
-            if let Some(h) = heat.heat.get_untracked() {
-                if let (Some(x), Some(y)) = (h.cell_of(a.0), h.cell_of(a.1 - 1)) {
-                    heat.sel.set(Some((x, y)));
-                }
-            }
-            self.rebuild();
+            heat.band_a.set(v.offsets);
+            self.select_time(Some(a), a_offsets);
             return;
         }
         let (b, t) = (diff.base.get_untracked(), self.load.loaded.get_untracked());
@@ -69,6 +63,7 @@ impl Actions {
     /// Back to the target alone (the second counts of a two-count file).
     pub fn exit_diff(&self) {
         self.heat.range_a.set(None);
+        self.heat.band_a.set(None);
         if let Some((_, te)) = self.diff.events.get_untracked() {
             self.view.options.update(|v| v.event = Some(te));
             self.diff.events.set(None);

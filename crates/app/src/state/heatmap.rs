@@ -1,4 +1,6 @@
-//! The heatmap of the loaded profile, its settings, and the time-range selection it drives.
+//! The heatmap of the loaded profile, its settings, and the selection it drives: a time range, or a band (the
+//! same offsets in every second of a span of seconds: a time range of whole seconds plus
+//! `ViewOptions::offsets`).
 
 use super::load::LoadState;
 use super::view::ViewState;
@@ -18,12 +20,19 @@ pub struct HeatState {
     pub rows: RwSignal<u32>,
     pub idle: RwSignal<bool>,
     pub sparse: RwSignal<bool>,
-    /// Selected cells (first, last) in time order.
+    /// Selected cells (first, last) in time order; for a band, its lower-left and upper-right corners.
     pub sel: RwSignal<Option<(Cell, Cell)>>,
+    /// The selection is a band (a rectangle of cells), not a time range.
+    pub sel_band: RwSignal<bool>,
+    /// Band mode: the next drag or two clicks select a band ("same offsets in every second"); Shift+drag
+    /// selects a band either way.
+    pub band_mode: RwSignal<bool>,
     /// First cell of a two-click selection.
     pub pending: RwSignal<Option<Cell>>,
     /// Range A of a range comparison: the next selection (B) is compared against it.
     pub range_a: RwSignal<Option<(u64, u64)>>,
+    /// The offsets of range A when A is a band.
+    pub band_a: RwSignal<Option<(u64, u64)>>,
 }
 
 impl Default for HeatState {
@@ -34,8 +43,11 @@ impl Default for HeatState {
             idle: RwSignal::new(true),
             sparse: RwSignal::new(false),
             sel: RwSignal::new(None),
+            sel_band: RwSignal::new(false),
+            band_mode: RwSignal::new(false),
             pending: RwSignal::new(None),
             range_a: RwSignal::new(None),
+            band_a: RwSignal::new(None),
         }
     }
 }
@@ -81,53 +93,126 @@ impl HeatState {
                 _ => scorch_core::analysis::heatmap::heatmap(p, &v, &opts),
             };
             // Keep a selection that a link or the view already holds (it is a time range, not cells).
-            let sel = match (&h, view.options.get_untracked().time_range) {
-                (Some(h), Some((s, e))) => h.cell_of(s).zip(h.cell_of(e.saturating_sub(1))),
-                _ => None,
-            };
+            let o = view.options.get_untracked();
+            let sel = h
+                .as_ref()
+                .and_then(|h| selection_cells(h, o.time_range, o.offsets));
             heat.heat.set(h.map(Arc::new));
             super::mark("bench:heatmap-done");
             heat.sel.set(sel);
+            heat.sel_band.set(o.offsets.is_some());
             heat.pending.set(None);
         });
     }
 }
 
+/// The cells a selection covers on this grid: from the first to the last cell of a time range, or a band's
+/// corners (a band with no range spans every column).
+pub fn selection_cells(
+    h: &Heatmap,
+    range: Option<(u64, u64)>,
+    offsets: Option<(u64, u64)>,
+) -> Option<(Cell, Cell)> {
+    match (range, offsets) {
+        (Some((s, e)), None) => h.cell_of(s.max(h.origin_ns)).zip(h.cell_of(e.saturating_sub(1))),
+        (r, Some(o)) => {
+            let all = (h.origin_ns, h.cell_start(h.columns, 0));
+            h.band_cells(r.unwrap_or(all), o)
+        }
+        (None, None) => None,
+    }
+}
+
+/// A band's offsets as the user reads them: `200–300 ms`, `204.082–306.122 ms` (to the microsecond).
+pub fn offsets_text((from, to): (u64, u64)) -> String {
+    let ms = |ns: u64| {
+        let us = (ns + 500) / 1000;
+        let (whole, frac) = (us / 1000, us % 1000);
+        if frac == 0 {
+            whole.to_string()
+        } else {
+            format!("{whole}.{frac:03}").trim_end_matches('0').to_string()
+        }
+    };
+    format!("{}–{} ms", ms(from), ms(to))
+}
+
 impl Actions {
+    /// Shows a selection: the flame graph shows the samples of this time range, in this band when `offsets` is
+    /// set (`None` for both: the whole profile); with a range A set, the diff of this selection (B) against A.
+    pub fn select_time(&self, range: Option<(u64, u64)>, offsets: Option<(u64, u64)>) {
+        let h = self.heat.heat.get_untracked();
+        let sel = h.as_ref().and_then(|h| selection_cells(h, range, offsets));
+        self.heat.sel.set(sel);
+        self.heat.sel_band.set(offsets.is_some());
+        self.heat.pending.set(None);
+        if range.is_some()
+            && self.heat.range_a.get_untracked().is_some()
+            && self.diff.base.get_untracked().is_none()
+        {
+            self.diff.base.set(self.load.loaded.get_untracked());
+        }
+        self.view.options.update(|v| {
+            v.time_range = range;
+            v.offsets = offsets;
+        });
+        self.rebuild();
+    }
+
+    /// Selects the band from cell `a` to cell `b` (any two corners): the rows between them in every second
+    /// between them.
+    pub fn select_band(&self, a: Cell, b: Cell) {
+        let Some(h) = self.heat.heat.get_untracked() else {
+            return;
+        };
+        let (range, offsets) = h.band(a, b);
+        self.select_time(Some(range), Some(offsets));
+    }
+
+    /// Band mode on or off; the current selection becomes the same cells as the other kind.
+    pub fn set_band_mode(&self, on: bool) {
+        self.heat.band_mode.set(on);
+        if let Some((a, b)) = self.heat.sel.get_untracked() {
+            if on != self.heat.sel_band.get_untracked() {
+                if on {
+                    self.select_band(a, b);
+                } else {
+                    self.select_cells(a, b);
+                }
+            }
+        }
+    }
+
     /// Selects cells a..b of the heatmap: the flame graph shows exactly the samples of that time range; with a
     /// range A set, the diff of this range (B) against A.
     pub fn select_cells(&self, a: Cell, b: Cell) {
         let Some(h) = self.heat.heat.get_untracked() else {
             return;
         };
-        let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-        self.heat.sel.set(Some((lo, hi)));
-        self.heat.pending.set(None);
-        let range = h.range(lo, hi);
-        if self.heat.range_a.get_untracked().is_some() && self.diff.base.get_untracked().is_none() {
-            self.diff.base.set(self.load.loaded.get_untracked());
-        }
-        self.view.options.update(|v| v.time_range = Some(range));
-        self.rebuild();
+        self.select_time(Some(h.range(a, b)), None);
     }
 
     pub fn clear_range(&self) {
         self.heat.sel.set(None);
+        self.heat.sel_band.set(false);
         self.heat.pending.set(None);
         if self.heat.range_a.get_untracked().is_some() {
             self.heat.range_a.set(None);
+            self.heat.band_a.set(None);
             self.diff.base.set(None);
         }
-        self.view.options.update(|v| v.time_range = None);
+        self.view.options.update(|v| {
+            v.time_range = None;
+            v.offsets = None;
+        });
         self.rebuild();
     }
 
-    /// Moves the selected range backward (-1) or forward (+1) by its own length.
+    /// Moves the selected range backward (-1) or forward (+1) by its own length (a band: by its seconds, with
+    /// the same offsets).
     pub fn step_range(&self, dir: i64) {
-        let (Some(h), Some((s, e))) = (
-            self.heat.heat.get_untracked(),
-            self.view.options.get_untracked().time_range,
-        ) else {
+        let o = self.view.options.get_untracked();
+        let (Some(h), Some((s, e))) = (self.heat.heat.get_untracked(), o.time_range) else {
             return;
         };
         let len = e - s;
@@ -139,10 +224,8 @@ impl Actions {
         if e2 <= h.origin_ns {
             return;
         }
-        let first = h.cell_of(s2.max(h.origin_ns));
-        let last = h.cell_of(e2 - 1);
-        if let (Some(a), Some(b)) = (first, last) {
-            self.heat.sel.set(Some((a, b)));
+        if let Some(cells) = selection_cells(&h, Some((s2, e2)), o.offsets) {
+            self.heat.sel.set(Some(cells));
         }
         self.view.options.update(|v| v.time_range = Some((s2, e2)));
         self.rebuild();

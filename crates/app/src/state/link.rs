@@ -69,7 +69,7 @@ impl Actions {
             rows: s.rows,
             idle_filter: s.idle,
         };
-        let ranges = s.range.is_some() || s.range_a.is_some();
+        let ranges = s.range.is_some() || s.range_a.is_some() || s.offsets.is_some();
         let h = ranges
             .then(|| {
                 scorch_core::analysis::heatmap::heatmap(
@@ -82,17 +82,20 @@ impl Actions {
                 )
             })
             .flatten();
-        if let (Some(h), Some((s, e))) = (&h, s.range) {
-            v.time_range = Some((h.origin_ns + s, h.origin_ns + e));
-            if let (Some(a), Some(b)) = (
-                h.cell_of(h.origin_ns + s),
-                h.cell_of((h.origin_ns + e).saturating_sub(1)),
-            ) {
-                self.heat.sel.set(Some((a, b)));
-            }
+        if let Some(h) = &h {
+            v.time_range = s.range.map(|(s, e)| (h.origin_ns + s, h.origin_ns + e));
+            v.offsets = s.offsets;
+            let cells = crate::state::heatmap::selection_cells(h, v.time_range, v.offsets);
+            self.heat.sel.set(cells);
+            self.heat.sel_band.set(v.offsets.is_some());
+        } else {
+            self.heat.sel.set(None);
+            self.heat.sel_band.set(false);
         }
+        let offsets_a = s.offsets_a;
         if let (Some(h), Some((s, e))) = (&h, s.range_a) {
             self.heat.range_a.set(Some((h.origin_ns + s, h.origin_ns + e)));
+            self.heat.band_a.set(offsets_a);
             self.diff.base.set(Some(loaded.clone()));
         }
         self.search.pattern.set(s.search.clone());
@@ -170,6 +173,12 @@ impl Actions {
             let rel = |(s, e): (u64, u64)| (s.saturating_sub(h.origin_ns), e.saturating_sub(h.origin_ns));
             s.range = v.time_range.map(rel);
             s.range_a = self.heat.range_a.get_untracked().map(rel);
+            s.offsets = v.offsets;
+            s.offsets_a = self
+                .heat
+                .range_a
+                .get_untracked()
+                .and(self.heat.band_a.get_untracked());
         }
         s.search = self.search.pattern.get_untracked();
         s.transforms = self.search.transforms.get_untracked();
@@ -219,6 +228,7 @@ impl Actions {
             a.heat.rows.track();
             a.heat.idle.track();
             a.heat.range_a.track();
+            a.heat.band_a.track();
             a.diff.widths.track();
             a.diff.absolute.track();
             a.load.source.track();

@@ -70,6 +70,8 @@ impl Actions {
         self.heat.sel.set(None);
         self.heat.pending.set(None);
         self.heat.range_a.set(None);
+        self.heat.band_a.set(None);
+        self.heat.sel_band.set(false);
         self.view.label_text.set(String::new());
         // Transforms and the selection name functions of the profile that was open; a link restores its
         // own below (`apply_link`). The search stays.

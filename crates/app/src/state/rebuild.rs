@@ -313,8 +313,8 @@ impl Actions {
         self.rebuild_sandwich();
     }
 
-    /// The views and names of a diff's two sides: two counts of one file, two time ranges of one profile, or
-    /// two profiles.
+    /// The views and names of a diff's two sides: two counts of one file, two time ranges (or bands) of one
+    /// profile, or two profiles.
     fn diff_sides(
         &self,
         base: &Loaded,
@@ -339,9 +339,13 @@ impl Actions {
             )
         } else if let (Some(a), Some(b)) = (self.heat.range_a.get_untracked(), view.time_range) {
             let origin = self.heat.heat.get_untracked().map_or(0, |h| h.origin_ns);
-            let label = |(s, e): (u64, u64)| {
+            let a_offsets = self.heat.band_a.get_untracked();
+            let label = |(s, e): (u64, u64), offsets: Option<(u64, u64)>| {
+                let band = offsets
+                    .map(|o| format!(", {} of each second", super::heatmap::offsets_text(o)))
+                    .unwrap_or_default();
                 format!(
-                    "{} [{:.3}–{:.3} s]",
+                    "{} [{:.3}–{:.3} s{band}]",
                     target.name,
                     (s - origin.min(s)) as f64 / 1e9,
                     (e - origin.min(e)) as f64 / 1e9
@@ -350,10 +354,11 @@ impl Actions {
             (
                 ViewOptions {
                     time_range: Some(a),
+                    offsets: a_offsets,
                     ..view
                 },
                 view,
-                (label(a), label(b)),
+                (label(a, a_offsets), label(b, view.offsets)),
             )
         } else {
             let bview = matching_view(&base.imported.profile, &target.imported.profile, view);

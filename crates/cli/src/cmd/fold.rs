@@ -5,11 +5,11 @@ use crate::io::{load, warn, write_out};
 use crate::view::{explore, view, EventArgs, ExploreArgs, RootArgs, TagFilterArgs, ViewSpec};
 use clap::{Args, ValueEnum};
 use scorch_core::import::perf::{InfernoFlags, Naming};
-use scorch_core::view::{RootMode, ViewOptions, WeightMode};
+use scorch_core::view::{parse_offsets_ms, RootMode, ViewOptions, WeightMode};
 use scorch_core::{export, ImportOptions};
 
 /// The options `--compat inferno` cannot be combined with.
-const VIEW_ARGS: [&str; 11] = [
+const VIEW_ARGS: [&str; 12] = [
     "event",
     "sample_type",
     "root",
@@ -17,6 +17,7 @@ const VIEW_ARGS: [&str; 11] = [
     "count",
     "tagfilter",
     "range",
+    "offsets",
     "transform",
     "invert",
     "callers",
@@ -34,6 +35,10 @@ pub struct FoldArgs {
     /// Only samples in [START, END) seconds after the heatmap origin
     #[arg(long, num_args = 2, value_names = ["START_S", "END_S"], value_parser = parse_seconds)]
     pub range: Option<Vec<u64>>,
+    /// Only samples whose offset within their second is in [FROM, TO) milliseconds (the heatmap's rows: a band,
+    /// the same offsets in every second of --range or of the whole profile)
+    #[arg(long, num_args = 2, value_names = ["FROM_MS", "TO_MS"])]
+    pub offsets: Option<Vec<String>>,
     #[command(flatten)]
     pub explore: ExploreArgs,
     /// The profile (`-`: standard input)
@@ -94,13 +99,19 @@ fn fold(a: &FoldArgs) -> Result<()> {
     warn(&imp);
     let explored = explore(&imp.profile, &a.explore)?;
     let p = explored.as_ref().unwrap_or(&imp.profile);
+    let offsets = match a.offsets.as_deref() {
+        Some([from, to]) => Some(parse_offsets_ms(from, to).map_err(CliError::Usage)?),
+        _ => None,
+    };
     let spec = ViewSpec {
         root: Some(&a.root),
         range: a.range.as_deref().map(|r| (r[0], r[1])),
+        offsets,
         ..ViewSpec::new(&a.event).tagfilter(&a.filter)
     };
     let v = view(p, &spec)?;
     let text = if v.time_range.is_none()
+        && v.offsets.is_none()
         && explored.is_none()
         && p.events.is_empty()
         && p.samples.thread.is_none()

@@ -9,7 +9,7 @@
 
 use crate::model::units::{format_percent, format_value};
 use crate::model::{Profile, Unit, Weight};
-use crate::view::ViewOptions;
+use crate::view::{band_span_ns, ViewOptions};
 
 /// Where a [`Coverage`]'s duration comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -90,9 +90,12 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
     let (duration_ns, source, cpus) = if let Some(d) = p.meta.duration_ns {
         (d, DurationSource::Stated, None)
     } else if let Some((a, b)) = v.time_range {
-        (b.saturating_sub(a), DurationSource::Range, count(&cpus))
+        // A band covers only its offsets of each second.
+        let d = v.offsets.map_or(b.saturating_sub(a), |o| band_span_ns(a, b, o));
+        (d, DurationSource::Range, count(&cpus))
     } else if times.is_some() && first <= last {
-        (last - first, DurationSource::Span, count(&cpus))
+        let d = v.offsets.map_or(last - first, |o| band_span_ns(first, last, o));
+        (d, DurationSource::Span, count(&cpus))
     } else {
         return None;
     };

@@ -9,6 +9,9 @@
 //!   native_safe_halt / xen_hypercall_sched_op / xen_hypercall_vcpu_op.
 //! - Selecting cell (c1, r1) to cell (c2, r2) selects the half-open range
 //!   `[t0 + c1 + r1/R, t0 + c2 + (r2 + 1)/R)`, so adjacent selections share no sample.
+//! - A band from cell (c1, r1) to cell (c2, r2) selects the same rows in every second: the time range
+//!   `[t0 + c1, t0 + c2 + 1)` with the offsets `[r1/R, (r2 + 1)/R)` of a second ([`Heatmap::band`]); a sample is
+//!   in it exactly when its cell is in the rectangle.
 //! - The grid has at most [`MAX_COLUMNS`] columns (its memory follows the time span, which the input chooses
 //!   freely): a longer capture shows its first [`MAX_COLUMNS`] seconds, and [`Heatmap::outside`] counts the
 //!   samples past them, which [`Heatmap::note`] puts into words.
@@ -90,9 +93,37 @@ impl Heatmap {
         (self.cell_start(lo.0, lo.1), self.cell_start(hi.0, hi.1 + 1))
     }
 
+    /// The band from cell `a` to cell `b` (any two corners of the rectangle): its time range (whole seconds)
+    /// and its offsets within each second, both half-open in ns, as [`ViewOptions`] takes them.
+    pub fn band(&self, a: (u32, u32), b: (u32, u32)) -> ((u64, u64), (u64, u64)) {
+        let (c1, c2) = (a.0.min(b.0), a.0.max(b.0));
+        let (r1, r2) = (a.1.min(b.1), a.1.max(b.1).min(self.rows.max(1) - 1));
+        let r1 = r1.min(r2);
+        let range = (self.cell_start(c1, 0), self.cell_start(c2.saturating_add(1), 0));
+        (range, (self.row_start(r1), self.row_start(r2 + 1)))
+    }
+
+    /// The cells (first column and row, last column and row) of a band: the inverse of [`Heatmap::band`] for
+    /// bands made on this grid, and the smallest rectangle holding any other band.
+    pub fn band_cells(&self, range: (u64, u64), offsets: (u64, u64)) -> Option<((u32, u32), (u32, u32))> {
+        let last = self.columns.checked_sub(1)?;
+        let col = |t: u64| u32::try_from(t.saturating_sub(self.origin_ns) / SECOND).unwrap_or(u32::MAX);
+        let (c1, c2) = (col(range.0), col(range.1.saturating_sub(1)));
+        if range.1 <= range.0 || range.1 <= self.origin_ns || c1 > last || offsets.1 <= offsets.0 {
+            return None;
+        }
+        let row = |o: u64| ((o.min(SECOND - 1)) * u64::from(self.rows) / SECOND) as u32;
+        Some(((c1, row(offsets.0)), (c2.min(last), row(offsets.1 - 1))))
+    }
+
+    /// Offset of row `r` within its second in ns (`r == rows` is 1 s), rounded up like [`Heatmap::cell_start`].
+    pub fn row_start(&self, r: u32) -> u64 {
+        (u64::from(r) * SECOND).div_ceil(u64::from(self.rows.max(1)))
+    }
+
     /// Start of cell (c, r) in ns; `r == rows` is the start of the next second.
     pub fn cell_start(&self, c: u32, r: u32) -> u64 {
-        let within = (u64::from(r) * SECOND).div_ceil(u64::from(self.rows.max(1)));
+        let within = self.row_start(r);
         self.origin_ns
             .saturating_add(u64::from(c) * SECOND)
             .saturating_add(within)
@@ -148,12 +179,13 @@ pub fn idle_samples(p: &Profile) -> Vec<bool> {
         .collect()
 }
 
-/// The heatmap of the samples a view selects (its time range is ignored). `None` without timestamps.
+/// The heatmap of the samples a view selects (its time range and band are ignored). `None` without timestamps.
 pub fn heatmap(p: &Profile, v: &ViewOptions, o: &HeatmapOptions) -> Option<Heatmap> {
     let times = p.samples.time_ns.as_ref()?;
     let rows = o.rows.clamp(1, 1000);
     let v = ViewOptions {
         time_range: None,
+        offsets: None,
         ..*v
     };
     let idle = if o.idle_filter {
@@ -256,6 +288,19 @@ mod tests {
                 "end of row {r}"
             );
         }
+        // A band: the same rows in every second; corners in any order; its cells come back.
+        let h = Heatmap { rows: 50, ..h };
+        let band = h.band((2, 14), (1, 10));
+        assert_eq!(
+            band,
+            ((5_001_000_000_000, 5_003_000_000_000), (200_000_000, 300_000_000))
+        );
+        assert_eq!(h.band_cells(band.0, band.1), Some(((1, 10), (2, 14))));
+        let h = Heatmap { rows: 49, ..h };
+        let (range, off) = h.band((0, 3), (2, 7));
+        assert_eq!(h.band_cells(range, off), Some(((0, 3), (2, 7))));
+        assert_eq!(off, (h.row_start(3), h.row_start(8)));
+        assert_eq!(h.band_cells((0, 5), off), None);
         assert_eq!(parse_seconds("2.5"), Some(2_500_000_000));
         assert_eq!(parse_seconds("0.000000001"), Some(1));
         assert_eq!(parse_seconds("x"), None);

@@ -101,7 +101,7 @@ pub fn encode(p: &Profile, v: &ViewOptions, max: usize) -> Shared {
 }
 
 /// Like [`encode`], but every sample keeps its timestamp, so the receiver gets the heatmap and the time range
-/// travels as view state instead of being baked in: `v`'s time range is ignored. Each line is
+/// travels as view state instead of being baked in: `v`'s time range and band are ignored. Each line is
 /// `STACK TOTAL @T0,D1,D2…` (the first time in nanoseconds, then the gaps to the next, sorted), with
 /// `T:W` pairs when the samples of a stack weigh differently. `None` when the profile has no timestamps, has
 /// fractional weights, or the link would be longer than `max` (then [`encode`] is the way).
@@ -112,6 +112,7 @@ pub fn encode_timed(p: &Profile, v: &ViewOptions, max: usize) -> Option<Shared> 
     }
     let v = ViewOptions {
         time_range: None,
+        offsets: None,
         ..*v
     };
     let mut by_key: rustc_hash::FxHashMap<(u32, StackId), Vec<(u64, u64)>> = Default::default();

@@ -8,6 +8,6 @@ mod options;
 pub use calltree::{CallTree, NodeId, Order, TreeColumns, ROOT_FRAME};
 pub use layout::FlameLayout;
 pub use options::{
-    keyed_weights, label_key, label_keys, takes_declared_unit, LabelFilter, LabelMatch, RootMode,
-    ViewOptions, WeightMode, NO_ROOT,
+    band_span_ns, keyed_weights, label_key, label_keys, parse_offsets_ms, takes_declared_unit, LabelFilter,
+    LabelMatch, RootMode, ViewOptions, WeightMode, NO_ROOT,
 };

@@ -1,5 +1,6 @@
 //! Which samples a view shows and how they weigh: the event, weights or plain sample counts, the process root,
-//! and a time range. The call tree, the folded export and the heatmap all select samples through this.
+//! a time range and an offset band. The call tree, the folded export and the heatmap all select samples through
+//! this.
 
 use crate::model::{DeclaredUnit, Format, FrameId, LabelValue, Profile, StackId, StrId, Unit, EMPTY_STACK};
 use rustc_hash::FxHashMap;
@@ -189,6 +190,10 @@ pub struct ViewOptions {
     pub root: RootMode,
     /// Half-open `[start, end)` in nanoseconds, on the profile's own clock.
     pub time_range: Option<(u64, u64)>,
+    /// A band: only samples whose offset within their second lies in the half-open `[from, to)` nanoseconds
+    /// (`0 ≤ from < to ≤ 1 s`). The offset is the time modulo one second: the heatmap's rows, whose origin is a
+    /// whole second. With a time range, the same offsets in every second of it.
+    pub offsets: Option<(u64, u64)>,
     /// Only samples with this label.
     pub label: Option<LabelFilter>,
     /// The unit the user declared for a unit-less input (folded counts); ignored for inputs that state theirs.
@@ -245,6 +250,12 @@ impl ViewOptions {
                 return None;
             }
         }
+        if let (Some((from, to)), Some(col)) = (self.offsets, &p.samples.time_ns) {
+            let o = *col.get(i)? % SECOND;
+            if o < from || o >= to {
+                return None;
+            }
+        }
         match self.weight {
             WeightMode::Weight => p.samples.weight.get(i).copied(),
             WeightMode::Count => Some(1),
@@ -274,6 +285,44 @@ impl ViewOptions {
     }
 }
 
+/// One second in nanoseconds.
+const SECOND: u64 = 1_000_000_000;
+
+/// An offset band `[from, to)` from a text pair of milliseconds (`200`, `212.5`; up to nanoseconds), as the CLI
+/// and docs write it: `0 ≤ from < to ≤ 1000`.
+pub fn parse_offsets_ms(from: &str, to: &str) -> Result<(u64, u64), String> {
+    let ns = |s: &str| -> Result<u64, String> {
+        let (int, frac) = s.trim().split_once('.').unwrap_or((s.trim(), ""));
+        let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+        if !digits(int) || (!frac.is_empty() && !digits(frac)) || frac.len() > 6 || int.len() > 4 {
+            return Err(format!("{s:?} is not milliseconds (0 to 1000, up to 6 decimals)"));
+        }
+        let int: u64 = int.parse().map_err(|_| format!("{s:?} is not milliseconds"))?;
+        let frac: u64 = format!("{frac:0<6}").parse().unwrap_or(0);
+        Ok(int * 1_000_000 + frac)
+    };
+    let (a, b) = (ns(from)?, ns(to)?);
+    if a >= b || b > SECOND {
+        return Err(format!(
+            "offsets {from} to {to} ms: the band needs 0 ≤ FROM < TO ≤ 1000 (half-open, within each second)"
+        ));
+    }
+    Ok((a, b))
+}
+
+/// Nanoseconds of `[a, b)` whose offset within the second lies in `[from, to)`: how much time a band covers, in
+/// O(1) however long the span.
+pub fn band_span_ns(a: u64, b: u64, (from, to): (u64, u64)) -> u64 {
+    // Covered time in [0, t): whole seconds times the band's width, plus the part of t's own second.
+    let before = |t: u64| {
+        let width = to.saturating_sub(from);
+        (t / SECOND)
+            .saturating_mul(width)
+            .saturating_add((t % SECOND).clamp(from, to.max(from)) - from)
+    };
+    before(b.max(a)) - before(a)
+}
+
 /// No root frame.
 pub const NO_ROOT: u32 = u32::MAX;
 
@@ -289,4 +338,37 @@ pub fn keyed_weights(p: &Profile, v: &ViewOptions) -> FxHashMap<(u32, StackId), 
         *slot = slot.saturating_add(w);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_parse_and_cover() {
+        assert_eq!(parse_offsets_ms("200", "300"), Ok((200_000_000, 300_000_000)));
+        assert_eq!(parse_offsets_ms("0", "1000"), Ok((0, SECOND)));
+        assert_eq!(parse_offsets_ms("0.5", "1.000001"), Ok((500_000, 1_000_001)));
+        for (a, b) in [
+            ("300", "200"),
+            ("5", "5"),
+            ("0", "1000.1"),
+            ("-1", "3"),
+            ("a", "3"),
+            ("1e2", "300"),
+        ] {
+            assert!(parse_offsets_ms(a, b).is_err(), "{a} {b}");
+        }
+        let band = (200_000_000, 300_000_000);
+        // Seconds 2..10 of a clock: 8 seconds × 100 ms.
+        assert_eq!(band_span_ns(2 * SECOND, 10 * SECOND, band), 800_000_000);
+        // Starting inside the band, ending inside it: 50 + 100 + 30 ms.
+        assert_eq!(
+            band_span_ns(SECOND + 250_000_000, 3 * SECOND + 230_000_000, band),
+            180_000_000
+        );
+        assert_eq!(band_span_ns(5, 5, band), 0);
+        // A long span costs nothing more.
+        assert_eq!(band_span_ns(0, 1_000_000 * SECOND, band), 100_000 * SECOND);
+    }
 }
