@@ -9,11 +9,11 @@
 //! values. Where a profile has no sample counts (pprof heap profiles, whose counts are scaled estimates; folded
 //! input in another unit; fractional counts; delta profiles) there is no interval.
 //!
-//! Sampling rates: per CPU (or per thread when the input names no CPU) from the timestamps, as 1 / the median gap
-//! between consecutive samples of the view's event (idle time makes gaps longer, never shorter, so the median
-//! is the period whenever the CPU was busy for most of its samples); pprof's `period` when its unit is
-//! nanoseconds. A rate that is a multiple of 10 Hz (100, 1000, 4000 Hz) can lock step with periodic work
-//! (timer ticks, 10 ms or 1 ms loops) and then over- or under-count it; 99 or 997 Hz cannot.
+//! Sampling rates: the rate the profiler was set to — from the period of time-based events (perf `cpu-clock`,
+//! pprof `period` in nanoseconds), else from the median gap between consecutive samples of one CPU — and, from
+//! the timestamps, the rate each CPU (or thread, when the input names no CPU) achieved: its samples per second
+//! between its first and last sample. A set rate that is a multiple of 10 Hz (100, 1000, 4000 Hz) can lock step
+//! with periodic work (timer ticks, 10 ms or 1 ms loops) and then over- or under-count it; 99 or 997 Hz cannot.
 
 use super::functions::by_function;
 use crate::model::{Format, Profile, Unit, EMPTY_STACK};
@@ -236,50 +236,43 @@ pub fn node_counts(p: &Profile, v: &ViewOptions, tree: &CallTree) -> Option<Node
     Some(NodeCounts { total, n })
 }
 
-/// One group's (CPU's or thread's) sampling rate.
+/// One group's (CPU's or thread's) achieved sampling rate, from its timestamps.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct GroupRate {
-    /// `cpu N` or `thread N` (tid).
+    /// `cpu N`, or `tid N` when the input names no CPU.
     pub group: String,
     pub samples: u64,
-    /// 1 / the median gap between consecutive samples, in Hz.
+    /// From its first to its last sample.
+    pub span_ns: u64,
+    /// `(samples − 1) / span`: samples per second while it was sampled (idle time, when nothing is sampled,
+    /// lowers it).
     pub hz: f64,
 }
 
 /// How often a profile sampled.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct SamplingRate {
-    /// `timestamps` (perf) or `period` (pprof).
-    pub source: &'static str,
-    /// The rate in Hz: the median over the groups (timestamps), or 10^9 / the period.
+    /// The rate the profiler was set to, in Hz, when known: 10^9 / the period for time-based events (perf's
+    /// `cpu-clock`/`task-clock` period in ns, the median over the view's samples; pprof's `period` in
+    /// nanoseconds), else 1 / the median gap between consecutive samples of one CPU (or thread).
     pub hz: f64,
-    /// Per CPU (or per thread when the input names no CPU), from the timestamps; empty for pprof.
+    /// `period` or `timestamps` (where [`SamplingRate::hz`] comes from).
+    pub source: &'static str,
+    /// Per CPU (or per thread when the input names no CPU), from the timestamps; empty without them.
     pub per_group: Vec<GroupRate>,
-    /// Whether the rate is a round number (a multiple of 10 Hz, within 0.25 %) that can lock step with periodic
-    /// work.
+    /// Whether [`SamplingRate::hz`] is a round number (a multiple of 10 Hz, within 0.5 Hz) that can lock step
+    /// with periodic work.
     pub round: bool,
 }
 
 impl SamplingRate {
-    /// A line for people: `49,975 Hz per CPU (median over 2 CPUs, from timestamps)` and the warning if round.
+    /// `50,000 Hz (from the period)` and the warning if round.
     pub fn describe(&self) -> String {
-        let groups = match self.per_group.len() {
-            0 => String::new(),
-            1 => format!(" on {}", self.per_group.first().map_or("", |g| g.group.as_str())),
-            n => {
-                let what = if self.per_group.iter().all(|g| g.group.starts_with("cpu")) {
-                    "CPUs"
-                } else {
-                    "threads"
-                };
-                format!(" per {} (median over {n} {what})", &what[..what.len() - 1])
-            }
-        };
-        let mut s = format!("{} Hz{groups}, from the {}", format_hz(self.hz), self.source);
+        let mut s = format!("{} Hz (from the {})", format_hz(self.hz), self.source);
         if self.round {
             s.push_str(
-                "; a round rate: it can lock step with periodic work (timer ticks, 10 ms or 1 ms loops) and \
-                 over- or under-count it; prefer 99 Hz, 997 Hz",
+                "; a round rate can lock step with periodic work (timer ticks, 10 ms or 1 ms loops) and over- \
+                 or under-count it: prefer 99 Hz or 997 Hz",
             );
         }
         s
@@ -297,43 +290,61 @@ pub fn format_hz(hz: f64) -> String {
     }
 }
 
-/// Whether `hz` is a multiple of 10 Hz within 0.25 % (so 99 Hz and 997 Hz are not, 100, 1000, 4000 Hz are).
+/// Whether `hz` is a multiple of 10 Hz within 0.5 Hz (so 99, 499, 997 and 999 Hz are not; 100, 1000, 4000 Hz are).
 pub fn is_round_rate(hz: f64) -> bool {
     if !hz.is_finite() || hz < 9.5 {
         return false;
     }
     let nearest = (hz / 10.0).round() * 10.0;
-    nearest > 0.0 && (hz - nearest).abs() <= nearest * 0.0025
+    nearest > 0.0 && (hz - nearest).abs() < 0.5
 }
 
-/// The sampling rate of a view: from the timestamps when the profile has them (per CPU, or per thread when no
-/// CPU is named), else pprof's period when it is a time. `None` when neither says.
+fn median(v: &mut [u64]) -> Option<u64> {
+    let mid = v.len() / 2;
+    (!v.is_empty()).then(|| *v.select_nth_unstable(mid).1)
+}
+
+/// The sampling rate of a view (see [`SamplingRate`]); `None` when neither a period nor timestamps say.
 pub fn sampling_rate(p: &Profile, v: &ViewOptions) -> Option<SamplingRate> {
-    if let Some(r) = rate_from_timestamps(p, v) {
-        return Some(r);
-    }
-    let period = p.meta.info.iter().find(|(k, _)| k == "period").map(|(_, v)| v)?;
-    // pprof: "10000000 cpu/nanoseconds".
-    let (n, ty) = period.split_once(' ')?;
-    let n: f64 = n.parse().ok()?;
-    if !ty.ends_with("/nanoseconds") || n <= 0.0 {
-        return None;
-    }
-    let hz = 1e9 / n;
+    let (per_group, mut gaps) = rates_from_timestamps(p, v);
+    let timed = v.weight == WeightMode::Weight && v.unit(p) == Unit::Nanoseconds;
+    let period = if p.meta.format == Format::PerfScript && timed {
+        // perf's cpu-clock / task-clock: the period is the sampling interval in ns.
+        let mut w: Vec<u64> = (0..p.samples.len()).filter_map(|i| v.weigh(p, i)).collect();
+        median(&mut w).filter(|&x| x > 0).map(|x| x as f64)
+    } else {
+        // pprof: "10000000 cpu/nanoseconds".
+        p.meta
+            .info
+            .iter()
+            .find(|(k, _)| k == "period")
+            .and_then(|(_, x)| x.split_once(' '))
+            .filter(|(_, ty)| ty.ends_with("/nanoseconds"))
+            .and_then(|(n, _)| n.parse::<f64>().ok())
+            .filter(|&n| n > 0.0)
+    };
+    let (hz, source) = match period {
+        Some(ns) => (1e9 / ns, "period"),
+        None => (1e9 / median(&mut gaps)? as f64, "timestamps"),
+    };
     Some(SamplingRate {
-        source: "period",
         hz,
-        per_group: Vec::new(),
+        source,
+        per_group,
         round: is_round_rate(hz),
     })
 }
 
-fn rate_from_timestamps(p: &Profile, v: &ViewOptions) -> Option<SamplingRate> {
-    let times = p.samples.time_ns.as_ref()?;
+/// Per-group rates and every gap between consecutive samples of one group.
+fn rates_from_timestamps(p: &Profile, v: &ViewOptions) -> (Vec<GroupRate>, Vec<u64>) {
+    let (mut per_group, mut gaps) = (Vec::new(), Vec::new());
+    let Some(times) = p.samples.time_ns.as_ref() else {
+        return (per_group, gaps);
+    };
     let cpus = p.samples.cpu.as_ref();
     let threads = p.samples.thread.as_ref();
-    // (group, time) of every selected sample: a CPU, or a thread when the sample names no CPU.
-    const THREAD: u64 = 1 << 32;
+    // (group, time) of every selected sample: a CPU, or a tid when the sample names no CPU.
+    const TID: u64 = 1 << 32;
     let mut keyed: Vec<(u64, u64)> = Vec::new();
     for i in 0..p.samples.len() {
         if v.weigh(p, i).is_none() {
@@ -342,56 +353,38 @@ fn rate_from_timestamps(p: &Profile, v: &ViewOptions) -> Option<SamplingRate> {
         let Some(&t) = times.get(i) else { continue };
         let g = match cpus.and_then(|c| c.get(i)).copied() {
             Some(c) if c != u32::MAX => u64::from(c),
-            _ => THREAD | u64::from(threads.and_then(|c| c.get(i)).copied().unwrap_or(0)),
+            _ => {
+                let th = threads.and_then(|c| c.get(i)).copied().unwrap_or(0);
+                TID | u64::from(p.threads.tid.get(th as usize).copied().unwrap_or(0))
+            }
         };
         keyed.push((g, t));
     }
     keyed.sort_unstable();
-    let mut per_group = Vec::new();
-    let mut gaps: Vec<u64> = Vec::new();
-    let mut start = 0;
-    while start < keyed.len() {
-        let g = keyed.get(start).map_or(0, |x| x.0);
-        let end = keyed
-            .get(start..)
-            .and_then(|r| r.iter().position(|x| x.0 != g))
-            .map_or(keyed.len(), |k| start + k);
-        gaps.clear();
-        if let Some(run) = keyed.get(start..end) {
-            gaps.extend(run.windows(2).filter_map(|w| {
-                let d = w.get(1)?.1.saturating_sub(w.first()?.1);
-                (d > 0).then_some(d)
-            }));
+    for run in keyed.chunk_by(|a, b| a.0 == b.0) {
+        let (Some(&(g, first)), Some(&(_, last))) = (run.first(), run.last()) else {
+            continue;
+        };
+        gaps.extend(run.windows(2).filter_map(|w| {
+            let d = w.get(1)?.1.saturating_sub(w.first()?.1);
+            (d > 0).then_some(d)
+        }));
+        let span_ns = last - first;
+        if span_ns == 0 {
+            continue;
         }
-        if !gaps.is_empty() {
-            let mid = gaps.len() / 2;
-            let (_, &mut median, _) = gaps.select_nth_unstable(mid);
-            let group = if g & THREAD != 0 {
-                let t = (g & 0xffff_ffff) as usize;
-                format!("thread {}", p.threads.tid.get(t).copied().unwrap_or(0))
+        per_group.push(GroupRate {
+            group: if g & TID != 0 {
+                format!("tid {}", g & 0xffff_ffff)
             } else {
                 format!("cpu {g}")
-            };
-            per_group.push(GroupRate {
-                group,
-                samples: (end - start) as u64,
-                hz: 1e9 / median as f64,
-            });
-        }
-        start = end;
+            },
+            samples: run.len() as u64,
+            span_ns,
+            hz: (run.len() - 1) as f64 * 1e9 / span_ns as f64,
+        });
     }
-    if per_group.is_empty() {
-        return None;
-    }
-    let mut rates: Vec<f64> = per_group.iter().map(|g| g.hz).collect();
-    rates.sort_by(f64::total_cmp);
-    let hz = rates.get(rates.len() / 2).copied().unwrap_or(0.0);
-    Some(SamplingRate {
-        source: "timestamps",
-        hz,
-        per_group,
-        round: is_round_rate(hz),
-    })
+    (per_group, gaps)
 }
 
 #[cfg(test)]
@@ -426,10 +419,10 @@ mod tests {
 
     #[test]
     fn round_rates() {
-        for hz in [100.0, 1000.0, 4000.0, 99.8, 1002.0, 50.0] {
+        for hz in [100.0, 1000.0, 4000.0, 99.8, 1000.4, 50.0, 1e9 / 20_000.0] {
             assert!(is_round_rate(hz), "{hz}");
         }
-        for hz in [99.0, 997.0, 49.0, 3.0, 1013.0, f64::NAN] {
+        for hz in [99.0, 997.0, 999.0, 1e9 / 2_004_008.0, 49.0, 3.0, 1013.0, f64::NAN] {
             assert!(!is_round_rate(hz), "{hz}");
         }
     }
@@ -457,10 +450,19 @@ a 1 [000] 1.020: 9 cpu-clock:\n\t1 g (/a)\n\n";
         assert_eq!(c.total[path(&["a", "f", "g"])], 1);
         assert_eq!(c.total[path(&["a", "g"])], 1);
         assert_eq!(c.total[path(&["a"])], 3);
-        // The rate: 10 ms gaps on one CPU are 100 Hz, a round rate.
+        // The rate: the median period is 7 ns (an absurd 142,857,143 Hz); 10 ms between samples on one CPU.
         let r = sampling_rate(&p, &v).unwrap();
-        assert!((r.hz - 100.0).abs() < 1e-9 && r.round, "{r:?}");
+        assert_eq!((r.source, r.hz.round(), r.round), ("period", 142_857_143.0, false));
         assert_eq!(r.per_group.len(), 1);
+        assert_eq!(r.per_group[0].group, "cpu 0");
+        assert!((r.per_group[0].hz - 100.0).abs() < 1e-9);
+        // Counted: no period, so the median gap (10 ms): 100 Hz, a round rate.
+        let cv = ViewOptions {
+            weight: WeightMode::Count,
+            ..v
+        };
+        let r = sampling_rate(&p, &cv).unwrap();
+        assert_eq!((r.source, r.hz.round(), r.round), ("timestamps", 100.0, true));
         // Folded: the counts are the weights; not when the counts are fractional.
         let p = import_bytes(b"a;b 3\na 1\n", ImportOptions::default())
             .unwrap()
