@@ -203,7 +203,11 @@ pub fn run(a: &InfoArgs) -> Result<()> {
             text.push_str(&format!(
                 "  achieved:      {}{}\n",
                 list.join(", "),
-                if more > 0 { format!(", … ({more} more)") } else { String::new() }
+                if more > 0 {
+                    format!(", … ({more} more)")
+                } else {
+                    String::new()
+                }
             ));
         }
     }

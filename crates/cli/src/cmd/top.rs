@@ -46,7 +46,9 @@ pub fn run(a: &TopArgs) -> Result<()> {
     let counts = stats::function_counts(p, &v);
     let (by_name, n): (HashMap<&str, (u64, u64)>, Option<u64>) = match &counts {
         Some((c, n, _)) => (
-            c.iter().map(|f| (f.name.as_str(), (f.self_n, f.total_n))).collect(),
+            c.iter()
+                .map(|f| (f.name.as_str(), (f.self_n, f.total_n)))
+                .collect(),
             Some(*n),
         ),
         None => (HashMap::new(), None),

@@ -452,7 +452,10 @@ a 1 [000] 1.020: 9 cpu-clock:\n\t1 g (/a)\n\n";
         assert_eq!(c.total[path(&["a"])], 3);
         // The rate: the median period is 7 ns (an absurd 142,857,143 Hz); 10 ms between samples on one CPU.
         let r = sampling_rate(&p, &v).unwrap();
-        assert_eq!((r.source, r.hz.round(), r.round), ("period", 142_857_143.0, false));
+        assert_eq!(
+            (r.source, r.hz.round(), r.round),
+            ("period", 142_857_143.0, false)
+        );
         assert_eq!(r.per_group.len(), 1);
         assert_eq!(r.per_group[0].group, "cpu 0");
         assert!((r.per_group[0].hz - 100.0).abs() < 1e-9);
