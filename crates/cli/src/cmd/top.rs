@@ -100,9 +100,8 @@ pub fn run(a: &TopArgs) -> Result<()> {
         .map(|e| e.name.clone())
         .unwrap_or_default();
     let few = n
-        .filter(|&n| n < stats::FEW_SAMPLES)
-        .and_then(stats::widest_half_pp)
-        .map(|pp| format!("; few samples ({}): shares are ± {pp:.1} pp", n.unwrap_or(0)))
+        .and_then(stats::few_samples_notice)
+        .map(|t| format!("; {t}"))
         .unwrap_or_default();
     let mut text = format!(
         "Showing {shown} of {} functions, {} total{}{few}\n{:>16} {:>7} {:>7} {:>16} {:>7} {:>6}  function\n",

@@ -132,6 +132,25 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
     }
 }
 
+/// How many samples a view's shares rest on; `None` when the profile has no sample counts. O(samples).
+pub fn sample_count(p: &Profile, v: &ViewOptions) -> Option<u64> {
+    let (cv, _) = counts_view(p, v)?;
+    Some((0..p.samples.len()).fold(0u64, |a, i| a.saturating_add(cv.weigh(p, i).unwrap_or(0))))
+}
+
+/// The few-samples notice, `few samples (176): shares are ± 7.3 pp`, when a view rests on fewer than
+/// [`FEW_SAMPLES`] samples.
+pub fn few_samples_notice(n: u64) -> Option<String> {
+    if n >= FEW_SAMPLES {
+        return None;
+    }
+    let pp = widest_half_pp(n)?;
+    Some(format!(
+        "few samples ({}): shares are ± {pp:.1} pp",
+        crate::model::units::group_thousands(n)
+    ))
+}
+
 /// The sample counts behind one function's shares.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionCounts {
@@ -445,6 +464,16 @@ a 1 [000] 1.020: 9 cpu-clock:\n\t1 g (/a)\n\n";
         let tree = CallTree::build(&p, &v, Default::default());
         let c = node_counts(&p, &v, &tree).unwrap();
         assert_eq!(c.n, 3);
+        assert_eq!(sample_count(&p, &v), Some(3));
+        // The function table carries the same intervals.
+        let (table, _, _) = super::super::functions::functions(&p, &v);
+        let f = table.iter().find(|r| r.name == "f").unwrap();
+        assert_eq!((f.self_interval, f.total_interval), (wilson(1, 3), wilson(2, 3)));
+        assert_eq!(
+            few_samples_notice(3).as_deref(),
+            Some("few samples (3): shares are ± 36.5 pp") // statsmodels: 1 of 3, ± 36.54 pp
+        );
+        assert_eq!(few_samples_notice(1000), None);
         let path = |names: &[&str]| tree.find_path(&p, names).unwrap().idx();
         assert_eq!(c.total[path(&["a", "f"])], 2);
         assert_eq!(c.total[path(&["a", "f", "g"])], 1);
