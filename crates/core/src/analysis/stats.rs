@@ -202,7 +202,8 @@ impl NodeCounts {
     }
 }
 
-/// See [`NodeCounts`]; `None` when the profile has no sample counts. O(samples + nodes).
+/// See [`NodeCounts`]; `None` when the profile has no sample counts, or when a node that weighs something has
+/// no samples (the tree is not `p`'s under `v`). O(samples + nodes).
 pub fn node_counts(p: &Profile, v: &ViewOptions, tree: &CallTree) -> Option<NodeCounts> {
     let (cv, _) = counts_view(p, v)?;
     // Each node's key: (its process root's frame, or NO_ROOT; its stack).
@@ -251,6 +252,11 @@ pub fn node_counts(p: &Profile, v: &ViewOptions, tree: &CallTree) -> Option<Node
     }
     if let Some(r) = total.first_mut() {
         *r = n;
+    }
+    // A node with weight but no samples means the tree was not built from `p` under `v` (or its samples carry
+    // no counts): no intervals rather than wrong ones.
+    if tree.total.iter().zip(&total).any(|(&w, &c)| w > 0 && c == 0) {
+        return None;
     }
     Some(NodeCounts { total, n })
 }

@@ -17,7 +17,8 @@ pub struct Lost {
 
 impl Lost {
     /// Adds one record of `events` lost at `time_ns` (if the record has a timestamp). Records arrive in time
-    /// order, so the last second is the one to merge into; an out-of-order record is put in its place.
+    /// order and merge into the last second; call [`Lost::finish`] after the last one (records out of order are
+    /// put in place there, in O(records × log records) — never a shift per record).
     pub fn add(&mut self, time_ns: Option<u64>, events: u64) {
         self.events = self.events.saturating_add(events);
         self.records += 1;
@@ -25,17 +26,28 @@ impl Lost {
         let sec = t / 1_000_000_000;
         match self.per_second.last_mut() {
             Some((s, n)) if *s == sec => *n = n.saturating_add(events),
-            Some((s, _)) if *s < sec => self.per_second.push((sec, events)),
-            None => self.per_second.push((sec, events)),
-            Some(_) => match self.per_second.binary_search_by_key(&sec, |&(s, _)| s) {
-                Ok(i) => {
-                    if let Some((_, n)) = self.per_second.get_mut(i) {
-                        *n = n.saturating_add(events);
-                    }
-                }
-                Err(i) => self.per_second.insert(i, (sec, events)),
-            },
+            _ => self.per_second.push((sec, events)),
         }
+    }
+
+    /// Sorts [`Lost::per_second`] by second and merges equal seconds.
+    pub fn finish(&mut self) {
+        if self
+            .per_second
+            .windows(2)
+            .all(|w| matches!(w, [a, b] if a.0 < b.0))
+        {
+            return;
+        }
+        self.per_second.sort_unstable_by_key(|&(s, _)| s);
+        let mut out: Vec<(u64, u64)> = Vec::with_capacity(self.per_second.len());
+        for &(s, n) in &self.per_second {
+            match out.last_mut() {
+                Some((ls, ln)) if *ls == s => *ln = ln.saturating_add(n),
+                _ => out.push((s, n)),
+            }
+        }
+        self.per_second = out;
     }
 
     /// Events lost in whole seconds `[from, to)` (seconds as in [`Lost::per_second`]).
@@ -62,6 +74,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn many_records_in_reverse_order_cost_no_shifts() {
+        let mut l = Lost::default();
+        for i in (0..200_000u64).rev() {
+            l.add(Some(i * 1_000_000_000), 1);
+        }
+        l.finish();
+        assert_eq!(l.per_second.len(), 200_000);
+        assert_eq!(l.per_second.first(), Some(&(0, 1)));
+        assert!(l.per_second.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[test]
     fn per_second_is_sparse_and_merged() {
         let mut l = Lost::default();
         l.add(Some(5_100_000_000), 3);
@@ -70,6 +94,7 @@ mod tests {
         l.add(Some(3_000_000_000_000_000_000), 1); // centuries later: one entry, no array over the span
         l.add(Some(7_000_000_000), 2); // out of order
         l.add(Some(5_000_000_000), 1);
+        l.finish();
         assert_eq!(l.events, 21);
         assert_eq!(l.records, 6);
         assert_eq!(l.per_second, vec![(5, 8), (7, 2), (3_000_000_000, 1)]);

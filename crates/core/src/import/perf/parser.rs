@@ -143,7 +143,8 @@ impl PerfParser {
         if self.untimed > 0 {
             self.b.drop_times();
         }
-        let lost = std::mem::take(&mut self.lost);
+        let mut lost = std::mem::take(&mut self.lost);
+        lost.finish();
         let lost_samples = std::mem::take(&mut self.lost_samples);
         if lost.records > 0 {
             self.b.set_lost(lost);
