@@ -324,19 +324,44 @@ pub fn is_round_rate(hz: f64) -> bool {
     nearest > 0.0 && (hz - nearest).abs() < 0.5
 }
 
-fn median(v: &mut [u64]) -> Option<u64> {
-    let mid = v.len() / 2;
-    (!v.is_empty()).then(|| *v.select_nth_unstable(mid).1)
+/// Value counts, for a median without keeping every value: memory follows the distinct values (one period, a
+/// few gaps in practice).
+#[derive(Default)]
+struct Counts(FxHashMap<u64, u64>, u64);
+
+impl Counts {
+    fn add(&mut self, x: u64) {
+        *self.0.entry(x).or_insert(0) += 1;
+        self.1 += 1;
+    }
+
+    /// The lower median.
+    fn median(&self) -> Option<u64> {
+        let mut v: Vec<(u64, u64)> = self.0.iter().map(|(&x, &n)| (x, n)).collect();
+        v.sort_unstable();
+        let half = self.1.checked_sub(1)? / 2;
+        let mut seen = 0u64;
+        v.into_iter().find_map(|(x, n)| {
+            seen += n;
+            (seen > half).then_some(x)
+        })
+    }
 }
 
 /// The sampling rate of a view (see [`SamplingRate`]); `None` when neither a period nor timestamps say.
+/// O(samples) time; memory follows the CPUs (or threads) and the distinct periods and gaps.
 pub fn sampling_rate(p: &Profile, v: &ViewOptions) -> Option<SamplingRate> {
-    let (per_group, mut gaps) = rates_from_timestamps(p, v);
+    let (per_group, gaps) = rates_from_timestamps(p, v);
     let timed = v.weight == WeightMode::Weight && v.unit(p) == Unit::Nanoseconds;
     let period = if p.meta.format == Format::PerfScript && timed {
         // perf's cpu-clock / task-clock: the period is the sampling interval in ns.
-        let mut w: Vec<u64> = (0..p.samples.len()).filter_map(|i| v.weigh(p, i)).collect();
-        median(&mut w).filter(|&x| x > 0).map(|x| x as f64)
+        let mut w = Counts::default();
+        for i in 0..p.samples.len() {
+            if let Some(x) = v.weigh(p, i) {
+                w.add(x);
+            }
+        }
+        w.median().filter(|&x| x > 0).map(|x| x as f64)
     } else {
         // pprof: "10000000 cpu/nanoseconds".
         p.meta
@@ -350,7 +375,7 @@ pub fn sampling_rate(p: &Profile, v: &ViewOptions) -> Option<SamplingRate> {
     };
     let (hz, source) = match period {
         Some(ns) => (1e9 / ns, "period"),
-        None => (1e9 / median(&mut gaps)? as f64, "timestamps"),
+        None => (1e9 / gaps.median()? as f64, "timestamps"),
     };
     Some(SamplingRate {
         hz,
@@ -360,17 +385,18 @@ pub fn sampling_rate(p: &Profile, v: &ViewOptions) -> Option<SamplingRate> {
     })
 }
 
-/// Per-group rates and every gap between consecutive samples of one group.
-fn rates_from_timestamps(p: &Profile, v: &ViewOptions) -> (Vec<GroupRate>, Vec<u64>) {
-    let (mut per_group, mut gaps) = (Vec::new(), Vec::new());
+/// Per-group rates and the gaps between consecutive samples of one group (samples in the input's order; perf
+/// prints them in time order, a gap that goes back in time is left out).
+fn rates_from_timestamps(p: &Profile, v: &ViewOptions) -> (Vec<GroupRate>, Counts) {
+    let mut gaps = Counts::default();
     let Some(times) = p.samples.time_ns.as_ref() else {
-        return (per_group, gaps);
+        return (Vec::new(), gaps);
     };
     let cpus = p.samples.cpu.as_ref();
     let threads = p.samples.thread.as_ref();
-    // (group, time) of every selected sample: a CPU, or a tid when the sample names no CPU.
+    // Per group (a CPU, or a tid when the sample names no CPU): samples, first, last and latest time.
     const TID: u64 = 1 << 32;
-    let mut keyed: Vec<(u64, u64)> = Vec::new();
+    let mut groups: FxHashMap<u64, (u64, u64, u64, u64)> = FxHashMap::default();
     for i in 0..p.samples.len() {
         if v.weigh(p, i).is_none() {
             continue;
@@ -383,32 +409,40 @@ fn rates_from_timestamps(p: &Profile, v: &ViewOptions) -> (Vec<GroupRate>, Vec<u
                 TID | u64::from(p.threads.tid.get(th as usize).copied().unwrap_or(0))
             }
         };
-        keyed.push((g, t));
-    }
-    keyed.sort_unstable();
-    for run in keyed.chunk_by(|a, b| a.0 == b.0) {
-        let (Some(&(g, first)), Some(&(_, last))) = (run.first(), run.last()) else {
-            continue;
-        };
-        gaps.extend(run.windows(2).filter_map(|w| {
-            let d = w.get(1)?.1.saturating_sub(w.first()?.1);
-            (d > 0).then_some(d)
-        }));
-        let span_ns = last - first;
-        if span_ns == 0 {
-            continue;
+        match groups.get_mut(&g) {
+            Some((n, first, last, latest)) => {
+                if t > *latest {
+                    gaps.add(t - *latest);
+                }
+                *n += 1;
+                *first = (*first).min(t);
+                *last = (*last).max(t);
+                *latest = t;
+            }
+            None => {
+                groups.insert(g, (1, t, t, t));
+            }
         }
-        per_group.push(GroupRate {
-            group: if g & TID != 0 {
-                format!("tid {}", g & 0xffff_ffff)
-            } else {
-                format!("cpu {g}")
-            },
-            samples: run.len() as u64,
-            span_ns,
-            hz: (run.len() - 1) as f64 * 1e9 / span_ns as f64,
-        });
     }
+    let mut keys: Vec<u64> = groups.keys().copied().collect();
+    keys.sort_unstable();
+    let per_group = keys
+        .into_iter()
+        .filter_map(|g| {
+            let &(n, first, last, _) = groups.get(&g)?;
+            let span_ns = last - first;
+            (span_ns > 0).then(|| GroupRate {
+                group: if g & TID != 0 {
+                    format!("tid {}", g & 0xffff_ffff)
+                } else {
+                    format!("cpu {g}")
+                },
+                samples: n,
+                span_ns,
+                hz: (n - 1) as f64 * 1e9 / span_ns as f64,
+            })
+        })
+        .collect();
     (per_group, gaps)
 }
 
@@ -440,6 +474,18 @@ mod tests {
         assert!(widest_half_pp(200).unwrap() > widest_half_pp(2000).unwrap());
         // 500 of 1000: 0.46906960036810420–0.5309303996318958.
         assert!((widest_half_pp(1000).unwrap() - 3.093_039_963_189_58).abs() < 1e-9);
+    }
+
+    #[test]
+    fn median_of_counts() {
+        let mut c = Counts::default();
+        assert_eq!(c.median(), None);
+        for x in [5, 1, 9, 9, 3] {
+            c.add(x);
+        }
+        assert_eq!(c.median(), Some(5));
+        c.add(1);
+        assert_eq!(c.median(), Some(3), "the lower median of 1 1 3 5 9 9");
     }
 
     #[test]
