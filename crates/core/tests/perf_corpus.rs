@@ -378,3 +378,72 @@ fn tracepoints_ns_and_task_events_from_a_real_recording() {
     assert_eq!(te.meta.records, p.meta.records);
     assert_eq!(to_folded_view(&te, &v), folded);
 }
+
+/// A number in the oracle file after `key` (on the line that holds it).
+fn after(text: &str, key: &str) -> u64 {
+    let line = text
+        .lines()
+        .find(|l| l.contains(key))
+        .unwrap_or_else(|| panic!("{key}"));
+    let rest = &line[line.find(key).unwrap() + key.len()..];
+    rest.trim_start()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn lost_events_equal_perfs_own_report() {
+    let bytes = made("lost.txt");
+    let oracle = String::from_utf8(made("lost-oracle.txt")).unwrap();
+    let p = load(&bytes);
+    p.validate().unwrap();
+    assert_eq!(p.meta.warnings.count, 0, "{:?}", p.meta.warnings.first);
+    let lost = p.meta.lost.clone().expect("lost events");
+    // "Processed 1063 events and lost 16 chunks!", "# Total Lost Samples: 600", "# Samples: 965".
+    assert_eq!(lost.records, after(&oracle, "events and lost"));
+    assert_eq!(lost.events, after(&oracle, "Total Lost Samples:"));
+    assert_eq!(p.meta.records, after(&oracle, "# Samples:"));
+    // "Processed 1565 samples and lost 38.34%!": samples + lost, and the share.
+    let processed = oracle.lines().find(|l| l.contains("samples and lost")).unwrap();
+    let all: u64 = processed.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert_eq!(p.meta.records + lost.events, all);
+    let pct = processed.rsplit(' ').next().unwrap().trim_end_matches("%!");
+    assert_eq!(format!("{:.2}", lost.share(p.meta.records) * 100.0), pct);
+    // Per second: the awk sums.
+    let per_second: Vec<(u64, u64)> = oracle
+        .lines()
+        .skip_while(|l| !l.contains("per whole second"))
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let mut it = l.split_whitespace().map(|x| x.parse::<u64>().unwrap());
+            (it.next().unwrap(), it.next().unwrap())
+        })
+        .collect();
+    assert_eq!(per_second.len(), 3);
+    assert_eq!(lost.per_second, per_second);
+    // The heatmap's columns with losses: its origin is the first sample's second.
+    let h = scorch_core::analysis::heatmap::heatmap(&p, &ViewOptions::default_for(&p), &Default::default())
+        .unwrap();
+    let cols = scorch_core::analysis::lost::lost_columns(&lost, h.origin_ns, h.columns);
+    let want: Vec<(u32, u64)> = per_second
+        .iter()
+        .map(|&(s, n)| ((s - h.origin_ns / 1_000_000_000) as u32, n))
+        .collect();
+    assert_eq!(cols, want);
+    assert_eq!(cols.first().map(|c| c.0), Some(0));
+    // However the input is cut.
+    for chunk in [1usize, 7, 65536] {
+        let mut l = Loader::new(ImportOptions::default());
+        for c in bytes.chunks(chunk) {
+            l.feed(c).unwrap();
+        }
+        assert_eq!(
+            l.finish().unwrap().profile.meta.lost,
+            Some(lost.clone()),
+            "chunks of {chunk}"
+        );
+    }
+}

@@ -60,6 +60,9 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
                     pct(r.self_w, table.1),
                     fmt(r.total_w),
                     pct(r.total_w, table.1),
+                    // Half the 95 % interval of the total share, and the interval itself on hover.
+                    r.total_interval
+                        .map(|i| (format!("±{:.1}", i.half_pp()), i.describe())),
                     (whole != table.1).then(|| pct(r.total_w, whole)),
                     group_thousands(r.self_samples),
                     group_thousands(r.total_samples),
@@ -89,12 +92,13 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
                         <thead><tr>
                             {header("self", "Self")}<th>"Self %"</th>
                             {header("total", "Total")}<th>"Total %"</th>
+                            <th title="Half the width of the total share's 95 % interval (Wilson, from the samples behind it), in percentage points">"± pp"</th>
                             {narrowed.then(|| view! { <th>"of whole"</th> })}
                             {header("self_n", "Self samples")}{header("total_n", "Total samples")}
                             {header("name", "Function")}
                         </tr></thead>
                         <tbody>
-                            {rows.into_iter().map(|(name, s, sp, t, tp, tw, sn, tn)| {
+                            {rows.into_iter().map(|(name, s, sp, t, tp, ci, tw, sn, tn)| {
                                 let n2 = name.clone();
                                 let n3 = name.clone();
                                 let n4 = super::shown_name(&name);
@@ -104,6 +108,10 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
                                         on:click=move |_| actions.select(Some(n2.clone()))>
                                         <td class="num">{s}</td><td class="num">{sp}</td>
                                         <td class="num">{t}</td><td class="num">{tp}</td>
+                                        {match ci {
+                                            Some((pm, full)) => view! { <td class="num ci" title=full>{pm}</td> }.into_any(),
+                                            None => view! { <td class="num ci">"–"</td> }.into_any(),
+                                        }}
                                         {tw.map(|w| view! { <td class="num">{w}</td> })}
                                         <td class="num">{sn}</td><td class="num">{tn}</td>
                                         <td class="fn-name">{super::shown_name(&name)}</td>

@@ -32,6 +32,15 @@ pub fn HeatmapPanel() -> impl IntoView {
     };
     let file_diff = move || diff.base.with(|b| b.is_some()) && heat.range_a.with(|a| a.is_none());
 
+    // Columns (seconds) in which the recorder lost events (perf `PERF_RECORD_LOST`).
+    let lost_columns = move |h: &scorch_core::analysis::heatmap::Heatmap| -> Vec<(u32, u64)> {
+        load.loaded.with_untracked(|l| {
+            l.as_ref()
+                .and_then(|l| l.imported.profile.meta.lost.as_ref())
+                .map(|lost| scorch_core::analysis::lost::lost_columns(lost, h.origin_ns, h.columns))
+                .unwrap_or_default()
+        })
+    };
     let cell_at = move |ev: &leptos::ev::MouseEvent| -> Option<Cell> {
         let h = heat.heat.get_untracked()?;
         let canvas = canvas_ref.get_untracked()?;
@@ -54,6 +63,7 @@ pub fn HeatmapPanel() -> impl IntoView {
             else {
                 return;
             };
+            let lost = lost_columns(&h);
             render::heatmap::paint(
                 &canvas,
                 &h,
@@ -61,6 +71,7 @@ pub fn HeatmapPanel() -> impl IntoView {
                 heat.sel_band.get_untracked(),
                 heat.pending.get_untracked(),
                 heat.sparse.get_untracked(),
+                &lost,
             );
         });
     });
@@ -95,8 +106,13 @@ pub fn HeatmapPanel() -> impl IntoView {
             (Some((c, r)), Some(h)) => {
                 let ms = |r: u32| f64::from(r) * 1000.0 / f64::from(h.rows);
                 let n = h.count(c, r);
+                let lost = lost_columns(&h)
+                    .iter()
+                    .find(|x| x.0 == c)
+                    .map(|x| format!(" · {} events lost in this second", x.1))
+                    .unwrap_or_default();
                 format!(
-                    "second {c} · {:.0}–{:.0} ms · {n} sample{}",
+                    "second {c} · {:.0}–{:.0} ms · {n} sample{}{lost}",
                     ms(r),
                     ms(r + 1),
                     if n == 1 { "" } else { "s" }

@@ -1,4 +1,5 @@
-//! The status line: what is open (format, records, event, total), or the diff's two sides.
+//! The status line: what is open (format, records, event, total, lost events), or the diff's two sides; a badge
+//! when the shares rest on few samples.
 
 use crate::state::load::LoadState;
 use crate::state::pane::Panes;
@@ -19,6 +20,21 @@ pub fn StatusLine() -> impl IntoView {
             Some(format!(" · duration {}", c.describe(&d.unit, p.meta.decimals)))
         })
     });
+    // How many samples the shares rest on, for the few-samples badge (one pass: a memo).
+    let few = Memo::new(move |_| {
+        main.data.with(|d| {
+            let d = d.as_ref().filter(|d| d.diff.is_none())?;
+            let n = scorch_core::analysis::stats::sample_count(d.profile(), &d.view)?;
+            scorch_core::analysis::stats::few_samples_notice(n)
+        })
+    });
+    let lost = move || {
+        main.data.with(|d| {
+            let d = d.as_ref().filter(|d| d.diff.is_none())?;
+            let p = d.profile();
+            p.meta.lost.as_ref().map(|l| (l.events, l.records))
+        })
+    };
     let info = move || {
         main.data.get().map(|d| {
             if let Some(x) = &d.diff {
@@ -55,8 +71,19 @@ pub fn StatusLine() -> impl IntoView {
                 .and_then(|e| p.events.get(e as usize))
                 .map(|e| e.name.clone())
                 .unwrap_or_default();
+            let lost = p.meta.lost.as_ref().map_or(String::new(), |l| {
+                format!(
+                    " · lost {} events ({}, {} chunks)",
+                    group_thousands(l.events),
+                    scorch_core::model::units::format_percent(
+                        l.events as f64,
+                        p.meta.records.saturating_add(l.events) as f64
+                    ),
+                    group_thousands(l.records)
+                )
+            });
             let text = format!(
-                "{} · {}{} · {} {}{} · total {}{}{}",
+                "{} · {}{} · {} {}{lost}{} · total {}{}{}",
                 d.name(),
                 p.meta.format,
                 if d.loaded.imported.gzip { " (gzip)" } else { "" },
@@ -95,8 +122,16 @@ pub fn StatusLine() -> impl IntoView {
             data-total=move || info().map(|i| i.1).unwrap_or_default()
             data-base-total=move || info().map(|i| i.2).unwrap_or_default()
             data-event=move || info().map(|i| i.4).unwrap_or_default()
-            data-unit=move || info().map(|i| i.5).unwrap_or_default()>
-            {move || info().map(|i| i.3).unwrap_or_else(|| "No profile open".to_string())}
+            data-unit=move || info().map(|i| i.5).unwrap_or_default()
+            data-lost=move || lost().map(|l| l.0.to_string()).unwrap_or_default()
+            data-lost-chunks=move || lost().map(|l| l.1.to_string()).unwrap_or_default()>
+            <span class="status-text">{move || info().map(|i| i.3).unwrap_or_else(|| "No profile open".to_string())}</span>
+            {move || few.get().map(|t| view! {
+                <span class="badge few-samples" data-testid="few-samples"
+                    title="95 % Wilson interval of a 50 % share at this sample count: a share can be this far off by chance">
+                    {t}
+                </span>
+            })}
         </footer>
     }
 }

@@ -1,12 +1,41 @@
 //! The tooltip of the hovered frame in a pane: name, kind, total and self (or both sides and the changes in a
 //! diff), and its share of the zoom and of the whole profile.
 
-use crate::render::DiffData;
+use crate::render::{DiffData, FlameData};
 use crate::state::load::LoadState;
 use crate::state::pane::{Pane, PaneId};
 use crate::state::view::ViewState;
 use leptos::prelude::*;
+use scorch_core::analysis::stats::{node_counts, NodeCounts};
 use scorch_core::view::calltree::NodeId;
+use std::sync::{Arc, Weak};
+
+/// A graph (held weakly) and the sample counts behind its nodes.
+type CachedCounts = (Weak<FlameData>, Option<Arc<NodeCounts>>);
+
+thread_local! {
+    /// The sample counts per node of the graph last hovered (held weakly), so a hover costs no pass over the
+    /// samples.
+    static COUNTS: std::cell::RefCell<Option<CachedCounts>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The sample counts behind `data`'s nodes, computed once per graph; `None` without sample counts (and in a diff).
+fn counts_of(data: &Arc<FlameData>) -> Option<Arc<NodeCounts>> {
+    if data.diff.is_some() {
+        return None;
+    }
+    let hit = COUNTS.with(|c| {
+        c.borrow()
+            .as_ref()
+            .and_then(|(w, counts)| std::ptr::eq(w.as_ptr(), Arc::as_ptr(data)).then(|| counts.clone()))
+    });
+    hit.unwrap_or_else(|| {
+        let counts = node_counts(data.profile(), &data.view, &data.tree).map(Arc::new);
+        COUNTS.with(|c| *c.borrow_mut() = Some((Arc::downgrade(data), counts.clone())));
+        counts
+    })
+}
 
 /// Tooltip rows of a diff node: both sides' self and total (value and share), and the changes.
 fn diff_tooltip_rows(x: &DiffData, n: usize) -> Vec<(&'static str, &'static str, String)> {
@@ -96,6 +125,17 @@ pub fn Tooltip(pane: Pane) -> impl IntoView {
             )
         });
         let diff_rows = data.diff.as_ref().map(|x| diff_tooltip_rows(x, n));
+        // The 95 % interval of the total share, from the samples behind it.
+        let interval = counts_of(&data).and_then(|c| {
+            let i = c.interval(n)?;
+            let k = c.total.get(n).copied()?;
+            Some(format!(
+                "{} ({} of {} samples)",
+                i.describe(),
+                scorch_core::model::units::group_thousands(k),
+                scorch_core::model::units::group_thousands(c.n)
+            ))
+        });
         // When transforms, a range or a filter narrow the view, also the share of the whole profile.
         let shown_total = data.tree.total.first().copied().unwrap_or(0);
         let whole = load
@@ -114,10 +154,11 @@ pub fn Tooltip(pane: Pane) -> impl IntoView {
             in_zoom,
             diff_rows,
             whole,
+            interval,
         ))
     };
     move || {
-        content().map(|(h, name, kind, total, self_, in_zoom, diff_rows, whole)| {
+        content().map(|(h, name, kind, total, self_, in_zoom, diff_rows, whole, interval)| {
             let win = web_sys::window();
             let size = |v: Option<Result<wasm_bindgen::JsValue, _>>, d| v.and_then(|v| v.ok()).and_then(|v| v.as_f64()).unwrap_or(d);
             let w = size(win.as_ref().map(|w| w.inner_width()), 1200.0);
@@ -137,6 +178,9 @@ pub fn Tooltip(pane: Pane) -> impl IntoView {
                         None => view! {
                             <div class="tt-row"><span>"total"</span><span data-testid="tooltip-total">{total}</span></div>
                             <div class="tt-row"><span>"self"</span><span data-testid="tooltip-self">{self_}</span></div>
+                            {interval.map(|i| view! {
+                                <div class="tt-row"><span>"total share"</span><span data-testid="tooltip-interval">{i}</span></div>
+                            })}
                         }.into_any(),
                     }}
                     {whole.map(|w| view! {

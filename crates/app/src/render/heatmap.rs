@@ -1,5 +1,6 @@
-//! The heatmap chart's paint and hit test: cells coloured from the background to red at the largest, then the
-//! selection outline. The component (`components::heatmap`) decides when; this only paints.
+//! The heatmap chart's paint and hit test: cells coloured from the background to red at the largest, a mark on
+//! the columns (seconds) in which the recorder lost events, then the selection outline. The component
+//! (`components::heatmap`) decides when; this only paints.
 
 use super::canvas;
 use scorch_core::analysis::heatmap::Heatmap;
@@ -37,9 +38,13 @@ pub fn cell_at(h: &Heatmap, canvas: &HtmlCanvasElement, client_x: f64, client_y:
     (c < h.columns && r_from_top < h.rows).then(|| (c, h.rows - 1 - r_from_top))
 }
 
-/// Paints the cells, the selection (first, last) and the first cell of a two-click selection. `sparse`: cells
-/// of 1–3 samples are shown at least at 30 %. `band`: the selection is a band, drawn as one rectangle (columns
-/// first..last × rows first..last) rather than a run of cells in time order.
+/// Colour of the lost-events mark.
+pub const LOST_MARK: &str = "rgb(109,40,217)";
+
+/// Paints the cells, the lost-events marks (`lost`: columns with losses, from
+/// `scorch_core::analysis::lost::lost_columns`), the selection (first, last) and the first cell of a two-click
+/// selection. `sparse`: cells of 1–3 samples are shown at least at 30 %. `band`: the selection is a band, drawn
+/// as one rectangle (columns first..last × rows first..last) rather than a run of cells in time order.
 pub fn paint(
     canvas: &HtmlCanvasElement,
     h: &Heatmap,
@@ -47,6 +52,7 @@ pub fn paint(
     band: bool,
     pending: Option<Cell>,
     sparse: bool,
+    lost: &[(u32, u64)],
 ) {
     let (cw, ch) = cell_size(h);
     let (w, hh) = (cw * f64::from(h.columns), ch * f64::from(h.rows));
@@ -76,6 +82,18 @@ pub fn paint(
             ));
             c2d.fill_rect(f64::from(c) * cw, f64::from(h.rows - 1 - r) * ch, cw - 0.5, ch);
         }
+    }
+    // A small triangle at the top of each column in which events were lost: that second under-counts.
+    c2d.set_fill_style_str(LOST_MARK);
+    let tri = (cw * 0.8).clamp(4.0, 10.0);
+    for &(c, _) in lost {
+        let x = f64::from(c) * cw + cw / 2.0;
+        c2d.begin_path();
+        c2d.move_to(x - tri / 2.0, 0.0);
+        c2d.line_to(x + tri / 2.0, 0.0);
+        c2d.line_to(x, tri);
+        c2d.close_path();
+        c2d.fill();
     }
     let outline = |a: Cell, b: Cell, color: &str, dash: bool| {
         c2d.set_stroke_style_str(color);

@@ -1,11 +1,13 @@
-//! `scorch info`: format, samples, total, events, distinct stacks, maximum depth, and how much of the
-//! recording's duration the samples account for. `--json` prints the same facts as one JSON object.
+//! `scorch info`: format, samples, total, events, distinct stacks, maximum depth, how much of the
+//! recording's duration the samples account for, the events the recorder lost, the sampling rate and how many
+//! samples the shares rest on. `--json` prints the same facts as one JSON object.
 
 use crate::error::Result;
 use crate::io::{load_warn, write_out};
 use crate::view::{declare, UnitArgs};
 use clap::Args;
 use scorch_core::analysis::duration::{coverage, DurationSource};
+use scorch_core::analysis::stats::{self, CountSource, SamplingRate};
 use scorch_core::model::units::{format_value, group_thousands, Weight};
 use scorch_core::view::calltree::{CallTree, Order};
 use scorch_core::view::ViewOptions;
@@ -47,6 +49,21 @@ struct Info {
     cpus: Option<u32>,
     /// The total as a percentage of the duration (× CPUs), when the total is a time.
     duration_percent: Option<f64>,
+    /// Events the recorder reported lost (perf `PERF_RECORD_LOST`), `None` when the input reports none.
+    lost_events: Option<u64>,
+    /// The records that reported them (perf's "lost N chunks").
+    lost_chunks: Option<u64>,
+    /// `lost / (samples + lost) × 100`, as `perf report` prints it.
+    lost_percent: Option<f64>,
+    /// `[second, events]` for each whole second of the timestamps with losses.
+    lost_per_second: Option<Vec<(u64, u64)>>,
+    /// How often the profile sampled (timestamps per CPU or thread, or pprof's period).
+    sampling: Option<SamplingRate>,
+    /// The sample count the shown shares rest on, and where it comes from (`None`: the profile has none).
+    share_samples: Option<u64>,
+    share_samples_source: Option<CountSource>,
+    /// The widest 95 % half-width of a share, in percentage points, when fewer than 1,000 samples.
+    few_samples_pp: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -83,6 +100,11 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         Some(b - a)
     });
     let cov = coverage(p, &v);
+    let lost = p.meta.lost.as_ref();
+    let counts = stats::function_counts(p, &v).map(|(_, n, src)| (n, src));
+    let few = counts
+        .filter(|&(n, _)| n < stats::FEW_SAMPLES)
+        .and_then(|(n, _)| stats::widest_half_pp(n));
     let info = Info {
         format: p.meta.format.to_string(),
         gzip: imp.gzip,
@@ -116,6 +138,14 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         duration_source: cov.as_ref().map(|c| c.source),
         cpus: cov.as_ref().and_then(|c| c.cpus),
         duration_percent: cov.as_ref().and_then(|c| c.percent),
+        lost_events: lost.map(|l| l.events),
+        lost_chunks: lost.map(|l| l.records),
+        lost_percent: lost.map(|l| l.share(p.meta.records) * 100.0),
+        lost_per_second: lost.map(|l| l.per_second.clone()),
+        sampling: stats::sampling_rate(p, &v),
+        share_samples: counts.map(|c| c.0),
+        share_samples_source: counts.map(|c| c.1),
+        few_samples_pp: few,
     };
     if a.json {
         let mut text = serde_json::to_string_pretty(&info).map_err(|e| e.to_string())?;
@@ -151,6 +181,45 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         text.push_str(&format!(
             "duration:        {}\n",
             c.describe(&unit, p.meta.decimals)
+        ));
+    }
+    if let Some(l) = lost {
+        text.push_str(&format!(
+            "lost:            {} events in {} chunks ({:.2} % of {} samples + lost); the busiest moments are \
+             under-counted\n",
+            group_thousands(l.events),
+            group_thousands(l.records),
+            l.share(p.meta.records) * 100.0,
+            group_thousands(p.meta.records.saturating_add(l.events)),
+        ));
+    }
+    if let Some(r) = &info.sampling {
+        text.push_str(&format!("sampling rate:   {}\n", r.describe()));
+        if !r.per_group.is_empty() {
+            const SHOWN: usize = 8;
+            let list: Vec<String> = r
+                .per_group
+                .iter()
+                .take(SHOWN)
+                .map(|g| format!("{} {} Hz", g.group, stats::format_hz(g.hz)))
+                .collect();
+            let more = r.per_group.len().saturating_sub(SHOWN);
+            text.push_str(&format!(
+                "  achieved:      {}{}\n",
+                list.join(", "),
+                if more > 0 {
+                    format!(", … ({more} more)")
+                } else {
+                    String::new()
+                }
+            ));
+        }
+    }
+    if let (Some((n, _)), Some(pp)) = (counts, few) {
+        text.push_str(&format!(
+            "few samples:     shares rest on {} samples: they are ± {:.1} pp (95 %)\n",
+            group_thousands(n),
+            pp
         ));
     }
     if info.threads > 0 {

@@ -13,6 +13,7 @@
 //! negative twin), weight and sample count together (the function table), or base and target together (the
 //! diff), so the three cannot disagree on what a function is or how often a stack counts.
 
+use super::stats::{counts_view, wilson, Interval};
 use crate::model::{FrameId, Profile, StackId, EMPTY_STACK, NO_PARENT};
 use crate::view::ViewOptions;
 use rustc_hash::FxHashMap;
@@ -148,7 +149,7 @@ pub fn by_function<'p, W: Tally>(p: &'p Profile, per_stack: &[W]) -> Vec<Functio
 }
 
 /// One function of the function table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FunctionRow {
     pub name: String,
     /// Weight of the samples whose leaf frame is this function.
@@ -157,31 +158,47 @@ pub struct FunctionRow {
     pub total_w: u64,
     pub self_samples: u64,
     pub total_samples: u64,
+    /// 95 % intervals of the self and total shares, from the sample counts behind them
+    /// ([`super::stats`]; `None` when the profile has no sample counts).
+    pub self_interval: Option<Interval>,
+    pub total_interval: Option<Interval>,
 }
 
 /// Every function of a view (see the module doc for what a function is; process roots are not on stacks, so
 /// they are left out), heaviest self first, and the view's total weight and sample count.
 pub fn functions(p: &Profile, v: &ViewOptions) -> (Vec<FunctionRow>, u64, u64) {
-    // Weight and sample count per stack.
-    let mut per_stack = vec![(0u64, 0u64); p.stacks.len()];
+    // Weight, record count and sample count (behind the intervals) per stack.
+    let mut per_stack = vec![(0u64, (0u64, 0u64)); p.stacks.len()];
     let (mut total_w, mut total_n) = (0u64, 0u64);
+    let counts = counts_view(p, v).map(|(cv, _)| cv);
+    let mut n = 0u64;
     for i in 0..p.samples.len() {
-        let Some(x) = v.weigh(p, i) else { continue };
-        total_w = total_w.saturating_add(x);
-        total_n += 1;
+        let x = v.weigh(p, i);
+        let c = counts.as_ref().and_then(|cv| cv.weigh(p, i));
+        if x.is_none() && c.is_none() {
+            continue;
+        }
+        if let Some(x) = x {
+            total_w = total_w.saturating_add(x);
+            total_n += 1;
+        }
+        n = n.saturating_add(c.unwrap_or(0));
         let s = p.samples.stack.get(i).copied().unwrap_or(EMPTY_STACK);
         if let Some(slot) = per_stack.get_mut(s.idx()) {
-            slot.add((x, 1));
+            slot.add((x.unwrap_or(0), (u64::from(x.is_some()), c.unwrap_or(0))));
         }
     }
+    let interval = |k: u64| if counts.is_some() { wilson(k, n) } else { None };
     let mut rows: Vec<FunctionRow> = by_function(p, &per_stack)
         .into_iter()
         .map(|f| FunctionRow {
             name: f.name.to_string(),
             self_w: f.self_w.0,
             total_w: f.total_w.0,
-            self_samples: f.self_w.1,
-            total_samples: f.total_w.1,
+            self_samples: f.self_w.1 .0,
+            total_samples: f.total_w.1 .0,
+            self_interval: interval(f.self_w.1 .1),
+            total_interval: interval(f.total_w.1 .1),
         })
         .filter(|r| r.total_samples > 0)
         .collect();

@@ -7,13 +7,17 @@
 //! - `sandwich.rs`: the inverted tree and the callers/callees of one function;
 //! - `diff.rs`: a base and a target merged into one tree;
 //! - `heatmap.rs`: the subsecond-offset heatmap;
+//! - `lost.rs`: lost events (perf `PERF_RECORD_LOST`) per heatmap column;
+//! - `stats.rs`: sampling error (Wilson intervals of shares) and sampling rates;
 //! - `duration.rs`: how much of the recording's time the samples account for (the "missing time").
 
 pub mod diff;
 pub mod duration;
 pub mod functions;
 pub mod heatmap;
+pub mod lost;
 pub mod sandwich;
 pub mod search;
+pub mod stats;
 pub mod top;
 pub mod transforms;

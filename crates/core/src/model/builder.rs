@@ -40,6 +40,7 @@ pub struct ProfileBuilder {
     default_event: u16,
     info: Vec<(String, String)>,
     duration_ns: Option<u64>,
+    lost: Option<super::Lost>,
     total: u64,
 }
 
@@ -66,6 +67,7 @@ impl ProfileBuilder {
             default_event: 0,
             info: Vec::new(),
             duration_ns: None,
+            lost: None,
             total: 0,
         }
     }
@@ -104,6 +106,11 @@ impl ProfileBuilder {
     /// The recording's duration as the file states it.
     pub fn set_duration_ns(&mut self, ns: u64) {
         self.duration_ns = Some(ns);
+    }
+
+    /// Events the recorder lost (perf `PERF_RECORD_LOST`).
+    pub fn set_lost(&mut self, lost: super::Lost) {
+        self.lost = Some(lost);
     }
 
     pub fn add_info(&mut self, key: &str, value: String) {
@@ -280,6 +287,7 @@ impl ProfileBuilder {
                 default_event: self.default_event,
                 info: self.info,
                 duration_ns: self.duration_ns,
+                lost: self.lost,
             },
             total: self.total,
         }

@@ -14,11 +14,13 @@
 mod builder;
 pub mod error;
 pub mod format;
+pub mod lost;
 pub mod units;
 
 pub use builder::{FullSample, ProfileBuilder};
 pub use error::{ImportError, ImportErrorKind, Warning, Warnings};
 pub use format::Format;
+pub use lost::Lost;
 pub use units::{DeclaredUnit, Unit, Weight};
 
 macro_rules! id_type {
@@ -297,6 +299,8 @@ pub struct Meta {
     pub info: Vec<(String, String)>,
     /// How long the recording lasted, when the file says so (pprof's `duration_nanos`).
     pub duration_ns: Option<u64>,
+    /// Events the recorder reported lost (perf `PERF_RECORD_LOST`), `None` when the input reports none.
+    pub lost: Option<Lost>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

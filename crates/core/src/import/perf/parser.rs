@@ -1,13 +1,13 @@
 //! The chunk-driven `perf script` reader: one state machine over lines, samples separated by blank lines.
 
 use super::frame::{parse_frame, FrameLine};
-use super::header::{is_side_band, is_space, parse_header, Header};
+use super::header::{is_side_band, is_space, parse_header, parse_lost, Header, LostKind};
 use super::names::{inferno_names, scorch_names};
 use super::{Naming, PerfOptions};
 use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
 use crate::model::{
-    Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Profile, ProfileBuilder, StackId,
-    Unit, Warnings, EMPTY_STACK,
+    Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Lost, Profile, ProfileBuilder,
+    StackId, Unit, Warnings, EMPTY_STACK,
 };
 use rustc_hash::FxHashMap;
 
@@ -59,6 +59,11 @@ pub struct PerfParser {
     side_band: u64,
     untimed: u64,
     any_cpu: bool,
+    /// `PERF_RECORD_LOST` records (the kernel's lost chunks).
+    lost: Lost,
+    /// `PERF_RECORD_LOST_SAMPLES` records: perf record's summary of the same losses, used only when the input
+    /// has no `PERF_RECORD_LOST` lines (counting both would count each loss twice).
+    lost_samples: Lost,
 }
 
 impl PerfParser {
@@ -86,6 +91,8 @@ impl PerfParser {
             side_band: 0,
             untimed: 0,
             any_cpu: false,
+            lost: Lost::default(),
+            lost_samples: Lost::default(),
         }
     }
 
@@ -136,6 +143,14 @@ impl PerfParser {
         if self.untimed > 0 {
             self.b.drop_times();
         }
+        let mut lost = std::mem::take(&mut self.lost);
+        lost.finish();
+        let lost_samples = std::mem::take(&mut self.lost_samples);
+        if lost.records > 0 {
+            self.b.set_lost(lost);
+        } else if lost_samples.records > 0 {
+            self.b.set_lost(lost_samples);
+        }
         let unit = self.b.event_unit(0).unwrap_or(Unit::Samples);
         Ok(self.b.build(unit, 0, self.records, self.warnings))
     }
@@ -163,7 +178,7 @@ impl PerfParser {
                 // perf without blank separators, or a side-band record: a header ends the sample.
                 if is_side_band(line) {
                     self.end_sample()?;
-                    self.side_band += 1;
+                    self.side_band(line);
                     self.state = State::Between;
                     return Ok(());
                 }
@@ -180,7 +195,7 @@ impl PerfParser {
             }
             State::Between => {
                 if is_side_band(line) {
-                    self.side_band += 1;
+                    self.side_band(line);
                     return Ok(());
                 }
                 match parse_header(line) {
@@ -197,6 +212,17 @@ impl PerfParser {
                     }
                 }
             }
+        }
+    }
+
+    /// A side-band record (`PERF_RECORD_…`); lost-events records are counted.
+    fn side_band(&mut self, line: &[u8]) {
+        self.side_band += 1;
+        match parse_lost(line) {
+            Some((LostKind::Chunk, time_ns, n)) => self.lost.add(time_ns, n),
+            // perf record writes these at the end, with a zero timestamp: only their count means something.
+            Some((LostKind::Samples, _, n)) => self.lost_samples.add(None, n),
+            None => {}
         }
     }
 

@@ -98,3 +98,67 @@ fn names() {
     assert!(!is_kernel_dso("[unknown]"));
     assert!(is_jit_dso("/tmp/perf-10487.map") && is_jit_dso("/tmp/jitted-31714-4145673320.so"));
 }
+
+#[test]
+fn lost_lines() {
+    use super::header::{parse_lost, LostKind};
+    assert_eq!(
+        parse_lost(b"spin  5639 11290.654198: PERF_RECORD_LOST lost 3"),
+        Some((LostKind::Chunk, Some(11_290_654_198_000), 3))
+    );
+    assert_eq!(
+        parse_lost(b"bash 3282/3282 [001] 11219.276156: PERF_RECORD_LOST lost 132"),
+        Some((LostKind::Chunk, Some(11_219_276_156_000), 132))
+    );
+    assert_eq!(
+        parse_lost(b"11305614358491 0x1258 [0x28]: PERF_RECORD_LOST: id:357: lost:144"),
+        Some((LostKind::Chunk, None, 144))
+    );
+    assert_eq!(
+        parse_lost(b"0 0x1ea58 [0x20]: PERF_RECORD_LOST_SAMPLES: id:18446744073709551615: lost samples :506"),
+        Some((LostKind::Samples, None, 506))
+    );
+    assert_eq!(parse_lost(b"PERF_RECORD_LOST lost"), None);
+    assert_eq!(parse_lost(b"a 1 2.0: PERF_RECORD_LOSTX lost 3"), None);
+    assert_eq!(parse_lost(b"a 1 2.0: PERF_RECORD_COMM: a:1/1"), None);
+    assert_eq!(
+        parse_lost(b"a 1 2.0: PERF_RECORD_LOST lost 99999999999999999999999"),
+        None
+    );
+}
+
+#[test]
+fn lost_records_are_counted_not_sampled() {
+    use crate::import::{import_bytes, ImportOptions};
+    let text = b"a 1 10.100000: 1 cpu-clock:\n\t1 f (/bin/a)\n\n\
+a 1 10.200000: PERF_RECORD_LOST lost 7\n\
+a 1 10.300000: 1 cpu-clock:\n\t1 f (/bin/a)\n\
+a 1 12.000000: PERF_RECORD_LOST lost 5\n\
+a 1 12.100000: 1 cpu-clock:\n\t1 g (/bin/a)\n\n\
+0 0 0.000000: PERF_RECORD_LOST_SAMPLES lost 12\n";
+    let p = import_bytes(text, ImportOptions::default()).unwrap().profile;
+    assert_eq!(p.meta.records, 3);
+    let lost = p.meta.lost.unwrap();
+    assert_eq!(
+        (lost.events, lost.records),
+        (12, 2),
+        "LOST_SAMPLES repeats the LOST counts"
+    );
+    assert_eq!(lost.per_second, vec![(10, 7), (12, 5)]);
+    // Only the summary: it counts, without a time.
+    let p = import_bytes(
+        b"a 1 10.1: 1 cpu-clock:\n\t1 f (/bin/a)\n\n0 0 0.0: PERF_RECORD_LOST_SAMPLES lost 4\n",
+        ImportOptions::default(),
+    )
+    .unwrap()
+    .profile;
+    let lost = p.meta.lost.unwrap();
+    assert_eq!((lost.events, lost.per_second.len()), (4, 0));
+    let p = import_bytes(
+        b"a 1 10.1: 1 cpu-clock:\n\t1 f (/bin/a)\n",
+        ImportOptions::default(),
+    )
+    .unwrap()
+    .profile;
+    assert_eq!(p.meta.lost, None);
+}
