@@ -1,11 +1,13 @@
 //! `scorch info`: format, samples, total, events, distinct stacks, maximum depth, and how much of the
-//! recording's duration the samples account for. `--json` prints the same facts as one JSON object.
+//! recording's duration the samples account for, and the stacks' health (truncated and unsymbolized shares,
+//! depth) with advice. `--json` prints the same facts as one JSON object.
 
 use crate::error::Result;
 use crate::io::{load_warn, write_out};
 use crate::view::{declare, UnitArgs};
 use clap::Args;
 use scorch_core::analysis::duration::{coverage, DurationSource};
+use scorch_core::analysis::health::{stack_health, Basis, DepthStats};
 use scorch_core::model::units::{format_value, group_thousands, Weight};
 use scorch_core::view::calltree::{CallTree, Order};
 use scorch_core::view::ViewOptions;
@@ -47,6 +49,18 @@ struct Info {
     cpus: Option<u32>,
     /// The total as a percentage of the duration (× CPUs), when the total is a time.
     duration_percent: Option<f64>,
+    stack_health: Health,
+}
+
+/// Stack health (docs/FORMATS.md): shares of the shown total (0–1) and the weighted depth distribution.
+#[derive(Serialize)]
+struct Health {
+    broken_share: f64,
+    unsymbolized_share: f64,
+    depth: DepthStats,
+    /// How `broken_share` was decided: `entry_points`, or 0 by construction (`go_runtime`) or not judged
+    /// (`no_entry_points`).
+    truncation_basis: Basis,
 }
 
 #[derive(Serialize)]
@@ -83,6 +97,7 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         Some(b - a)
     });
     let cov = coverage(p, &v);
+    let health = stack_health(p, &v);
     let info = Info {
         format: p.meta.format.to_string(),
         gzip: imp.gzip,
@@ -116,6 +131,12 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         duration_source: cov.as_ref().map(|c| c.source),
         cpus: cov.as_ref().and_then(|c| c.cpus),
         duration_percent: cov.as_ref().and_then(|c| c.percent),
+        stack_health: Health {
+            broken_share: health.broken_percent() / 100.0,
+            unsymbolized_share: health.unsymbolized_percent() / 100.0,
+            depth: health.depth,
+            truncation_basis: health.basis,
+        },
     };
     if a.json {
         let mut text = serde_json::to_string_pretty(&info).map_err(|e| e.to_string())?;
@@ -167,5 +188,12 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         info.max_depth,
         info.warnings,
     ));
+    for line in health.describe() {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    for a in health.advice() {
+        text.push_str(&format!("advice:          {}: {}\n", a.title, a.text));
+    }
     write_out(text.as_bytes())
 }

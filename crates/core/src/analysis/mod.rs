@@ -7,11 +7,13 @@
 //! - `sandwich.rs`: the inverted tree and the callers/callees of one function;
 //! - `diff.rs`: a base and a target merged into one tree;
 //! - `heatmap.rs`: the subsecond-offset heatmap;
+//! - `health.rs`: stack health (truncated and unsymbolized shares, depth) with advice;
 //! - `duration.rs`: how much of the recording's time the samples account for (the "missing time").
 
 pub mod diff;
 pub mod duration;
 pub mod functions;
+pub mod health;
 pub mod heatmap;
 pub mod sandwich;
 pub mod search;
