@@ -121,11 +121,7 @@ impl StackHealth {
     /// The badge's words when a share passes [`ATTENTION_PERCENT`] (the larger problem first), else `None`:
     /// `55.0 % of samples in truncated stacks — why?`.
     pub fn badge(&self) -> Option<String> {
-        let of = if self.counts {
-            "of samples"
-        } else {
-            "of the total"
-        };
+        let of = if self.counts { "of samples" } else { "of the total" };
         let (b, u) = (self.broken_percent(), self.unsymbolized_percent());
         if b >= ATTENTION_PERCENT && b >= u {
             Some(format!(
@@ -153,11 +149,7 @@ impl StackHealth {
             out.push(ADVICE_FRAME_POINTERS);
         }
         if self.unsymbolized_percent() >= ATTENTION_PERCENT {
-            out.push(if self.jit_seen {
-                ADVICE_JIT
-            } else {
-                ADVICE_SYMBOLS
-            });
+            out.push(if self.jit_seen { ADVICE_JIT } else { ADVICE_SYMBOLS });
         }
         out
     }
@@ -449,8 +441,7 @@ pub fn stack_health(p: &Profile, v: &ViewOptions) -> StackHealth {
         depth: depth_stats(&hist, total),
         basis,
         format: p.meta.format,
-        counts: v.weight == WeightMode::Count
-            || v.unit(p) == crate::model::Unit::Samples,
+        counts: v.weight == WeightMode::Count || v.unit(p) == crate::model::Unit::Samples,
         jit_seen,
     }
 }
@@ -486,7 +477,6 @@ pub fn truncated_rows(p: &Profile) -> Vec<bool> {
     }
     ok.into_iter().map(|ok| !ok).collect()
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -533,7 +523,8 @@ mod tests {
     #[test]
     fn kernel_entries_only_count_without_user_frames_above() {
         // perf-like: the comm root is the view's, not the stack's.
-        let p = parse(b"comm;f;asm_sysvec_apic_timer_interrupt_[k] 1\ncomm;entry_SYSCALL_64_[k];x_[k] 1\n").unwrap();
+        let p = parse(b"comm;f;asm_sysvec_apic_timer_interrupt_[k] 1\ncomm;entry_SYSCALL_64_[k];x_[k] 1\n")
+            .unwrap();
         let h = stack_health(&p, &ViewOptions::default_for(&p));
         assert_eq!(h.broken, 1);
     }
