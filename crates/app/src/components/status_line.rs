@@ -1,5 +1,6 @@
 //! The status line: what is open (format, records, event, total), or the diff's two sides.
 
+use super::health_badge::HealthBadge;
 use crate::state::load::LoadState;
 use crate::state::pane::Panes;
 use leptos::prelude::*;
@@ -97,6 +98,7 @@ pub fn StatusLine() -> impl IntoView {
             data-event=move || info().map(|i| i.4).unwrap_or_default()
             data-unit=move || info().map(|i| i.5).unwrap_or_default()>
             {move || info().map(|i| i.3).unwrap_or_else(|| "No profile open".to_string())}
+            <HealthBadge/>
         </footer>
     }
 }
