@@ -27,7 +27,11 @@ pub fn HealthBadge() -> impl IntoView {
         })
     });
     let badge = move || health.get().and_then(|h| h.badge().map(|b| (h, b)));
-    let grouped = move || search.transforms.with(|ts| ts.contains(&Transform::GroupTruncated));
+    let grouped = move || {
+        search
+            .transforms
+            .with(|ts| ts.contains(&Transform::GroupTruncated))
+    };
     let pct = |x: f64| format_percent(x, 100.0);
     let panel = move |h: StackHealth| {
         let advice = h
@@ -64,7 +68,6 @@ pub fn HealthBadge() -> impl IntoView {
         badge().map(|(h, text)| {
             view! {
                 <span class="health">
-                    " · "
                     <button class="health-badge" data-testid="health-badge"
                         data-broken=h.broken_percent().to_string()
                         data-unsymbolized=h.unsymbolized_percent().to_string()

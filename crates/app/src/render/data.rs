@@ -2,8 +2,8 @@
 //! paints from.
 
 use super::color::{
-    css_rgb, diff_color, frame_color, module_name, ColorScheme, HealthClass, Rgb, HEALTH_COLORS,
-    KIND_COLORS, SELF_COLORS,
+    css_rgb, diff_color, frame_color, module_name, ColorScheme, HealthClass, Rgb, HEALTH_COLORS, KIND_COLORS,
+    SELF_COLORS,
 };
 use scorch_core::analysis::diff::{Diff, Mover, Side, Widths};
 use scorch_core::model::units::{format_percent, format_value};

@@ -298,7 +298,7 @@ fn is_hex(s: &str) -> bool {
 }
 
 /// Per stack row: does the path from the root to it reach an entry point? Plus the row's depth (frames other
-/// than process pseudo frames). One pass in topological order. In folded input the outermost frame is often
+/// than process pseudo frames and the `[truncated stack]` root, so grouping does not change it). One pass in topological order. In folded input the outermost frame is often
 /// the process name (stackcollapse-perf writes it), so it does not count as a user frame above a kernel entry.
 pub fn reaches_entry(p: &Profile) -> (Vec<bool>, Vec<u32>) {
     let folded = p.meta.format == Format::Folded;
@@ -317,6 +317,7 @@ pub fn reaches_entry(p: &Profile) -> (Vec<bool>, Vec<u32>) {
         match p.frame_kind(f) {
             FrameKind::Kernel => b |= KERNEL,
             FrameKind::Process => b |= PSEUDO,
+            _ if name == TRUNCATED_ROOT => b |= PSEUDO,
             _ => {}
         }
         frame_flags.push(b);
@@ -527,5 +528,27 @@ mod tests {
             .unwrap();
         let h = stack_health(&p, &ViewOptions::default_for(&p));
         assert_eq!(h.broken, 1);
+    }
+
+    #[test]
+    fn grouping_moves_the_broken_stacks_and_keeps_the_numbers() {
+        use crate::analysis::transforms::{apply, Transform};
+        use crate::export::to_folded_view;
+        let p = parse(b"_start;main;f 4\nf;g 3\n[unknown];runtime.goexit;h 2\n").unwrap();
+        let h = stack_health(&p, &ViewOptions::default_for(&p));
+        assert_eq!((h.broken, h.unsymbolized), (3, 2));
+        let q = apply(&p, &Transform::GroupTruncated).unwrap();
+        q.validate().unwrap();
+        let v = ViewOptions::default_for(&q);
+        assert_eq!(
+            to_folded_view(&q, &v),
+            "[truncated stack];f;g 3\n[unknown];runtime.goexit;h 2\n_start;main;f 4\n"
+        );
+        assert_eq!(stack_health(&q, &v), h);
+        assert_eq!(
+            Transform::from_text("truncated:"),
+            Some(Transform::GroupTruncated)
+        );
+        assert_eq!(Transform::GroupTruncated.to_text(), "truncated:");
     }
 }
