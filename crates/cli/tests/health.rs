@@ -113,6 +113,20 @@ fn whole(s: &Sample) -> bool {
     }
 }
 
+/// A stack has an `[unknown]` frame, not counting those beyond (outer to) its outermost user entry point: the
+/// garbage return address unwinders read past `_start` or `runtime.mstart`.
+fn unnamed(s: &Sample) -> bool {
+    let outermost_entry = s
+        .frames
+        .iter()
+        .rposition(|f| !f.kernel && USER_STARTS.contains(&f.sym.as_str()));
+    let upto = match outermost_entry {
+        Some(i) => i,
+        None => s.frames.len(),
+    };
+    s.frames[..upto].iter().any(|f| f.sym == "[unknown]")
+}
+
 struct Expected {
     broken: f64,
     unsymbolized: f64,
@@ -126,11 +140,7 @@ struct Expected {
 fn expected(samples: &[Sample]) -> Expected {
     let total: u64 = samples.iter().map(|s| s.period).sum();
     let broken: u64 = samples.iter().filter(|s| !whole(s)).map(|s| s.period).sum();
-    let unsym: u64 = samples
-        .iter()
-        .filter(|s| s.frames.iter().any(|f| f.sym == "[unknown]"))
-        .map(|s| s.period)
-        .sum();
+    let unsym: u64 = samples.iter().filter(|s| unnamed(s)).map(|s| s.period).sum();
     let mut depths: Vec<(u64, u64)> = samples
         .iter()
         .map(|s| (s.frames.len() as u64, s.period))

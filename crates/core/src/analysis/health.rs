@@ -396,23 +396,41 @@ pub fn stack_health(p: &Profile, v: &ViewOptions) -> StackHealth {
         }
     }
     let (ok, depth) = reaches_entry(p);
-    // A row has an unnamed frame on its path.
-    let mut unnamed: Vec<bool> = Vec::with_capacity(n);
+    // Per row: an unnamed frame on its path (`any`), and one below an entry point (`after`: the unwinder often
+    // reads one garbage return address past `_start` or `runtime.mstart`, which says nothing about the stack).
+    // A stack that reaches an entry counts `after`, a cut one `any`.
     let frame_unnamed: Vec<bool> = (0..p.frames.len())
         .map(|i| is_unsymbolized(p.frame_name(FrameId(i as u32))))
         .collect();
-    let mut jit_seen = false;
+    // Unnamed JIT code: a frame perf attributes to a perf map it could not read (or a JIT-kind frame).
+    let jit_seen = (0..p.frames.len()).any(|i| {
+        let f = FrameId(i as u32);
+        frame_unnamed.get(i).copied().unwrap_or(false)
+            && (p.frame_kind(f) == FrameKind::Jit || p.frame_name(f).contains("perf-"))
+    });
+    let (mut any, mut after): (Vec<bool>, Vec<bool>) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for i in 0..n {
-        let parent = p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT);
+        let parent = p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT) as usize;
         let f = p.stacks.frame.get(i).copied().unwrap_or(FrameId(0));
         let here = frame_unnamed.get(f.idx()).copied().unwrap_or(false);
-        if here && !jit_seen && per_stack.get(i).is_some_and(|&w| w > 0) {
-            let name = p.frame_name(f);
-            jit_seen = p.frame_kind(f) == FrameKind::Jit || name.contains("perf-");
-        }
-        let above = parent != NO_PARENT && unnamed.get(parent as usize).copied().unwrap_or(false);
-        unnamed.push(above || here);
+        let (pany, pafter, pok) = (
+            any.get(parent).copied().unwrap_or(false),
+            after.get(parent).copied().unwrap_or(false),
+            ok.get(parent).copied().unwrap_or(false),
+        );
+        any.push(pany || here);
+        after.push(pafter || (here && pok));
     }
+    let unnamed: Vec<bool> = (0..n)
+        .map(|i| {
+            let col = if ok.get(i).copied().unwrap_or(false) {
+                &after
+            } else {
+                &any
+            };
+            col.get(i).copied().unwrap_or(false)
+        })
+        .collect();
     let (mut broken, mut unsym) = (0u64, 0u64);
     let max_depth = depth.iter().copied().max().unwrap_or(0) as usize;
     let mut hist = vec![0u64; max_depth + 1];
@@ -522,6 +540,15 @@ mod tests {
     }
 
     #[test]
+    fn unnamed_frames_beyond_an_entry_point_do_not_count() {
+        // perf: the view's comm root is not in the stack, so the outermost frame here is `[unknown]`.
+        let mut p = parse(b"[unknown];_start;main 2\n_start;[unknown];f 1\n").unwrap();
+        p.meta.format = Format::PerfScript;
+        let h = stack_health(&p, &ViewOptions::default_for(&p));
+        assert_eq!((h.total, h.broken, h.unsymbolized), (3, 0, 1));
+    }
+
+    #[test]
     fn kernel_entries_only_count_without_user_frames_above() {
         // perf-like: the comm root is the view's, not the stack's.
         let p = parse(b"comm;f;asm_sysvec_apic_timer_interrupt_[k] 1\ncomm;entry_SYSCALL_64_[k];x_[k] 1\n")
@@ -534,7 +561,7 @@ mod tests {
     fn grouping_moves_the_broken_stacks_and_keeps_the_numbers() {
         use crate::analysis::transforms::{apply, Transform};
         use crate::export::to_folded_view;
-        let p = parse(b"_start;main;f 4\nf;g 3\n[unknown];runtime.goexit;h 2\n").unwrap();
+        let p = parse(b"_start;main;f 4\nf;g 3\nruntime.goexit;[unknown];h 2\n").unwrap();
         let h = stack_health(&p, &ViewOptions::default_for(&p));
         assert_eq!((h.broken, h.unsymbolized), (3, 2));
         let q = apply(&p, &Transform::GroupTruncated).unwrap();
@@ -542,7 +569,7 @@ mod tests {
         let v = ViewOptions::default_for(&q);
         assert_eq!(
             to_folded_view(&q, &v),
-            "[truncated stack];f;g 3\n[unknown];runtime.goexit;h 2\n_start;main;f 4\n"
+            "[truncated stack];f;g 3\n_start;main;f 4\nruntime.goexit;[unknown];h 2\n"
         );
         assert_eq!(stack_health(&q, &v), h);
         assert_eq!(
