@@ -99,6 +99,7 @@ impl UrlKey for ColorScheme {
             ColorScheme::Module => "module",
             ColorScheme::Kind => "kind",
             ColorScheme::SelfTime => "self",
+            ColorScheme::Health => "health",
         }
     }
 }

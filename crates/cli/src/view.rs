@@ -87,15 +87,15 @@ fn root_mode() -> impl TypedValueParser<Value = RootMode> {
 #[derive(Args, Debug, Clone, Default)]
 pub struct TransformArgs {
     /// Apply a transform (repeatable, in order): focus:F, merge:F, rec:F (collapse recursion), drec:F (direct
-    /// only), ignore:FLAGS:TEXT, hide:FLAGS:TEXT, from:FLAGS:TEXT (show from); FLAGS: r = regex,
-    /// c = case-sensitive (may be empty)
+    /// only), ignore:FLAGS:TEXT, hide:FLAGS:TEXT, from:FLAGS:TEXT (show from), truncated: (stacks that reach
+    /// no entry point under a [truncated stack] root); FLAGS: r = regex, c = case-sensitive (may be empty)
     #[arg(long, value_name = "T", value_parser = parse_transform)]
     pub transform: Vec<Transform>,
 }
 
 fn parse_transform(t: &str) -> Result<Transform, String> {
     Transform::from_text(t).ok_or_else(|| {
-        "expected focus:F, merge:F, rec:F, drec:F, ignore:FLAGS:TEXT, hide:FLAGS:TEXT or from:FLAGS:TEXT"
+        "expected focus:F, merge:F, rec:F, drec:F, ignore:FLAGS:TEXT, hide:FLAGS:TEXT, from:FLAGS:TEXT or truncated:"
             .to_string()
     })
 }

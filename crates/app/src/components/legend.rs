@@ -1,6 +1,6 @@
 //! What the colours mean.
 
-use crate::render::color::{KIND_COLORS, MATCH_COLOR, SELF_COLORS};
+use crate::render::color::{HEALTH_COLORS, KIND_COLORS, MATCH_COLOR, SELF_COLORS};
 use crate::render::ColorScheme;
 use crate::state::diff::DiffState;
 use crate::state::search::SearchState;
@@ -29,6 +29,9 @@ pub fn Legend() -> impl IntoView {
                     <span class="swatch" style:background=SELF_COLORS[0]></span><span>"0 %"</span>
                     <span class="swatch" style:background=SELF_COLORS[9]></span><span>"100 %"</span>
                 }.into_any(),
+                ColorScheme::Health => HEALTH_COLORS.iter().map(|(k, c)| view! {
+                    <span class="swatch" style:background=*c></span><span>{k.label()}</span>
+                }).collect_view().into_any(),
             }
         };
         view! {

@@ -10,6 +10,7 @@ pub mod error_banner;
 pub mod explore_bar;
 pub mod flame_canvas;
 pub mod function_table;
+pub mod health_badge;
 pub mod heatmap;
 pub mod info_panel;
 pub mod keys;

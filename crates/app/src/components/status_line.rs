@@ -1,6 +1,7 @@
 //! The status line: what is open (format, records, event, total, lost events), or the diff's two sides; a badge
 //! when the shares rest on few samples.
 
+use super::health_badge::HealthBadge;
 use crate::state::load::LoadState;
 use crate::state::pane::Panes;
 use leptos::prelude::*;
@@ -132,6 +133,7 @@ pub fn StatusLine() -> impl IntoView {
                     {t}
                 </span>
             })}
+            <HealthBadge/>
         </footer>
     }
 }

@@ -32,14 +32,18 @@ pub enum ColorScheme {
     Kind,
     /// From pale to deep red by the frame's share of self time in its own total.
     SelfTime,
+    /// Stack health (`scorch_core::analysis::health`): red where every stack below reaches no entry point,
+    /// orange where some do not, grey-green where all do; purple for frames without a name.
+    Health,
 }
 
 impl ColorScheme {
-    pub const ALL: [ColorScheme; 4] = [
+    pub const ALL: [ColorScheme; 5] = [
         ColorScheme::Name,
         ColorScheme::Module,
         ColorScheme::Kind,
         ColorScheme::SelfTime,
+        ColorScheme::Health,
     ];
     pub fn label(self) -> &'static str {
         match self {
@@ -47,6 +51,7 @@ impl ColorScheme {
             ColorScheme::Module => "module",
             ColorScheme::Kind => "kind",
             ColorScheme::SelfTime => "self time",
+            ColorScheme::Health => "stack health",
         }
     }
 }
@@ -62,6 +67,38 @@ pub const KIND_COLORS: [(FrameKind, &str); 5] = [
     (FrameKind::Inline, "rgb(94,196,196)"),
     (FrameKind::Process, "rgb(180,180,200)"),
 ];
+
+/// Fill colours of the stack-health scheme (also the legend's swatches), by [`HealthClass`].
+pub const HEALTH_COLORS: [(HealthClass, &str); 4] = [
+    (HealthClass::Whole, "rgb(178,204,170)"),
+    (HealthClass::Mixed, "rgb(242,160,60)"),
+    (HealthClass::Truncated, "rgb(214,58,52)"),
+    (HealthClass::Unnamed, "rgb(150,100,205)"),
+];
+
+/// What the stack-health scheme says of a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HealthClass {
+    /// Every stack through it reaches an entry point.
+    Whole,
+    /// Some stacks through it do, some do not.
+    Mixed,
+    /// No stack through it reaches an entry point: it may not be the real caller.
+    Truncated,
+    /// The frame has no name (`[unknown]`, a bare module or address).
+    Unnamed,
+}
+
+impl HealthClass {
+    pub fn label(self) -> &'static str {
+        match self {
+            HealthClass::Whole => "whole stacks",
+            HealthClass::Mixed => "some truncated",
+            HealthClass::Truncated => "truncated stacks",
+            HealthClass::Unnamed => "unnamed frame",
+        }
+    }
+}
 
 /// Ten steps from pale yellow (no self time) to deep red (all self time).
 pub const SELF_COLORS: [&str; 10] = [

@@ -2,7 +2,8 @@
 //! paints from.
 
 use super::color::{
-    css_rgb, diff_color, frame_color, module_name, ColorScheme, Rgb, KIND_COLORS, SELF_COLORS,
+    css_rgb, diff_color, frame_color, module_name, ColorScheme, HealthClass, Rgb, HEALTH_COLORS, KIND_COLORS,
+    SELF_COLORS,
 };
 use scorch_core::analysis::diff::{Diff, Mover, Side, Widths};
 use scorch_core::model::units::{format_percent, format_value};
@@ -77,6 +78,8 @@ pub struct FlameData {
     pub diff: Option<DiffData>,
     /// Frame masks (search, selected function) cached per key, so a redraw does not run a regex per frame.
     masks: std::sync::Mutex<Vec<(String, Arc<Vec<bool>>)>>,
+    /// Per node: its stack-health class, computed on first use of that scheme.
+    health: std::sync::OnceLock<Vec<HealthClass>>,
 }
 
 /// What a differential view needs per node, on top of the tree of the merged profile.
@@ -189,6 +192,7 @@ impl FlameData {
             layout,
             diff: Some(data),
             masks: Default::default(),
+            health: Default::default(),
         }
     }
 
@@ -220,6 +224,7 @@ impl FlameData {
             layout,
             diff: None,
             masks: Default::default(),
+            health: Default::default(),
         }
     }
 
@@ -289,6 +294,18 @@ impl FlameData {
                     .find(|(x, _)| *x == k)
                     .map_or(GREY, |(_, c)| css_rgb(c))
             }
+            ColorScheme::Health => {
+                let class = self
+                    .health
+                    .get_or_init(|| self.health_classes())
+                    .get(n.idx())
+                    .copied()
+                    .unwrap_or(HealthClass::Whole);
+                HEALTH_COLORS
+                    .iter()
+                    .find(|(x, _)| *x == class)
+                    .map_or(GREY, |(_, c)| css_rgb(c))
+            }
             ColorScheme::SelfTime => {
                 let total = self.tree.total.get(n.idx()).copied().unwrap_or(0);
                 let own = self.tree.self_w.get(n.idx()).copied().unwrap_or(0);
@@ -300,6 +317,52 @@ impl FlameData {
                 SELF_COLORS.get(step.min(9)).map_or(GREY, |c| css_rgb(c))
             }
         }
+    }
+
+    /// Each node's stack-health class: its own and its descendants' self weight in truncated stacks against
+    /// their total (one pass leaf to root over the tree; ids are topological), unnamed frames apart.
+    fn health_classes(&self) -> Vec<HealthClass> {
+        use scorch_core::analysis::health::{is_unsymbolized, truncated_rows};
+        let p = self.profile();
+        let cut = truncated_rows(p);
+        let t = &self.tree;
+        let mut broken: Vec<u64> = (0..t.len())
+            .map(|i| {
+                let own = t.self_w.get(i).copied().unwrap_or(0);
+                let row = t.origin.get(i).copied().unwrap_or(u32::MAX) as usize;
+                if cut.get(row).copied().unwrap_or(false) {
+                    own
+                } else {
+                    0
+                }
+            })
+            .collect();
+        for i in (1..t.len()).rev() {
+            let par = t.parent.get(i).copied().unwrap_or(u32::MAX) as usize;
+            let add = broken.get(i).copied().unwrap_or(0);
+            if let Some(x) = broken.get_mut(par) {
+                *x = x.saturating_add(add);
+            }
+        }
+        (0..t.len())
+            .map(|i| {
+                let total = t.total.get(i).copied().unwrap_or(0);
+                let b = broken.get(i).copied().unwrap_or(0);
+                let named = match t.frame.get(i) {
+                    Some(&f) if f != ROOT_FRAME => !is_unsymbolized(p.frame_name(f)),
+                    _ => true,
+                };
+                if !named {
+                    HealthClass::Unnamed
+                } else if b == 0 {
+                    HealthClass::Whole
+                } else if b >= total {
+                    HealthClass::Truncated
+                } else {
+                    HealthClass::Mixed
+                }
+            })
+            .collect()
     }
 
     /// Value of a raw weight in the profile's unit, as a float for display.

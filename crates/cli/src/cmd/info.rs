@@ -1,12 +1,14 @@
 //! `scorch info`: format, samples, total, events, distinct stacks, maximum depth, how much of the
-//! recording's duration the samples account for, the events the recorder lost, the sampling rate and how many
-//! samples the shares rest on. `--json` prints the same facts as one JSON object.
+//! recording's duration the samples account for, the events the recorder lost, the sampling rate, how many
+//! samples the shares rest on, and the stacks' health (truncated and unsymbolized shares, depth) with advice.
+//! `--json` prints the same facts as one JSON object.
 
 use crate::error::Result;
 use crate::io::{load_warn, write_out};
 use crate::view::{declare, UnitArgs};
 use clap::Args;
 use scorch_core::analysis::duration::{coverage, DurationSource};
+use scorch_core::analysis::health::{stack_health, Basis, DepthStats};
 use scorch_core::analysis::stats::{self, CountSource, SamplingRate};
 use scorch_core::model::units::{format_value, group_thousands, Weight};
 use scorch_core::view::calltree::{CallTree, Order};
@@ -64,6 +66,18 @@ struct Info {
     share_samples_source: Option<CountSource>,
     /// The widest 95 % half-width of a share, in percentage points, when fewer than 1,000 samples.
     few_samples_pp: Option<f64>,
+    stack_health: Health,
+}
+
+/// Stack health (docs/FORMATS.md): shares of the shown total (0–1) and the weighted depth distribution.
+#[derive(Serialize)]
+struct Health {
+    broken_share: f64,
+    unsymbolized_share: f64,
+    depth: DepthStats,
+    /// How `broken_share` was decided: `entry_points`, or 0 by construction (`go_runtime`) or not judged
+    /// (`no_entry_points`).
+    truncation_basis: Basis,
 }
 
 #[derive(Serialize)]
@@ -105,6 +119,7 @@ pub fn run(a: &InfoArgs) -> Result<()> {
     let few = counts
         .filter(|&(n, _)| n < stats::FEW_SAMPLES)
         .and_then(|(n, _)| stats::widest_half_pp(n));
+    let health = stack_health(p, &v);
     let info = Info {
         format: p.meta.format.to_string(),
         gzip: imp.gzip,
@@ -146,6 +161,12 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         share_samples: counts.map(|c| c.0),
         share_samples_source: counts.map(|c| c.1),
         few_samples_pp: few,
+        stack_health: Health {
+            broken_share: health.broken_percent() / 100.0,
+            unsymbolized_share: health.unsymbolized_percent() / 100.0,
+            depth: health.depth,
+            truncation_basis: health.basis,
+        },
     };
     if a.json {
         let mut text = serde_json::to_string_pretty(&info).map_err(|e| e.to_string())?;
@@ -236,5 +257,12 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         info.max_depth,
         info.warnings,
     ));
+    for line in health.describe() {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    for a in health.advice() {
+        text.push_str(&format!("advice:          {}: {}\n", a.title, a.text));
+    }
     write_out(text.as_bytes())
 }

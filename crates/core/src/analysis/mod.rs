@@ -9,11 +9,13 @@
 //! - `heatmap.rs`: the subsecond-offset heatmap;
 //! - `lost.rs`: lost events (perf `PERF_RECORD_LOST`) per heatmap column;
 //! - `stats.rs`: sampling error (Wilson intervals of shares) and sampling rates;
+//! - `health.rs`: stack health (truncated and unsymbolized shares, depth) with advice;
 //! - `duration.rs`: how much of the recording's time the samples account for (the "missing time").
 
 pub mod diff;
 pub mod duration;
 pub mod functions;
+pub mod health;
 pub mod heatmap;
 pub mod lost;
 pub mod sandwich;

@@ -35,6 +35,9 @@ pub enum Transform {
     Hide(Pattern),
     /// Drop the frames above the outermost match (pprof's `show_from`); samples without a match are dropped.
     ShowFrom(Pattern),
+    /// Move the stacks that reach no known entry point (see `health.rs`) under a synthetic
+    /// `[truncated stack]` root, so their outermost frames stop masquerading as callers.
+    GroupTruncated,
 }
 
 impl Transform {
@@ -48,6 +51,7 @@ impl Transform {
             Transform::Ignore(p) => format!("ignore: {}", pattern_label(p)),
             Transform::Hide(p) => format!("hide: {}", pattern_label(p)),
             Transform::ShowFrom(p) => format!("show from: {}", pattern_label(p)),
+            Transform::GroupTruncated => "group truncated stacks".to_string(),
         }
     }
 
@@ -62,6 +66,7 @@ impl Transform {
             Transform::Ignore(p) => format!("ignore:{}", p.to_text()),
             Transform::Hide(p) => format!("hide:{}", p.to_text()),
             Transform::ShowFrom(p) => format!("from:{}", p.to_text()),
+            Transform::GroupTruncated => "truncated:".to_string(),
         }
     }
 
@@ -75,6 +80,7 @@ impl Transform {
             "ignore" => Transform::Ignore(Pattern::from_text(rest)?),
             "hide" => Transform::Hide(Pattern::from_text(rest)?),
             "from" => Transform::ShowFrom(Pattern::from_text(rest)?),
+            "truncated" if rest.is_empty() => Transform::GroupTruncated,
             _ => return None,
         })
     }
@@ -86,6 +92,7 @@ impl Transform {
             | Transform::CollapseRecursion(f)
             | Transform::CollapseDirect(f) => Ok(Matcher::Exact(f.clone())),
             Transform::Ignore(p) | Transform::Hide(p) | Transform::ShowFrom(p) => p.compile(),
+            Transform::GroupTruncated => Ok(Matcher::Exact(String::new())),
         }
     }
 }
@@ -149,6 +156,9 @@ pub(super) fn finish(p: &Profile, new: Vec<u32>, interner: Interner, empty_kept:
 
 /// Applies one transform.
 pub fn apply(p: &Profile, t: &Transform) -> Result<Profile, String> {
+    if *t == Transform::GroupTruncated {
+        return Ok(group_truncated(p));
+    }
     let mask = t.matcher()?.frame_mask(p);
     let hit = |f: FrameId| mask.get(f.idx()).copied().unwrap_or(false);
     let n = p.stacks.len();
@@ -180,6 +190,8 @@ pub fn apply(p: &Profile, t: &Transform) -> Result<Profile, String> {
                     GONE
                 }
             }
+            // Handled by `group_truncated` before this loop; kept as the identity.
+            Transform::GroupTruncated => it.get(pnew, f),
             Transform::Ignore(_) => {
                 if pnew == GONE || hit(f) {
                     GONE
@@ -220,6 +232,78 @@ pub fn apply(p: &Profile, t: &Transform) -> Result<Profile, String> {
     }
     let empty_kept = !matches!(t, Transform::Focus(_) | Transform::ShowFrom(_));
     Ok(finish(p, new, it, empty_kept))
+}
+
+/// Puts every stack that reaches no entry point under one `[truncated stack]`
+/// root frame, added to the profile's frames. A stack is judged by its leaf row (a path cut short above an
+/// entry point further down is whole), so a row may appear twice: as it was, and under the root. Two passes
+/// over the stack table; the total is kept exactly.
+fn group_truncated(p: &Profile) -> Profile {
+    use super::health::{truncated_rows, TRUNCATED_ROOT};
+    let kind = crate::model::FrameKind::User;
+    let cut = truncated_rows(p);
+    let n = p.stacks.len();
+    if !cut.iter().any(|&c| c) {
+        return p.clone();
+    }
+    // Which rows are needed as they were (`plain`) and under the root (`moved`): a row's own stack, or an
+    // ancestor of one.
+    let mut plain: Vec<bool> = (0..n).map(|i| !cut.get(i).copied().unwrap_or(true)).collect();
+    let mut moved: Vec<bool> = (0..n).map(|i| cut.get(i).copied().unwrap_or(true)).collect();
+    for i in (0..n).rev() {
+        let parent = p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT) as usize;
+        let (pl, mv) = (
+            plain.get(i).copied().unwrap_or(false),
+            moved.get(i).copied().unwrap_or(false),
+        );
+        if let Some(x) = plain.get_mut(parent) {
+            *x |= pl;
+        }
+        if let Some(x) = moved.get_mut(parent) {
+            *x |= mv;
+        }
+    }
+    let root = p
+        .find_frame(TRUNCATED_ROOT, kind)
+        .unwrap_or(FrameId(p.frames.len() as u32));
+    let mut it = Interner::default();
+    let top = it.get(EMPTY, root);
+    let (mut as_was, mut under) = (vec![GONE; n], vec![GONE; n]);
+    for i in 0..n {
+        let parent = p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT);
+        let f = p.stacks.frame.get(i).copied().unwrap_or(FrameId(0));
+        let (pw, pu) = if parent == NO_PARENT {
+            (EMPTY, top)
+        } else {
+            (
+                as_was.get(parent as usize).copied().unwrap_or(GONE),
+                under.get(parent as usize).copied().unwrap_or(GONE),
+            )
+        };
+        if plain.get(i).copied().unwrap_or(false) && pw != GONE {
+            if let Some(x) = as_was.get_mut(i) {
+                *x = it.get(pw, f);
+            }
+        }
+        if moved.get(i).copied().unwrap_or(false) && pu != GONE {
+            if let Some(x) = under.get_mut(i) {
+                *x = it.get(pu, f);
+            }
+        }
+    }
+    let mut out = p.restack(it.table, |s| {
+        let col = if cut.get(s.idx()).copied().unwrap_or(true) {
+            &under
+        } else {
+            &as_was
+        };
+        match col.get(s.idx()).copied().unwrap_or(GONE) {
+            GONE => None,
+            x => Some(StackId(x)),
+        }
+    });
+    out.add_frame(TRUNCATED_ROOT, kind);
+    out
 }
 
 /// Applies transforms in order.

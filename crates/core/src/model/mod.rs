@@ -100,6 +100,13 @@ impl Strings {
         self.ends.len()
     }
 
+    /// Appends a string (no interning), for the few synthetic frames analyses add.
+    pub fn push(&mut self, s: &str) -> StrId {
+        self.buf.push_str(s);
+        self.ends.push(self.buf.len() as u32);
+        StrId((self.ends.len() - 1) as u32)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
@@ -341,6 +348,25 @@ impl Profile {
             raw: self.total,
             decimals: self.meta.decimals,
         }
+    }
+
+    /// The frame with this name and kind, if there is one (a linear scan: for synthetic frames only).
+    pub fn find_frame(&self, name: &str, kind: FrameKind) -> Option<FrameId> {
+        (0..self.frames.len())
+            .map(|i| FrameId(i as u32))
+            .find(|&f| self.frame_kind(f) == kind && self.frame_name(f) == name)
+    }
+
+    /// The frame with this name and kind, added at the end of the frame table when missing (a synthetic root
+    /// such as `[truncated stack]`; existing frame ids keep their meaning).
+    pub fn add_frame(&mut self, name: &str, kind: FrameKind) -> FrameId {
+        if let Some(f) = self.find_frame(name, kind) {
+            return f;
+        }
+        let s = self.strings.push(name);
+        self.frames.name.push(s);
+        self.frames.kind.push(kind);
+        FrameId((self.frames.len() - 1) as u32)
     }
 
     /// Frames of a stack from the root to the leaf.
