@@ -12,8 +12,10 @@
 pub mod diff;
 pub mod duration;
 pub mod functions;
+pub mod gate;
 pub mod heatmap;
 pub mod sandwich;
 pub mod search;
+pub mod stats;
 pub mod top;
 pub mod transforms;
