@@ -77,7 +77,9 @@ func main() {
 	rounds := flag.Int("rounds", 200, "requests to handle")
 	double := flag.String("double", "", "double this function's work (e.g. main.sortWork)")
 	flag.Parse()
-	runtime.MemProfileRate = 4096
+	if *mem != "" {
+		runtime.MemProfileRate = 4096
+	}
 	// Set before StartCPUProfile, which then keeps this rate (and says so on stderr).
 	if *hz != 100 {
 		runtime.SetCPUProfileRate(*hz)

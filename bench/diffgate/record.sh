@@ -2,12 +2,12 @@
 # Records the profiles for the diff gate's false-alarm and power experiment (docs/DIFF.md, docs/BENCHMARKS.md):
 # REPS repetitions, each with 3 fresh runs of the unchanged build as base, 3 fresh runs of the unchanged build as
 # target, and 3 fresh runs of the build that doubles one function's work (main.stringWork), plus one heap profile.
-# Usage: bench/diffgate/record.sh [OUT_DIR] [REPS] [ROUNDS]   (defaults: /tmp/scorch-diffgate 10 400)
+# Usage: bench/diffgate/record.sh [OUT_DIR] [REPS] [ROUNDS]   (defaults: /tmp/scorch-diffgate 10 800)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-/tmp/scorch-diffgate}
 reps=${2:-10}
-rounds=${3:-400}
+rounds=${3:-800}
 mkdir -p "$out"
 (cd "$here" && go build -o "$out/work" .)
 "$out/work" -o "$out/heap-cpu.pb.gz" -mem "$out/heap.pb.gz" -rounds 50

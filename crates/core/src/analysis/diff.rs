@@ -6,9 +6,9 @@
 
 use super::functions::by_function;
 use crate::model::{Format, FrameKind, Profile, ProfileBuilder, StackId, Unit, EMPTY_STACK, NO_PARENT};
-use rustc_hash::FxHashMap;
 use crate::view::calltree::{CallTree, NodeId, Order};
 use crate::view::ViewOptions;
+use rustc_hash::FxHashMap;
 
 /// Which side gives the widths in the flame graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -161,23 +161,40 @@ impl Diff {
 
     /// The diff with frames matched as `by` says; merged frames show the target's kind.
     pub fn matching(base: Side<'_>, target: Side<'_>, by: MatchBy) -> Diff {
-        let m = Merged::new(&[base, target], by, 1);
-        let base_total = m.subtotals(m.selfs.first().map_or(&[], Vec::as_slice));
-        let target_total = m.subtotals(m.selfs.get(1).map_or(&[], Vec::as_slice));
-        let Merged {
-            profile,
-            selfs,
-            kinds,
-        } = m;
-        let [base_self, target_self]: [Vec<u64>; 2] = selfs.try_into().unwrap_or_default();
-        let [base_kinds, target_kinds]: [Vec<u8>; 2] = kinds.try_into().unwrap_or_default();
+        Diff::pooled(&[base], &[target], by)
+    }
+
+    /// Several runs per side, pooled: each side's weights are the sums over its runs (so its shares are shares
+    /// of the runs together).
+    pub fn pooled(base: &[Side<'_>], target: &[Side<'_>], by: MatchBy) -> Diff {
+        let runs: Vec<Side<'_>> = base.iter().chain(target).copied().collect();
+        let m = Merged::new(&runs, by, base.len());
+        let n = m.profile.stacks.len();
+        let (mut base_self, mut target_self) = (vec![0u64; n], vec![0u64; n]);
+        let (mut base_kinds, mut target_kinds) = (vec![0u8; n], vec![0u8; n]);
+        for (k, (selfw, kinds)) in m.selfs.iter().zip(&m.kinds).enumerate() {
+            let (sw, kw) = if k < base.len() {
+                (&mut base_self, &mut base_kinds)
+            } else {
+                (&mut target_self, &mut target_kinds)
+            };
+            for (x, &w) in sw.iter_mut().zip(selfw) {
+                *x = x.saturating_add(w);
+            }
+            for (x, &w) in kw.iter_mut().zip(kinds) {
+                *x |= w;
+            }
+        }
+        let base_total = m.subtotals(&base_self);
+        let target_total = m.subtotals(&target_self);
         let sum = |v: &[u64]| v.iter().fold(0u64, |a, &x| a.saturating_add(x));
+        let unit = |s: &[Side<'_>]| s.first().map_or(Unit::Samples, |s| s.view.unit(s.profile));
         Diff {
             base_sum: sum(&base_self),
             target_sum: sum(&target_self),
-            base_unit: base.view.unit(base.profile),
-            target_unit: target.view.unit(target.profile),
-            merged: profile,
+            base_unit: unit(base),
+            target_unit: unit(target),
+            merged: m.profile,
             base_self,
             target_self,
             base_total,

@@ -139,7 +139,7 @@ pub fn gate(base: &[Side<'_>], target: &[Side<'_>], opts: &GateOptions) -> GateR
         let (b, t) = vals.split_at(base.len().min(vals.len()));
         let delta = mean(t) - mean(b);
         let test = welch_greater(b, t);
-        let significant = test.map_or(true, |x| x.p < opts.alpha);
+        let significant = test.is_none_or(|x| x.p < opts.alpha);
         if delta > opts.min_pp && significant {
             failures.push(GateFailure {
                 name: name.to_string(),

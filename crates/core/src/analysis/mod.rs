@@ -9,6 +9,7 @@
 //! - `heatmap.rs`: the subsecond-offset heatmap;
 //! - `duration.rs`: how much of the recording's time the samples account for (the "missing time").
 
+pub mod compare;
 pub mod diff;
 pub mod duration;
 pub mod functions;
