@@ -26,7 +26,8 @@ pub enum MatchBy {
     /// frame whose kind changed, not one frame gone and one new. Process root frames stay apart from functions.
     #[default]
     Name,
-    /// By name and kind, as the folded text reads (inferno-diff-folded's matching).
+    /// By name and kind, as the folded text reads (inferno-diff-folded's matching): merged frames are named as
+    /// folded text writes them (`f_[i]`), so the movers list `f` and inlined `f` apart.
     NameKind,
 }
 
@@ -76,7 +77,19 @@ impl Merged {
                     MatchBy::Name if kind != FrameKind::Process => kind_of.get(name).copied().unwrap_or(kind),
                     _ => kind,
                 };
-                let frame = b.frame(name, shown);
+                let frame = match (by, kind) {
+                    // By name and kind, a kind is part of the name, as folded text writes it: the movers then
+                    // list `f` and `f_[i]` apart.
+                    (MatchBy::NameKind, FrameKind::Kernel | FrameKind::Jit | FrameKind::Inline) => {
+                        let suffix = match kind {
+                            FrameKind::Kernel => "k",
+                            FrameKind::Jit => "j",
+                            _ => "i",
+                        };
+                        b.frame(&format!("{name}_[{suffix}]"), shown)
+                    }
+                    _ => b.frame(name, shown),
+                };
                 let parent = merged_of.get(par as usize).copied().flatten();
                 let s = b.stack(parent, frame);
                 if let Some(m) = merged_of.get_mut(n) {
@@ -338,4 +351,54 @@ pub fn kind_names(bits: u8) -> String {
         .map(|k| k.name())
         .collect();
     names.join("+")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{import_bytes, ImportOptions};
+
+    fn side(p: &Profile) -> Side<'_> {
+        Side {
+            profile: p,
+            view: ViewOptions::default_for(p),
+        }
+    }
+
+    #[test]
+    fn an_inlining_flip_is_a_changed_kind_not_gone_and_new() {
+        let base = import_bytes(b"main;f;g 5\nmain;h 5\n", ImportOptions::default())
+            .unwrap()
+            .profile;
+        let target = import_bytes(b"main;f_[i];g 5\nmain;h 5\n", ImportOptions::default())
+            .unwrap()
+            .profile;
+        // By name: one path main;f;g, shown with the target's kind, unchanged on both sides.
+        let d = Diff::new(side(&base), side(&target));
+        assert_eq!(d.merged.stacks.len(), 4);
+        assert_eq!(d.base_self, d.target_self);
+        let f = d.merged.frames.name.iter().position(|&s| d.merged.strings.get(s) == "f");
+        assert_eq!(d.merged.frame_kind(crate::model::FrameId(f.unwrap() as u32)), FrameKind::Inline);
+        let movers = d.movers();
+        let fm = movers.iter().find(|m| m.name == "f").unwrap();
+        assert_eq!(fm.kind_change().as_deref(), Some("user → inline"));
+        assert!(movers.iter().all(|m| m.self_delta() == 0.0 && m.total_delta() == 0.0));
+        assert!(movers.iter().filter(|m| m.name != "f").all(|m| m.kind_change().is_none()));
+        // By name and kind: f and inlined f are two frames, so main;f;g is gone and main;f_[i];g new.
+        let d = Diff::matching(side(&base), side(&target), MatchBy::NameKind);
+        assert_eq!(d.merged.stacks.len(), 6);
+        assert_ne!(d.base_self, d.target_self);
+        let movers = d.movers();
+        let delta = |n: &str| movers.iter().find(|m| m.name == n).unwrap().total_delta();
+        assert_eq!((delta("f"), delta("f_[i]"), delta("g")), (-50.0, 50.0, 0.0));
+    }
+
+    #[test]
+    fn pooled_runs_sum_each_side() {
+        let p = |t: &[u8]| import_bytes(t, ImportOptions::default()).unwrap().profile;
+        let (b1, b2, t1) = (p(b"a 1\nb 3\n"), p(b"a 3\nb 1\n"), p(b"a 2\nb 2\n"));
+        let d = Diff::pooled(&[side(&b1), side(&b2)], &[side(&t1)], MatchBy::Name);
+        assert_eq!((d.base_sum, d.target_sum), (8, 4));
+        assert!(d.movers().iter().all(|m| m.self_delta() == 0.0));
+    }
 }

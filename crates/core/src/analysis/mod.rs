@@ -5,7 +5,9 @@
 //! - `search.rs`: search patterns and the matched share;
 //! - `transforms.rs`: focus, merge, hide, ignore, collapse recursion, show-from;
 //! - `sandwich.rs`: the inverted tree and the callers/callees of one function;
-//! - `diff.rs`: a base and a target merged into one tree;
+//! - `diff.rs`: a base and a target (or several runs of each) merged into one tree, frames matched by name;
+//! - `compare.rs`: the facts that make two sides comparable (sample type, unit, period, duration, …);
+//! - `gate.rs` and `stats.rs`: the noise-aware regression gate (Welch's t-test on per-run shares);
 //! - `heatmap.rs`: the subsecond-offset heatmap;
 //! - `duration.rs`: how much of the recording's time the samples account for (the "missing time").
 
