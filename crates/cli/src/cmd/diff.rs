@@ -213,6 +213,7 @@ pub fn run(a: &DiffArgs) -> Result<()> {
         min_pp: limit,
         absolute: a.absolute,
         alpha: a.alpha,
+        matching: a.match_by,
     };
     let report = gate(&bsides, &tsides, &opts);
     text.push('\n');

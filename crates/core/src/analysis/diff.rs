@@ -377,13 +377,26 @@ mod tests {
         let d = Diff::new(side(&base), side(&target));
         assert_eq!(d.merged.stacks.len(), 4);
         assert_eq!(d.base_self, d.target_self);
-        let f = d.merged.frames.name.iter().position(|&s| d.merged.strings.get(s) == "f");
-        assert_eq!(d.merged.frame_kind(crate::model::FrameId(f.unwrap() as u32)), FrameKind::Inline);
+        let f = d
+            .merged
+            .frames
+            .name
+            .iter()
+            .position(|&s| d.merged.strings.get(s) == "f");
+        assert_eq!(
+            d.merged.frame_kind(crate::model::FrameId(f.unwrap() as u32)),
+            FrameKind::Inline
+        );
         let movers = d.movers();
         let fm = movers.iter().find(|m| m.name == "f").unwrap();
         assert_eq!(fm.kind_change().as_deref(), Some("user → inline"));
-        assert!(movers.iter().all(|m| m.self_delta() == 0.0 && m.total_delta() == 0.0));
-        assert!(movers.iter().filter(|m| m.name != "f").all(|m| m.kind_change().is_none()));
+        assert!(movers
+            .iter()
+            .all(|m| m.self_delta() == 0.0 && m.total_delta() == 0.0));
+        assert!(movers
+            .iter()
+            .filter(|m| m.name != "f")
+            .all(|m| m.kind_change().is_none()));
         // By name and kind: f and inlined f are two frames, so main;f;g is gone and main;f_[i];g new.
         let d = Diff::matching(side(&base), side(&target), MatchBy::NameKind);
         assert_eq!(d.merged.stacks.len(), 6);

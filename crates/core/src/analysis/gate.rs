@@ -50,6 +50,8 @@ pub struct GateOptions {
     pub absolute: bool,
     /// The one-sided significance level of the t-test (with two or more runs per side).
     pub alpha: f64,
+    /// How frames match: by name, or by name and kind (then `f` and inlined `f` are two functions).
+    pub matching: MatchBy,
 }
 
 impl Default for GateOptions {
@@ -59,6 +61,7 @@ impl Default for GateOptions {
             min_pp: 0.0,
             absolute: false,
             alpha: DEFAULT_ALPHA,
+            matching: MatchBy::Name,
         }
     }
 }
@@ -92,7 +95,7 @@ pub struct GateReport {
 /// Runs the gate over `base` and `target` runs.
 pub fn gate(base: &[Side<'_>], target: &[Side<'_>], opts: &GateOptions) -> GateReport {
     let runs: Vec<Side<'_>> = base.iter().chain(target).copied().collect();
-    let m = Merged::new(&runs, MatchBy::Name, base.len());
+    let m = Merged::new(&runs, opts.matching, base.len());
     let nruns = runs.len();
     // Per function, per run: its (self, total) weight.
     let mut index: FxHashMap<&str, usize> = FxHashMap::default();

@@ -21,8 +21,11 @@ def shares(path):
     total = int(re.search(r"Total samples = (\d+)ns", out).group(1))
     cum = {}
     for line in out.splitlines():
-        cols = line.split()
+        # pprof marks a function inlined into its caller `NAME (inline)`; to scorch the kind is an attribute
+        # (the function shows up in one form only in these profiles).
+        cols = line.removesuffix(" (inline)").split()
         if len(cols) == 6 and cols[5] in FUNCS:
+            assert cols[5] not in cum, f"{cols[5]} twice in {path}"
             cum[cols[5]] = int(cols[3].removesuffix("ns")) if cols[3] != "0" else 0
     return {f: 100.0 * cum.get(f, 0) / total for f in FUNCS}
 
