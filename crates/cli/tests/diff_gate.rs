@@ -338,3 +338,64 @@ fn usage_of_the_run_lists() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("gate passed"), "{out}");
 }
+
+#[test]
+fn a_label_slice_against_another() {
+    // One profile, two threads' slices. Oracle: `go tool pprof -top -nodefraction=0
+    // -tagfocus='thread_id=^2764734$' FILE` (and 2756170): slice totals 103 and 101 samples; runtime.mallocgc
+    // flat 13 and 3, cum 19 and 14 (it shows as `runtime.mallocgc (partial-inline)`); runtime.memmove 8 and 3.
+    let f = format!(
+        "{}/../core/tests/data/pprof/parca-profile-with-labels.pb.gz",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (code, out, err) = scorch(&[
+        "diff",
+        "-n",
+        "0",
+        "--base-filter",
+        "thread_id=2764734",
+        "--target-filter",
+        "thread_id=2756170",
+        &f,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("[thread_id=2764734]") && out.contains("[thread_id=2756170]"),
+        "{out}"
+    );
+    let total = out.lines().find(|l| l.starts_with("  total ")).unwrap();
+    assert!(
+        total.contains("103 samples") && total.contains("101 samples"),
+        "{total}"
+    );
+    let row = |name: &str| -> Vec<f64> {
+        let l = out
+            .lines()
+            .find(|l| l.ends_with(&format!("  {name}")))
+            .unwrap_or_else(|| panic!("no {name} in\n{out}"));
+        l.split_whitespace()
+            .filter_map(|c| c.strip_suffix('%')?.parse().ok())
+            .collect()
+    };
+    let pct = |x: f64, of: f64| (x / of * 10000.0).round() / 100.0;
+    assert_eq!(
+        row("runtime.mallocgc"),
+        [
+            pct(13.0, 103.0),
+            pct(3.0, 101.0),
+            pct(19.0, 103.0),
+            pct(14.0, 101.0)
+        ]
+    );
+    assert_eq!(
+        row("runtime.memmove"),
+        [pct(8.0, 103.0), pct(3.0, 101.0), pct(8.0, 103.0), pct(3.0, 101.0)]
+    );
+    // A label the profile lacks names the ones it has.
+    let (code, _, err) = scorch(&["diff", "--base-filter", "tenant=acme", &f]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("no label \"tenant\"; the profile has: thread_id, thread_name"),
+        "{err}"
+    );
+}

@@ -45,6 +45,13 @@ pub struct DiffArgs {
     /// Diff sides whose sample types or units differ (an error otherwise)
     #[arg(long)]
     pub allow_mismatch: bool,
+    /// Only the base's samples with this label (KEY=VALUE or KEY=LO:HI, as --tagfilter); with one FILE and
+    /// --target-filter, a label-slice diff: one slice of a profile against another
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub base_filter: Option<String>,
+    /// Only the target's samples with this label (see --base-filter)
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub target_filter: Option<String>,
     /// Several runs of the build before (use with --target)
     #[arg(long = "base", value_name = "FILE", num_args = 1.., conflicts_with = "base", requires = "target_runs")]
     pub base_runs: Vec<String>,
@@ -106,6 +113,10 @@ fn sides_of(a: &DiffArgs) -> Result<(Vec<String>, Vec<String>, bool)> {
     let base = a.base.clone().unwrap_or_default();
     match &a.target {
         Some(t) => Ok((vec![base], vec![t.clone()], false)),
+        // One file with a filter on either side: two slices of it.
+        None if a.base_filter.is_some() || a.target_filter.is_some() => {
+            Ok((vec![base.clone()], vec![base], false))
+        }
         None => Ok((vec![base.clone()], vec![base], true)),
     }
 }
@@ -131,12 +142,17 @@ pub fn run(a: &DiffArgs) -> Result<()> {
         warn(imp);
     }
     let side_of = |f: &str, k: u16| -> Result<Side<'_>> {
+        let filter = if k == 0 { &a.base_filter } else { &a.target_filter };
         let p = loaded
             .iter()
             .find(|(n, _)| n == f)
             .map(|(_, i)| &i.profile)
             .ok_or_else(|| CliError::Input(format!("{f}: not loaded")))?;
-        let mut v = view(p, &ViewSpec::new(&a.event))?;
+        let spec = ViewSpec {
+            tagfilter: filter.as_deref(),
+            ..ViewSpec::new(&a.event)
+        };
+        let mut v = view(p, &spec).map_err(|e| CliError::Input(format!("{f}: {e}")))?;
         if one_file {
             v.event = Some(k);
         }
@@ -164,7 +180,23 @@ pub fn run(a: &DiffArgs) -> Result<()> {
     let d = Diff::pooled(&bsides, &tsides, a.match_by);
     let movers = d.movers();
     let shown = a.limit.shown(movers.len());
-    let mut text = header(&base_files, &bfacts, &target_files, &tfacts, &d, one_file);
+    let named = |files: &[String], filter: &Option<String>| -> Vec<String> {
+        files
+            .iter()
+            .map(|f| match filter {
+                Some(x) => format!("{f} [{x}]"),
+                None => f.clone(),
+            })
+            .collect()
+    };
+    let mut text = header(
+        &named(&base_files, &a.base_filter),
+        &bfacts,
+        &named(&target_files, &a.target_filter),
+        &tfacts,
+        &d,
+        one_file,
+    );
     text.push_str(if a.absolute {
         "absolute values: the two runs are assumed comparable; Δ = target - base\n"
     } else {
