@@ -1,7 +1,8 @@
 //! `scorch diff` as a CI gate over several runs per side, and comparable sides, on real Go CPU and heap profiles
 //! (tests/data/diffgate, recorded by bench/diffgate; provenance in its README). Oracles: the program's own
-//! construction (which function's work was doubled), `go tool pprof -top` for each run's shares, and SciPy's
-//! Welch test on those shares (tests/data/diffgate/oracle.txt, written by oracle.py).
+//! construction (which function's work was doubled), `go tool pprof -top` for each run's shares, and the gate's
+//! Welch test on those shares computed in Python with SciPy's Student t (tests/data/diffgate/oracle.txt, written
+//! by oracle.py).
 
 use std::collections::HashMap;
 use std::process::Command;
@@ -61,6 +62,7 @@ fn oracle() -> Oracle {
                 let v: Vec<f64> = c[3..6].iter().map(|x| x.parse().unwrap()).collect();
                 o.welch.insert((c[1].into(), c[2].into()), (v[0], v[1], v[2]));
             }
+            "records" => {}
             _ => panic!("bad oracle line {line:?}"),
         }
     }

@@ -9,14 +9,17 @@
 //!
 //! 1. the mean over the target runs minus the mean over the base runs exceeds `min_pp` percentage points, and
 //! 2. with two or more runs on each side, Welch's one-sided t-test on the per-run values (target larger than
-//!    base) has `p < alpha`. With a single run on a side there is no spread to test against: the threshold alone
-//!    decides, as the one-pair gate always did.
+//!    base) has `p < alpha`, where each side's variance is at least the sampling variance of its values: a share
+//!    q of a run of N samples varies by q(1 − q)/N from sampling alone, so three runs that happen to agree more
+//!    closely than that do not make a tiny shift look significant. With a single run on a side there is no
+//!    spread to test against: the threshold alone decides, as the one-pair gate always did.
 //!
 //! Cost: one merged stack table and, per run, one vector over it: O(runs × (distinct stacks + functions)).
 
 use super::diff::{MatchBy, Merged, Side};
 use super::functions::by_function;
-use super::stats::{mean, welch_greater, Welch};
+use super::stats::{mean, welch_greater_floored, Welch};
+use crate::model::Unit;
 use rustc_hash::FxHashMap;
 
 /// What a function's number is.
@@ -135,13 +138,45 @@ pub fn gate(base: &[Side<'_>], target: &[Side<'_>], opts: &GateOptions) -> GateR
             0.0
         }
     };
+    // Samples behind each run: its weights when they count samples, else its sample records (a record may
+    // stand for several samples — pprof aggregates them — so this errs towards a larger floor).
+    let counts: Vec<f64> = runs
+        .iter()
+        .zip(&sums)
+        .map(|(r, &sum)| {
+            let p = r.profile;
+            if r.view.unit(p) == Unit::Samples {
+                sum / 10f64.powi(p.meta.decimals.min(30) as i32)
+            } else {
+                (0..p.samples.len())
+                    .filter(|&i| r.view.weigh(p, i).is_some())
+                    .count() as f64
+            }
+        })
+        .collect();
+    // The sampling variance of run k's value: a share q of N samples varies by q(1 − q)/N from sampling alone,
+    // scaled to the value's percent units.
+    let floor = |k: usize, w: u64| -> f64 {
+        let sum = sums.get(k).copied().unwrap_or(0.0);
+        let n = counts.get(k).copied().unwrap_or(0.0);
+        let denom = if opts.absolute { base_mean_sum } else { sum };
+        if sum <= 0.0 || n <= 0.0 || denom <= 0.0 {
+            return 0.0;
+        }
+        let q = w as f64 / sum;
+        let scale = sum / denom * 100.0;
+        q * (1.0 - q) / n * scale * scale
+    };
     let statistical = base.len() >= 2 && target.len() >= 2;
     let mut failures = Vec::new();
     for (name, w) in names.iter().zip(&weights) {
         let vals: Vec<f64> = w.iter().enumerate().map(|(k, &x)| value(k, x)).collect();
-        let (b, t) = vals.split_at(base.len().min(vals.len()));
+        let floors: Vec<f64> = w.iter().enumerate().map(|(k, &x)| floor(k, x)).collect();
+        let split = base.len().min(vals.len());
+        let (b, t) = vals.split_at(split);
+        let (fb, ft) = floors.split_at(split);
         let delta = mean(t) - mean(b);
-        let test = welch_greater(b, t);
+        let test = welch_greater_floored(b, t, mean(fb), mean(ft));
         let significant = test.is_none_or(|x| x.p < opts.alpha);
         if delta > opts.min_pp && significant {
             failures.push(GateFailure {
@@ -213,16 +248,17 @@ mod tests {
 
     #[test]
     fn a_shift_beyond_the_spread_fails_and_noise_passes() {
-        // parse's total share: base 50, 52, 48 %; target 70, 71, 69 %.
+        // parse's total share: base 50, 52, 48 %; target 70, 71, 69 % (of 10,000 samples a run, so sampling
+        // alone moves a share by less than the runs do).
         let base = [
-            prof("main;parse;lex 50\nmain;render 50\n"),
-            prof("main;parse;lex 52\nmain;render 48\n"),
-            prof("main;parse;lex 48\nmain;render 52\n"),
+            prof("main;parse;lex 5000\nmain;render 5000\n"),
+            prof("main;parse;lex 5200\nmain;render 4800\n"),
+            prof("main;parse;lex 4800\nmain;render 5200\n"),
         ];
         let target = [
-            prof("main;parse;lex 70\nmain;render 30\n"),
-            prof("main;parse;lex 71\nmain;render 29\n"),
-            prof("main;parse;lex 69\nmain;render 31\n"),
+            prof("main;parse;lex 7000\nmain;render 3000\n"),
+            prof("main;parse;lex 7100\nmain;render 2900\n"),
+            prof("main;parse;lex 6900\nmain;render 3100\n"),
         ];
         let r = gate(&sides(&base), &sides(&target), &GateOptions::default());
         assert!(r.statistical);
@@ -251,6 +287,42 @@ mod tests {
     }
 
     #[test]
+    fn runs_that_agree_by_chance_do_not_beat_sampling_noise() {
+        // a: 50, 50, 51 % → 52, 52, 53 %: the runs agree closely, t = 4.2 on their own spread. Of 100 samples a
+        // run, sampling alone moves a 50 % share by 5 points (q(1 − q)/N = 25 pp²): not significant.
+        let base = [
+            prof("main;a 50\nmain;b 50\n"),
+            prof("main;a 50\nmain;b 50\n"),
+            prof("main;a 51\nmain;b 49\n"),
+        ];
+        let target = [
+            prof("main;a 52\nmain;b 48\n"),
+            prof("main;a 52\nmain;b 48\n"),
+            prof("main;a 53\nmain;b 47\n"),
+        ];
+        let opts = GateOptions {
+            min_pp: 1.0,
+            ..GateOptions::default()
+        };
+        let r = gate(&sides(&base), &sides(&target), &opts);
+        assert!(r.failures.is_empty(), "{r:?}");
+        // Of 10,000 samples a run (the same shares), sampling moves it by 0.5 points: the shift is real.
+        let scaled = |shares: [(u64, u64); 3]| -> Vec<Profile> {
+            shares
+                .iter()
+                .map(|(a, b)| prof(&format!("main;a {}\nmain;b {}\n", a * 100, b * 100)))
+                .collect()
+        };
+        let (b2, t2) = (
+            scaled([(50, 50), (50, 50), (51, 49)]),
+            scaled([(52, 48), (52, 48), (53, 47)]),
+        );
+        let r = gate(&sides(&b2), &sides(&t2), &opts);
+        let names: Vec<&str> = r.failures.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a"]);
+    }
+
+    #[test]
     fn growth_within_the_spread_passes() {
         // Means 50 → 56 %, but the runs scatter over 30 points: not significant at 1 %.
         let base = [
@@ -275,14 +347,14 @@ mod tests {
 
     #[test]
     fn total_catches_what_self_misses_and_absolute_a_uniform_slowdown() {
-        // work's callees each grow a little; work itself has no self weight.
+        // work's callees each grow a little; work itself has no self weight. 10,000 to 20,000 samples a run.
         let base = [
-            prof("main;work;a 10\nmain;work;b 10\nmain;idle 80\n"),
-            prof("main;work;a 11\nmain;work;b 9\nmain;idle 80\n"),
+            prof("main;work;a 1000\nmain;work;b 1000\nmain;idle 8000\n"),
+            prof("main;work;a 1100\nmain;work;b 900\nmain;idle 8000\n"),
         ];
         let target = [
-            prof("main;work;a 20\nmain;work;b 20\nmain;idle 60\n"),
-            prof("main;work;a 21\nmain;work;b 19\nmain;idle 60\n"),
+            prof("main;work;a 2000\nmain;work;b 2000\nmain;idle 6000\n"),
+            prof("main;work;a 2100\nmain;work;b 1900\nmain;idle 6000\n"),
         ];
         let opts = GateOptions {
             min_pp: 15.0,
@@ -297,8 +369,8 @@ mod tests {
         assert!(names(gate(&sides(&base), &sides(&target), &on_self)).is_empty());
         // Everything twice as slow: shares do not move, raw weights do.
         let slow = [
-            prof("main;work;a 20\nmain;work;b 20\nmain;idle 160\n"),
-            prof("main;work;a 22\nmain;work;b 18\nmain;idle 160\n"),
+            prof("main;work;a 2000\nmain;work;b 2000\nmain;idle 16000\n"),
+            prof("main;work;a 2200\nmain;work;b 1800\nmain;idle 16000\n"),
         ];
         assert!(names(gate(&sides(&base), &sides(&slow), &opts)).is_empty());
         let absolute = GateOptions {

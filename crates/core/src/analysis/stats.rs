@@ -1,6 +1,6 @@
 //! The small statistics the diff gate needs ([`super::gate`]): mean, sample variance, and Welch's unequal-variance
-//! t-test with a one-sided p-value from Student's t distribution (through the regularised incomplete beta
-//! function, as in Numerical Recipes §6.4). Checked against SciPy's `scipy.stats.t.sf` and
+//! t-test (optionally with a floor under each side's variance) with a one-sided p-value from Student's t
+//! distribution (through the regularised incomplete beta function, as in Numerical Recipes §6.4). Checked against SciPy's `scipy.stats.t.sf` and
 //! `scipy.stats.ttest_ind(equal_var=False, alternative="greater")` in the tests below.
 
 /// Arithmetic mean (0 for no values).
@@ -37,13 +37,20 @@ pub struct Welch {
 /// Welch's t-test, one-sided (target > base). `None` when a side has fewer than two values (no spread to
 /// compare against).
 pub fn welch_greater(base: &[f64], target: &[f64]) -> Option<Welch> {
+    welch_greater_floored(base, target, 0.0, 0.0)
+}
+
+/// Welch's t-test, one-sided (target > base), with each side's variance at least `floor_base` and
+/// `floor_target` (a variance known from elsewhere: the gate's sampling variance of a share). `None` when a side
+/// has fewer than two values.
+pub fn welch_greater_floored(base: &[f64], target: &[f64], floor_base: f64, floor_target: f64) -> Option<Welch> {
     let (n1, n2) = (base.len(), target.len());
     if n1 < 2 || n2 < 2 {
         return None;
     }
     let delta = mean(target) - mean(base);
-    let a = variance(base) / n1 as f64;
-    let b = variance(target) / n2 as f64;
+    let a = variance(base).max(floor_base) / n1 as f64;
+    let b = variance(target).max(floor_target) / n2 as f64;
     let se2 = a + b;
     if se2 <= 0.0 || !se2.is_finite() {
         // No spread on either side: the difference is exact.
@@ -220,6 +227,18 @@ mod tests {
         // Swapped: the same t negated, the other tail.
         let s = welch_greater(&target, &base).unwrap();
         assert!(close(s.t, -w.t, 1e-12) && close(s.p, 1.0 - w.p, 1e-9), "{s:?}");
+    }
+
+    #[test]
+    fn a_floor_replaces_a_smaller_variance_only() {
+        let (base, target) = ([10.0, 10.2, 9.8], [12.0, 12.1, 11.9]);
+        // Sample variances 0.04 and 0.01; floors of 1.0 replace both: se = √(2/3), df = 4 (equal variances).
+        let w = welch_greater_floored(&base, &target, 1.0, 1.0).unwrap();
+        assert!(close(w.t, 2.0 / (2.0f64 / 3.0).sqrt(), 1e-12), "{w:?}");
+        assert!(close(w.df, 4.0, 1e-12), "{w:?}");
+        assert!(close(w.p, t_sf(w.t, 4.0), 1e-15));
+        // Floors below the sample variances change nothing.
+        assert_eq!(welch_greater_floored(&base, &target, 1e-6, 1e-6), welch_greater(&base, &target));
     }
 
     #[test]
