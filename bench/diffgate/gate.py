@@ -10,6 +10,8 @@ SCORCH (environment) names the binary (default target/release/scorch).
    seeded: the false-alarm rate over many more comparisons than 10.
 3. Every doubled triple against every base triple: how often the gate catches the regression, and names the
    doubled function. Doubled runs: rK-double (main.stringWork) and, when recorded, rK-doublehash (main.hashWork).
+4. For contrast, the one-pair gate: 200 random pairs of unchanged runs (seed 7), one run against one,
+   at --fail-if-grows 1, 2 and 5.
 Prints one line per comparison group; exit status 0 (this is a measurement, not a test).
 """
 import glob
@@ -84,3 +86,13 @@ for extra in ([], ["--on", "self"]):
                 named += fn in failed
         n = len(reps) ** 2
         print(f"[{tag}] doubled {fn}, every base triple x every doubled triple: {hits} of {n} failed, {named} naming it")
+
+pool = [p for r in reps for k in ("base", "same") for p in runs(r, k)]
+rng = random.Random(7)
+pairs = [rng.sample(pool, 2) for _ in range(200)]
+for pct in ("1", "2", "5"):
+    fa = sum(
+        subprocess.run([SCORCH, "diff", "--fail-if-grows", pct, a, b], capture_output=True).returncode == 3
+        for a, b in pairs
+    )
+    print(f"[one run against one] unchanged, 200 random pairs, --fail-if-grows {pct}: {fa} failed")
