@@ -93,11 +93,12 @@ fn far_opt(a: Option<f64>, b: Option<f64>) -> bool {
     }
 }
 
-/// The facts in which `a` and `b` differ: exact for sample type, unit, period and labels; by more than a
-/// factor of 1.5 for rate, duration and sample count.
+/// The facts in which `a` and `b` differ: exact for sample type (when both have one), unit, period and labels;
+/// by more than a factor of 1.5 for rate, duration and sample count.
 pub fn differences(a: &Facts, b: &Facts) -> Vec<Fact> {
     let mut out = Vec::new();
-    if a.sample_type != b.sample_type {
+    // A side without a sample type (folded text) differs from one with a type only by its unit.
+    if a.sample_type.is_some() && b.sample_type.is_some() && a.sample_type != b.sample_type {
         out.push(Fact::SampleType);
     }
     if a.unit != b.unit {
@@ -163,7 +164,9 @@ a 1 [000] 10.300000: 1000 cpu-clock:\n\t1 f (/bin/a)\n\n";
         assert_eq!(pf.duration_ns, Some(300_000_000));
         assert!((pf.rate_hz.unwrap() - 4.0 / 0.3).abs() < 1e-9);
         let d = differences(&ff, &pf);
-        assert!(d.contains(&Fact::SampleType) && d.contains(&Fact::Rate) && d.contains(&Fact::Duration));
+        // Folded text has no sample type: it differs from perf's cpu-clock by its unit (samples, nanoseconds).
+        assert!(!d.contains(&Fact::SampleType) && d.contains(&Fact::Unit));
+        assert!(d.contains(&Fact::Rate) && d.contains(&Fact::Duration));
         assert!(differences(&pf, &pf).is_empty());
         assert_eq!(describe_type(&pf), "cpu-clock (nanoseconds)");
     }

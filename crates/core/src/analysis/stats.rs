@@ -43,7 +43,12 @@ pub fn welch_greater(base: &[f64], target: &[f64]) -> Option<Welch> {
 /// Welch's t-test, one-sided (target > base), with each side's variance at least `floor_base` and
 /// `floor_target` (a variance known from elsewhere: the gate's sampling variance of a share). `None` when a side
 /// has fewer than two values.
-pub fn welch_greater_floored(base: &[f64], target: &[f64], floor_base: f64, floor_target: f64) -> Option<Welch> {
+pub fn welch_greater_floored(
+    base: &[f64],
+    target: &[f64],
+    floor_base: f64,
+    floor_target: f64,
+) -> Option<Welch> {
     let (n1, n2) = (base.len(), target.len());
     if n1 < 2 || n2 < 2 {
         return None;
@@ -238,7 +243,10 @@ mod tests {
         assert!(close(w.df, 4.0, 1e-12), "{w:?}");
         assert!(close(w.p, t_sf(w.t, 4.0), 1e-15));
         // Floors below the sample variances change nothing.
-        assert_eq!(welch_greater_floored(&base, &target, 1e-6, 1e-6), welch_greater(&base, &target));
+        assert_eq!(
+            welch_greater_floored(&base, &target, 1e-6, 1e-6),
+            welch_greater(&base, &target)
+        );
     }
 
     #[test]
