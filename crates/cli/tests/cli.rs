@@ -144,23 +144,38 @@ fn diff_movers_and_the_regression_gate() {
         out.contains("shares of each profile's own total (normalised)"),
         "{out}"
     );
-    let first = out.lines().nth(4).unwrap();
+    let first = movers(&out)[0];
     assert!(
         first.ends_with("crypto/sha256.block") && first.contains("+"),
         "{first}"
     );
-    // sha256.block's self share grew by about 15 points: a 10-point gate fails (status 3), a 20-point gate passes.
-    let (code, _, err) = scorch(&["diff", "--fail-if-grows", "10", &b, &t], None);
+    // sha256.block's self share grew by about 15 points: a 10-point gate on self fails (status 3), a 20-point one
+    // passes.
+    let (code, _, err) = scorch(&["diff", "--on", "self", "--fail-if-grows", "10", &b, &t], None);
     assert_eq!(code, 3, "{err}");
     assert!(
         err.contains("regression:") && err.contains("crypto/sha256.block"),
         "{err}"
     );
-    let (code, _, err) = scorch(&["diff", "--fail-if-grows", "20", &b, &t], None);
+    let (code, _, err) = scorch(&["diff", "--on", "self", "--fail-if-grows", "20", &b, &t], None);
     assert_eq!(code, 0, "{err}");
-    // Backwards, nothing grew that much: sort did, by less than 20 points.
-    let (code, _, _) = scorch(&["diff", "--fail-if-grows", "20", &t, &b], None);
+    // Backwards, nothing's self grew that much: sort did, by less than 20 points.
+    let (code, _, _) = scorch(&["diff", "--on", "self", "--fail-if-grows", "20", &t, &b], None);
     assert_eq!(code, 0);
+    // On total (the default), crypto/sha256.Sum256 grew by 20.45 points (`go tool pprof -top -diff_base
+    // -normalize`'s cum %, tests/data/diff/go-pair): a 20-point gate fails naming it, a 20.5-point one passes.
+    let (code, out, err) = scorch(&["diff", "--fail-if-grows", "20", &b, &t], None);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("of total share: crypto/sha256.Sum256 (+20.45 pp)\n"),
+        "{err}"
+    );
+    assert!(
+        out.contains("heaviest call path: runtime.main;main.main;main.hashWork;crypto/sha256.Sum256\n"),
+        "{out}"
+    );
+    let (code, _, err) = scorch(&["diff", "--fail-if-grows", "20.5", &b, &t], None);
+    assert_eq!(code, 0, "{err}");
     let (code, _, err) = scorch(&["diff", &b], None);
     assert_eq!(code, 1);
     assert!(err.contains("two files"), "{err}");
@@ -272,7 +287,13 @@ const SUBCOMMANDS: [(&str, &[&str]); 7] = [
             "--folded",
             "--normalize",
             "--fail-if-grows",
-            "<BASE>",
+            "--on",
+            "--alpha",
+            "--match",
+            "--allow-mismatch",
+            "--base",
+            "--target",
+            "[BASE]",
             "[TARGET]",
         ],
     ),
@@ -399,11 +420,19 @@ fn a_missing_file_exits_one_and_is_named() {
     assert!(err.contains(missing), "{err}");
 }
 
+/// The rows of a movers table: the lines after its column header, up to the first blank line.
+fn movers(out: &str) -> Vec<&str> {
+    out.lines()
+        .skip_while(|l| !(l.contains("Δ self") && l.ends_with("function")))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect()
+}
+
 /// The Δ columns of a movers table: (Δ self, Δ total) per function.
 fn deltas(table: &str) -> Vec<(String, String)> {
-    table
-        .lines()
-        .skip(4)
+    movers(table)
+        .into_iter()
         .map(|l| {
             let cols: Vec<&str> = l.split_whitespace().collect();
             (cols[2].to_string(), cols[5].to_string())
@@ -467,7 +496,7 @@ fn a_regression_exits_three_after_the_table() {
     );
     assert_eq!(
         err,
-        "scorch: regression: 1 function(s) grew by more than 10 percentage points of self share: \
+        "scorch: regression: 1 function(s) grew by more than 10 percentage points of total share: \
          parse (+30.00 pp)\n"
     );
     let (code, _, err) = scorch(&["diff", "--fail-if-grows", "30.5", base, target], None);

@@ -5,16 +5,20 @@
 //! - `search.rs`: search patterns and the matched share;
 //! - `transforms.rs`: focus, merge, hide, ignore, collapse recursion, show-from;
 //! - `sandwich.rs`: the inverted tree and the callers/callees of one function;
-//! - `diff.rs`: a base and a target merged into one tree;
+//! - `diff.rs`: a base and a target (or several runs of each) merged into one tree, frames matched by name;
+//! - `compare.rs`: the facts that make two sides comparable (sample type, unit, period, duration, …);
+//! - `gate.rs` and `welch.rs`: the noise-aware regression gate (Welch's t-test on per-run shares);
 //! - `heatmap.rs`: the subsecond-offset heatmap;
 //! - `lost.rs`: lost events (perf `PERF_RECORD_LOST`) per heatmap column;
 //! - `stats.rs`: sampling error (Wilson intervals of shares) and sampling rates;
 //! - `health.rs`: stack health (truncated and unsymbolized shares, depth) with advice;
 //! - `duration.rs`: how much of the recording's time the samples account for (the "missing time").
 
+pub mod compare;
 pub mod diff;
 pub mod duration;
 pub mod functions;
+pub mod gate;
 pub mod health;
 pub mod heatmap;
 pub mod lost;
@@ -23,3 +27,4 @@ pub mod search;
 pub mod stats;
 pub mod top;
 pub mod transforms;
+pub mod welch;

@@ -1,0 +1,3 @@
+module scorch/bench/diffgate
+
+go 1.19
