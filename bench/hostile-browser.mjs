@@ -59,9 +59,14 @@ await page.addInitScript(() => {
   } catch { /* no longtask support */ }
 });
 
+// SCORCH_PHASES=1 (with a `testing` build): print the app's `scorch-phase NAME MS at START` timings and each
+// long task's start and duration, to tell which call a long task was.
+const phases = process.env.SCORCH_PHASES === '1';
+if (phases) page.on('console', (m) => { if (m.text().startsWith('scorch-phase')) console.log(`  ${m.text()}`); });
 const results = [];
-async function step(shape, name, act) {
-  const t0 = await page.evaluate(() => performance.now()).catch(() => 0);
+// `fresh`: the step loads a new page (its clock starts again at 0), so every long task of the new page counts.
+async function step(shape, name, act, fresh = false) {
+  const t0 = fresh ? 0 : await page.evaluate(() => performance.now()).catch(() => 0);
   let peak = rendererRss();
   const poll = setInterval(() => { peak = Math.max(peak, rendererRss()); }, 100);
   const w0 = Date.now();
@@ -72,7 +77,9 @@ async function step(shape, name, act) {
   const wall = Date.now() - w0;
   clearInterval(poll);
   peak = Math.max(peak, rendererRss());
-  const tasks = await page.evaluate((t0) => window.__longTasks.filter(([s]) => s >= t0).map(([, d]) => d), t0).catch(() => []);
+  const all = await page.evaluate((t0) => window.__longTasks.filter(([s]) => s >= t0), t0).catch(() => []);
+  if (phases) for (const [s, d] of all) console.log(`  long task at ${Math.round(s)}: ${Math.round(d)} ms`);
+  const tasks = all.map(([, d]) => d);
   const row = { shape, step: name, longest_ms: Math.round(Math.max(0, ...tasks)), long_tasks: tasks.length,
     sum_ms: Math.round(tasks.reduce((a, x) => a + x, 0)), wall_ms: wall, rss_mb: Math.round(peak), note };
   results.push(row);
@@ -131,7 +138,7 @@ for (const s of shapes()) {
   await step(s.name, 'copy link', async () => { await page.click('[data-testid=copy-link]'); await page.waitForSelector('[data-testid=copy-link-text], [data-testid=error]', T); link = await page.inputValue('[data-testid=copy-link-text]').catch(() => null); return `${link?.length ?? 0} chars`; });
   if (link) {
     await step(s.name, 'open link', async () => { await page.goto('about:blank'); await page.goto(link); await page.waitForFunction((t) => document.querySelector('[data-testid=status]')?.dataset.total === t || document.querySelector('[data-testid=error]'), String(s.total), T);
-      const st = await status(); return `total ${st.total}${st.error ? ` error: ${st.error}` : ''}`; });
+      const st = await status(); return `total ${st.total}${st.error ? ` error: ${st.error}` : ''}`; }, true);
   }
   fs.rmSync(file);
 }

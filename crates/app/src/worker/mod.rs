@@ -2,10 +2,14 @@
 //!
 //! - [`protocol`]: every message between the page and `www/worker.js`, as plain types;
 //! - [`side`]: the worker side (the same wasm, started by `www/worker.js`, where `main` finds no window);
-//! - [`page`]: the page side: one worker per load, progress, cancellation, the fallback without a worker.
+//! - [`page`]: the page side: one worker per load, progress, cancellation, the fallback without a worker;
+//! - [`build`] (page) and `jobs` (worker): views of a large profile (inverted tree, sandwich, function table)
+//!   built in a worker of their own, so no main-thread task runs long.
 //!
 //! Dependencies flow page → protocol ← side; nothing here knows about the app's state or components.
 
+pub mod build;
+mod jobs;
 pub mod page;
 pub mod protocol;
 pub mod side;
@@ -85,4 +89,24 @@ pub(crate) fn js_err(e: JsValue) -> String {
     e.as_string()
         .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
         .unwrap_or_else(|| "unknown error".to_string())
+}
+
+/// The response of a fetch of `url` (`fetched`: the fetch promise's outcome), or what went wrong: a network
+/// error or CORS, something that is not a response, an HTTP error status.
+pub(crate) fn checked_response(
+    fetched: Result<JsValue, JsValue>,
+    url: &str,
+) -> Result<web_sys::Response, String> {
+    let resp: web_sys::Response = fetched
+        .map_err(|e| format!("could not fetch {url}: {} (network error or CORS)", js_err(e)))?
+        .dyn_into()
+        .map_err(|_| "fetch did not return a response".to_string())?;
+    if !resp.ok() {
+        return Err(format!(
+            "could not fetch {url}: HTTP {} {}",
+            resp.status(),
+            resp.status_text()
+        ));
+    }
+    Ok(resp)
 }
