@@ -84,6 +84,11 @@ thread_local! {
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
+/// How many requests are under way (a test hook reads it).
+pub fn running() -> usize {
+    RUNNING.with(|r| r.borrow().iter().filter(|x| x.is_some()).count())
+}
+
 /// Stops the request under way on `channel`, if any.
 pub fn cancel(channel: Channel) {
     end(channel, None, Err(LoadError::Cancelled));
