@@ -1,5 +1,5 @@
-//! A loaded profile and one view of it (call tree, layout, diff data, cached masks): what every flame canvas
-//! paints from.
+//! A loaded profile (with its cached colours and masks) and one view of it (call tree, layout, diff data): what
+//! every flame canvas paints from.
 
 use super::color::{
     css_rgb, diff_color, frame_color, module_name, ColorScheme, Rgb, KIND_COLORS, SELF_COLORS,
@@ -16,7 +16,14 @@ pub struct Loaded {
     pub imported: Imported,
     /// Colours of the frames drawn so far, shared with the profiles derived from this one.
     colors: Arc<ColorCache>,
+    /// Frame masks (search, selected function) by key, so a redraw does not run a regex per frame; shared with
+    /// the profiles derived from this one (same frames), so the sandwich's panes and the main graph compute a
+    /// mask over a million frames once, not once each.
+    masks: Arc<std::sync::Mutex<Masks>>,
 }
+
+/// Frame masks by key, the newest last.
+type Masks = Vec<(String, Arc<Vec<bool>>)>;
 
 /// Per frame id: its name's colour and its module's, computed when the frame is first drawn (never for all
 /// frames at once: a profile of a million distinct names would spend most of a second on it when opened).
@@ -45,6 +52,7 @@ impl Loaded {
             name,
             imported,
             colors: Arc::default(),
+            masks: Arc::default(),
         }
     }
 
@@ -58,6 +66,7 @@ impl Loaded {
                 bytes: self.imported.bytes,
             },
             colors: self.colors.clone(),
+            masks: self.masks.clone(),
         }
     }
 
@@ -84,8 +93,6 @@ pub struct FlameData {
     pub layout: FlameLayout,
     /// Set when this is a differential view.
     pub diff: Option<DiffData>,
-    /// Frame masks (search, selected function) cached per key, so a redraw does not run a regex per frame.
-    masks: std::sync::Mutex<Vec<(String, Arc<Vec<bool>>)>>,
 }
 
 /// What a differential view needs per node, on top of the tree of the merged profile.
@@ -197,7 +204,6 @@ impl FlameData {
             tree,
             layout,
             diff: Some(data),
-            masks: Default::default(),
         }
     }
 
@@ -228,19 +234,18 @@ impl FlameData {
             tree,
             layout,
             diff: None,
-            masks: Default::default(),
         }
     }
 
     /// Per frame id of this view's profile: does it match? Cached by `key`.
     pub fn mask(&self, key: &str, m: &scorch_core::analysis::search::Matcher) -> Arc<Vec<bool>> {
-        let Ok(mut cache) = self.masks.lock() else {
+        let Ok(mut cache) = self.loaded.masks.lock() else {
             return Arc::new(m.frame_mask(self.profile()));
         };
         if let Some((_, v)) = cache.iter().find(|(k, _)| k == key) {
             return v.clone();
         }
-        let v = Arc::new(crate::state::timed("frame mask", || m.frame_mask(self.profile())));
+        let v = Arc::new(m.frame_mask(self.profile()));
         if cache.len() >= 4 {
             cache.remove(0);
         }

@@ -171,7 +171,12 @@ pub fn install_bench_hooks(a: Actions) {
                 });
                 let _ = wasm_bindgen_futures::JsFuture::from(pause).await;
             }
-            let len = a.panes.main.data.get_untracked().map_or(0.0, |d| d.tree.len() as f64);
+            let len = a
+                .panes
+                .main
+                .data
+                .get_untracked()
+                .map_or(0.0, |d| d.tree.len() as f64);
             Ok(JsValue::from(len))
         })
     });
