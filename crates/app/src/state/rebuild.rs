@@ -28,8 +28,8 @@ fn large(p: &scorch_core::Profile) -> bool {
 type CachedTable = (std::sync::Weak<Loaded>, ViewOptions, Arc<super::view::FnTable>);
 
 thread_local! {
-    /// Bumped by every rebuild of the main graph and of the sandwich: a stepped build that finds it changed
-    /// after a step stops (a newer view replaced it).
+    /// Bumped by every rebuild of the main graph and of the sandwich: an answer from a worker that finds it
+    /// changed is dropped (a newer view replaced it; a newer request also terminates the older one's worker).
     static MAIN_GEN: Cell<u64> = const { Cell::new(0) };
     static SANDWICH_GEN: Cell<u64> = const { Cell::new(0) };
     /// The function table last computed, and for which profile (held weakly: it never keeps a closed profile's
@@ -206,6 +206,7 @@ impl Actions {
             self.search.selected.get_untracked(),
             self.view.mode.get_untracked(),
         ) else {
+            worker_build::cancel(Channel::Sandwich);
             callers.data.set(None);
             callees.data.set(None);
             return;
