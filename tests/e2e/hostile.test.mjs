@@ -10,6 +10,9 @@
 // but the renderer peaks near 4 GB and the file takes about a minute: too much for every CI run. The wide
 // profile is at the issue's size: 1,000,000 distinct children of one node (19 MB).
 import { test, before, after } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { serve, browser, waitForProfile, outFile } from './harness.mjs';
 
@@ -195,6 +198,39 @@ test('a large profile: a newer view replaces one still being built, and the open
   assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
   await alive(page, 'views replaced');
   assert.deepEqual(b.errors, []);
+});
+
+test('a large profile without a worker (a server lacking www/worker.js): its views are built on the page', LONG, async () => {
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-noworker-'));
+  const noWorker = await serve(undefined, '/', { '/www/worker.js': empty });
+  const own = await browser();
+  try {
+    const { page } = own;
+    await page.goto(noWorker.url);
+    await waitForProfile(page, 'service.perf.gz');
+    const n = 200_000;
+    const a = []; for (let i = 0; i < n; i++) a.push(`root;child${i} 2\n`);
+    const loads = (await status(page)).loads;
+    await page.setInputFiles('[data-testid=open-file]', { name: 'wide200k.folded', mimeType: 'text/plain', buffer: Buffer.from(a.join('')) });
+    await page.waitForFunction((l) => document.querySelector('[data-testid=status]').dataset.loads !== l, loads, LONG);
+    assert.equal((await waitForProfile(page, 'wide200k.folded')).total, String(2 * n));
+    await blur(page);
+    const shown = await page.getAttribute('[data-testid=flame-canvas]', 'data-shown');
+    await page.keyboard.press('2');
+    await page.waitForFunction((s) => document.querySelector('[data-testid=flame-canvas]').dataset.shown !== s, shown, LONG);
+    assert.equal(await page.evaluate(() => window.__scorchFramePoint('root')), null, 'the inverted tree');
+    await page.keyboard.press('4');
+    await page.waitForSelector('[data-testid=function-count]', LONG);
+    assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(n + 1), 'functions');
+    assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
+    await alive(page, 'without a worker');
+    // The only errors: the browser's own about the missing worker script.
+    assert.deepEqual(own.errors.filter((e) => !/404|worker/i.test(e)), []);
+  } finally {
+    await own.close();
+    await noWorker.close();
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
 });
 
 test('a ten-year perf capture: the heatmap says how many samples lie past its columns', async () => {

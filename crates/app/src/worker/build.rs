@@ -65,7 +65,14 @@ pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Resu
 /// Each job's error, or the payload its answer carried.
 type Answers = Vec<(Option<String>, JsValue)>;
 /// Settles a request's future.
-type Finish = Box<dyn FnOnce(Result<Answers, LoadError>)>;
+type Finish = Box<dyn FnOnce(Result<Answers, Failure>)>;
+
+/// Why a request ended without answers.
+enum Failure {
+    Load(LoadError),
+    /// The worker never said it was ready (its script did not load): the page builds the views itself.
+    NoWorker(String),
+}
 
 struct Running {
     worker: web_sys::Worker,
@@ -76,7 +83,7 @@ struct Running {
     answers: Answers,
     finish: Option<Finish>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 thread_local! {
@@ -91,11 +98,11 @@ pub fn running() -> usize {
 
 /// Stops the request under way on `channel`, if any.
 pub fn cancel(channel: Channel) {
-    end(channel, None, Err(LoadError::Cancelled));
+    end(channel, None, Err(Failure::Load(LoadError::Cancelled)));
 }
 
 /// Ends the request on `channel` (if `id` matches, or any when `None`): terminates its worker, settles its future.
-fn end(channel: Channel, id: Option<u32>, outcome: Result<Answers, LoadError>) {
+fn end(channel: Channel, id: Option<u32>, outcome: Result<Answers, Failure>) {
     let running = RUNNING.with(|r| {
         let mut r = r.borrow_mut();
         let slot = r.get_mut(channel as usize)?;
@@ -149,7 +156,7 @@ pub async fn build(
     let (message, transfer) = request_message(imported, &request)?;
     let mut settle: Option<js_sys::Function> = None;
     let promise = Promise::new(&mut |resolve, _| settle = Some(resolve));
-    let holder: Rc<RefCell<Option<Result<Answers, LoadError>>>> = Rc::new(RefCell::new(None));
+    let holder: Rc<RefCell<Option<Result<Answers, Failure>>>> = Rc::new(RefCell::new(None));
     let finish: Finish = {
         let holder = holder.clone();
         Box::new(move |o| {
@@ -162,20 +169,26 @@ pub async fn build(
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
         on_message(channel, id, e.data())
     });
-    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-        let message = e.message();
-        end(
-            channel,
-            Some(id),
-            Err(LoadError::WorkerDied {
-                message: if message.is_empty() {
-                    "the worker script failed to load".to_string()
-                } else {
-                    message
-                },
-                last: None,
-            }),
-        );
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+        let message = super::error_message(&e);
+        let message = if message.is_empty() {
+            "the worker script failed to load".to_string()
+        } else {
+            message
+        };
+        // Before it was ready (the request not sent yet) the worker never started.
+        let started = RUNNING.with(|r| {
+            r.borrow()
+                .get(channel as usize)
+                .and_then(Option::as_ref)
+                .is_some_and(|run| run.id == id && run.request.is_none())
+        });
+        let failure = if started {
+            Failure::Load(LoadError::WorkerDied { message, last: None })
+        } else {
+            Failure::NoWorker(message)
+        };
+        end(channel, Some(id), Err(failure));
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -195,7 +208,12 @@ pub async fn build(
     });
     let _ = JsFuture::from(promise).await;
     let outcome = holder.borrow_mut().take();
-    let answers = outcome.unwrap_or(Err(LoadError::Cancelled))?;
+    let answers = match outcome {
+        Some(Ok(a)) => a,
+        Some(Err(Failure::Load(e))) => return Err(e),
+        None => return Err(LoadError::Cancelled),
+        Some(Err(Failure::NoWorker(why))) => return Ok(here(why, imported, view, order, &jobs)),
+    };
     // Each answer taken in short tasks.
     let mut copier = Copier::default();
     let mut out = Vec::with_capacity(n);
@@ -216,6 +234,22 @@ pub async fn build(
         });
     }
     Ok(out)
+}
+
+/// The fallback without a worker: the jobs built here, as before.
+fn here(
+    why: String,
+    imported: &Imported,
+    view: ViewOptions,
+    order: Order,
+    jobs: &[Job],
+) -> Vec<Result<Built, String>> {
+    web_sys::console::warn_1(
+        &format!("scorch: no worker for the view ({why}); building it on the page").into(),
+    );
+    jobs.iter()
+        .map(|j| compute(&imported.profile, &view, order, j))
+        .collect()
 }
 
 /// `{ request, payload }`: the request, and beside it the profile (a copy: the page keeps its own), with the
@@ -244,7 +278,13 @@ fn on_message(channel: Channel, id: u32, data: JsValue) {
     }
     let msg: FromWorker = match serde_wasm_bindgen::from_value(data) {
         Ok(m) => m,
-        Err(e) => return end(channel, Some(id), Err(LoadError::Protocol(e.to_string()))),
+        Err(e) => {
+            return end(
+                channel,
+                Some(id),
+                Err(Failure::Load(LoadError::Protocol(e.to_string()))),
+            )
+        }
     };
     match msg {
         FromWorker::Ready => RUNNING.with(|r| {
@@ -276,7 +316,9 @@ fn on_message(channel: Channel, id: u32, data: JsValue) {
                 end(channel, Some(id), Ok(all));
             }
         }
-        FromWorker::Failed { error, .. } => end(channel, Some(id), Err(LoadError::Import(error))),
+        FromWorker::Failed { error, .. } => {
+            end(channel, Some(id), Err(Failure::Load(LoadError::Import(error))))
+        }
         FromWorker::Built { .. } | FromWorker::Progress(_) | FromWorker::Done { .. } => {}
     }
 }

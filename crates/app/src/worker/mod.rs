@@ -110,3 +110,13 @@ pub(crate) fn checked_response(
     }
     Ok(resp)
 }
+
+/// The message of a worker's `error` event; empty when there is none. A module worker whose script fails to load
+/// fires a plain `Event`, not an `ErrorEvent`: reading `message` through the `ErrorEvent` binding threw there, so
+/// the page never heard that the worker was missing and waited forever instead of reading on the page.
+pub(crate) fn error_message(e: &web_sys::Event) -> String {
+    js_sys::Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_default()
+}

@@ -49,7 +49,7 @@ struct Running {
     finish: Option<Box<dyn FnOnce(Outcome)>>,
     on_progress: Rc<dyn Fn(Progress)>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 thread_local! {
@@ -314,13 +314,13 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             on_message(id, e.data())
         });
-    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
         let (ready, last) = RUNNING.with(|r| {
             r.borrow()
                 .as_ref()
                 .map_or((false, None), |run| (run.ready, run.last))
         });
-        let msg = e.message();
+        let msg = super::error_message(&e);
         let msg = if msg.is_empty() {
             "the worker script failed to load".to_string()
         } else {
