@@ -112,7 +112,7 @@ fn end(channel: Channel, id: Option<u32>, outcome: Result<Answers, Failure>) {
         slot.take()
     });
     if let Some(mut run) = running {
-        run.worker.terminate();
+        super::retire(&run.worker, run.request.is_none());
         if let Some(finish) = run.finish.take() {
             finish(outcome);
         }

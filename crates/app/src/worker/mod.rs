@@ -120,3 +120,42 @@ pub(crate) fn error_message(e: &web_sys::Event) -> String {
         .and_then(|m| m.as_string())
         .unwrap_or_default()
 }
+
+thread_local! {
+    /// The error handler of a worker being terminated (one closure for all of them).
+    static QUIET: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)> =
+        wasm_bindgen::closure::Closure::new(|e: web_sys::Event| {
+            e.prevent_default();
+            end_retiring(&e);
+        });
+    /// Its message handler: the first message (it is ready) ends a worker that was still starting.
+    static ON_READY: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)> =
+        wasm_bindgen::closure::Closure::new(|e: web_sys::Event| end_retiring(&e));
+    /// Workers no longer wanted that were still starting: each is terminated when it is ready (or fails).
+    static RETIRING: std::cell::RefCell<Vec<web_sys::Worker>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn end_retiring(e: &web_sys::Event) {
+    if let Some(w) = e
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Worker>().ok())
+    {
+        w.terminate();
+        RETIRING.with(|r| r.borrow_mut().retain(|x| !js_sys::Object::is(x, &w)));
+    }
+}
+
+/// Terminates a worker whose answers no longer matter (`ready`: it has said it is ready). One still starting
+/// is terminated once it is ready instead: cut short while importing its module, Firefox reports the import's
+/// failure as an error of the page (a view request replaced by a newer one at once). An error it still reports
+/// is handled here, not shown as the page's.
+pub(crate) fn retire(worker: &web_sys::Worker, ready: bool) {
+    QUIET.with(|q| worker.set_onerror(Some(q.as_ref().unchecked_ref())));
+    if ready {
+        worker.set_onmessage(None);
+        worker.terminate();
+    } else {
+        ON_READY.with(|h| worker.set_onmessage(Some(h.as_ref().unchecked_ref())));
+        RETIRING.with(|r| r.borrow_mut().push(worker.clone()));
+    }
+}

@@ -74,7 +74,7 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
     let Some(mut run) = running else {
         return false;
     };
-    run.worker.terminate();
+    super::retire(&run.worker, run.ready);
     if let Some(finish) = run.finish.take() {
         finish(outcome);
     }

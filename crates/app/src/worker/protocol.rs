@@ -1,11 +1,13 @@
 //! The import worker's protocol: every message between the page and `www/worker.js`, as plain types.
 //!
-//! The page starts one worker per load (`load.rs`) and terminates it when the load ends or is cancelled, so a
-//! worker never holds two imports and its wasm memory (which cannot shrink) is given back. Messages are plain
-//! objects made by serde-wasm-bindgen; the two things that cannot be plain data ride beside them:
-//! the `File` to read (`file`, structured-cloned: a handle, not the bytes) and the parsed profile (`buffer`, an
-//! `ArrayBuffer` from [`scorch_core::export::wire::encode`], and the first flame graph's columns as typed arrays — all
-//! transferred, not copied).
+//! The page starts one worker per load (`page.rs`) or per view request (`build.rs`) and terminates it when it
+//! has answered or is cancelled, so a worker never holds two requests and its wasm memory (which cannot shrink)
+//! is given back. A request is `{ request, file?, payload? }`: `request` a [`ToWorker`] made by
+//! serde-wasm-bindgen, and beside it what cannot be plain data: the `File` to read (`file`, structured-cloned: a
+//! handle, not the bytes), or the profile to build views of (`payload`). Answers are [`FromWorker`] with their
+//! columns under `payload`: the parsed profile (`buffer`, an `ArrayBuffer` from
+//! [`scorch_core::export::wire::encode`], and its big columns and the first flame graph's as typed arrays), a
+//! view's tree and layout, a function table — all transferred, not copied.
 
 use serde::{Deserialize, Serialize};
 
