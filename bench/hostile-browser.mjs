@@ -3,7 +3,8 @@
 // deep one also by the file input), walks every view — flame, icicle, inverted (2), sandwich (3, a function
 // selected), functions (4), search, Copy link, and the copied link in the same tab — and reports per step the
 // longest main-thread task (PerformanceObserver 'longtask', tasks over 50 ms), how many long tasks there were,
-// the step's wall time, and the peak resident memory of Chromium's renderer processes (polled every 100 ms).
+// the step's wall time, and the peak resident memory of this script's Chromium renderer processes (the page and its
+// workers; polled every 100 ms).
 // Usage: [SCORCH_DIST=folder] node bench/hostile-browser.mjs [SCALE=1] [SHAPE…]   (SCALE 1 = the issue's sizes: a 5,000,000-frame
 //   stack, 1,000,000 children, a 10 MB name, 1,000,000 perf events; after
 //   `. scripts/env.sh && trunk build --release --features testing`)
@@ -33,11 +34,22 @@ function shapes() {
   return out.filter((s) => only.length === 0 || only.some((o) => s.name.startsWith(o)));
 }
 
-/** Peak RSS (MB) of Chromium renderer processes, polled while `run` runs. */
+/** RSS (MB) of the Chromium renderer processes started by this script (descendants of this node process: other
+ * browsers on the machine, another helper's tests, are not counted). */
 function rendererRss() {
-  let total = 0;
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+  const parent = new Map();
+  const pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  for (const pid of pids) {
     try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* gone */ }
+  }
+  const ours = (pid) => { for (let p = pid, n = 0; p > 1 && n < 64; p = parent.get(p) ?? 0, n++) if (p === process.pid) return true; return false; };
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      if (!ours(Number(pid))) continue;
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!cmd.includes('--type=renderer')) continue;
       const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
