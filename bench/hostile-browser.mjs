@@ -3,7 +3,8 @@
 // deep one also by the file input), walks every view — flame, icicle, inverted (2), sandwich (3, a function
 // selected), functions (4), search, Copy link, and the copied link in the same tab — and reports per step the
 // longest main-thread task (PerformanceObserver 'longtask', tasks over 50 ms), how many long tasks there were,
-// the step's wall time, and the peak resident memory of Chromium's renderer processes (polled every 100 ms).
+// the step's wall time, and the peak resident memory of this script's Chromium renderer processes (the page and its
+// workers; polled every 100 ms).
 // Usage: [SCORCH_DIST=folder] node bench/hostile-browser.mjs [SCALE=1] [SHAPE…]   (SCALE 1 = the issue's sizes: a 5,000,000-frame
 //   stack, 1,000,000 children, a 10 MB name, 1,000,000 perf events; after
 //   `. scripts/env.sh && trunk build --release --features testing`)
@@ -33,11 +34,22 @@ function shapes() {
   return out.filter((s) => only.length === 0 || only.some((o) => s.name.startsWith(o)));
 }
 
-/** Peak RSS (MB) of Chromium renderer processes, polled while `run` runs. */
+/** RSS (MB) of the Chromium renderer processes started by this script (descendants of this node process: other
+ * browsers on the machine, another helper's tests, are not counted). */
 function rendererRss() {
-  let total = 0;
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+  const parent = new Map();
+  const pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  for (const pid of pids) {
     try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* gone */ }
+  }
+  const ours = (pid) => { for (let p = pid, n = 0; p > 1 && n < 64; p = parent.get(p) ?? 0, n++) if (p === process.pid) return true; return false; };
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      if (!ours(Number(pid))) continue;
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!cmd.includes('--type=renderer')) continue;
       const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
@@ -59,9 +71,14 @@ await page.addInitScript(() => {
   } catch { /* no longtask support */ }
 });
 
+// SCORCH_PHASES=1 (with a `testing` build): print the app's `scorch-phase NAME MS at START` timings and each
+// long task's start and duration, to tell which call a long task was.
+const phases = process.env.SCORCH_PHASES === '1';
+if (phases) page.on('console', (m) => { if (m.text().startsWith('scorch-phase')) console.log(`  ${m.text()}`); });
 const results = [];
-async function step(shape, name, act) {
-  const t0 = await page.evaluate(() => performance.now()).catch(() => 0);
+// `fresh`: the step loads a new page (its clock starts again at 0), so every long task of the new page counts.
+async function step(shape, name, act, fresh = false) {
+  const t0 = fresh ? 0 : await page.evaluate(() => performance.now()).catch(() => 0);
   let peak = rendererRss();
   const poll = setInterval(() => { peak = Math.max(peak, rendererRss()); }, 100);
   const w0 = Date.now();
@@ -72,7 +89,9 @@ async function step(shape, name, act) {
   const wall = Date.now() - w0;
   clearInterval(poll);
   peak = Math.max(peak, rendererRss());
-  const tasks = await page.evaluate((t0) => window.__longTasks.filter(([s]) => s >= t0).map(([, d]) => d), t0).catch(() => []);
+  const all = await page.evaluate((t0) => window.__longTasks.filter(([s]) => s >= t0), t0).catch(() => []);
+  if (phases) for (const [s, d] of all) console.log(`  long task at ${Math.round(s)}: ${Math.round(d)} ms`);
+  const tasks = all.map(([, d]) => d);
   const row = { shape, step: name, longest_ms: Math.round(Math.max(0, ...tasks)), long_tasks: tasks.length,
     sum_ms: Math.round(tasks.reduce((a, x) => a + x, 0)), wall_ms: wall, rss_mb: Math.round(peak), note };
   results.push(row);
@@ -131,7 +150,7 @@ for (const s of shapes()) {
   await step(s.name, 'copy link', async () => { await page.click('[data-testid=copy-link]'); await page.waitForSelector('[data-testid=copy-link-text], [data-testid=error]', T); link = await page.inputValue('[data-testid=copy-link-text]').catch(() => null); return `${link?.length ?? 0} chars`; });
   if (link) {
     await step(s.name, 'open link', async () => { await page.goto('about:blank'); await page.goto(link); await page.waitForFunction((t) => document.querySelector('[data-testid=status]')?.dataset.total === t || document.querySelector('[data-testid=error]'), String(s.total), T);
-      const st = await status(); return `total ${st.total}${st.error ? ` error: ${st.error}` : ''}`; });
+      const st = await status(); return `total ${st.total}${st.error ? ` error: ${st.error}` : ''}`; }, true);
   }
   fs.rmSync(file);
 }

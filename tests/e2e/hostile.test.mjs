@@ -2,12 +2,17 @@
 // every view (icicle, inverted, sandwich with a function selected, functions table, search) and Copy link, whose
 // link opens in a fresh browser. After every step the page still answers, the numbers are the generator's, and
 // nothing threw. Timings are not asserted here (bench/hostile-browser.mjs measures the main thread's long tasks).
+// A large profile's inverted tree, sandwich and function table are built in a worker (crates/app/src/worker/
+// build.rs): a newer request replaces an older one, and the open profile stays.
 //
 // Sizes: the stack is 1,000,000 frames deep (`f;f;…;f 1`, 2 MB), a fifth of the issue's 5,000,000 — the
 // size crates/cli/tests/resources.rs uses by default. At 5,000,000 the steps work too (the benchmark opens it)
 // but the renderer peaks near 4 GB and the file takes about a minute: too much for every CI run. The wide
 // profile is at the issue's size: 1,000,000 distinct children of one node (19 MB).
 import { test, before, after } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { serve, browser, waitForProfile, outFile } from './harness.mjs';
 
@@ -62,7 +67,7 @@ for (const s of SHAPES) {
     const shown = await page.getAttribute('[data-testid=flame-canvas]', 'data-shown');
     await page.keyboard.press('2');
     await page.waitForSelector('[data-testid=view-mode-inverted].active', LONG);
-    // A large profile's inverted tree is built in steps: the graph shown so far stays until it is ready.
+    // A large profile's inverted tree is built in a worker: the graph shown so far stays until it is ready.
     await page.waitForFunction((n) => document.querySelector('[data-testid=flame-canvas]').dataset.shown !== n, shown, LONG);
     // One name everywhere: the inverted tree of the deep stack is as deep; the wide one's leaves are its roots.
     assert.equal(await depthOf(page), s.depth, 'inverted rows');
@@ -77,7 +82,7 @@ for (const s of SHAPES) {
     await page.waitForSelector('[data-testid=callers-canvas]', LONG);
     await page.waitForSelector('[data-testid=callees-canvas]', LONG);
     assert.equal(await page.textContent('[data-testid=selected-name]'), s.frame);
-    // Built in steps, callers first: each pane's depth appears when its graph is ready. Every caller and
+    // Built in a worker: each pane's depth appears when its graph is ready. Every caller and
     // callee of `f` in the deep stack is `f`: both sides are as deep as the stack (rows: `all` and the
     // frames); the wide one's root has no callers (all, root) and a million callees (all, root, childN).
     await page.waitForFunction(() => ['callers', 'callees'].every((p) => Number(document.querySelector(`[data-testid=${p}-canvas]`).dataset.depth) > 0), null, LONG);
@@ -148,6 +153,85 @@ for (const s of SHAPES) {
     }
   });
 }
+
+test('a large profile: a newer view replaces one still being built, and the open profile stays', LONG, async () => {
+  const { page } = b;
+  // 200,000 children of one node: over the 100,000 stack rows from which views are built in a worker.
+  const n = 200_000;
+  const a = []; for (let i = 0; i < n; i++) a.push(`root;child${i} 2\n`);
+  const loads = (await status(page)).loads;
+  await page.setInputFiles('[data-testid=open-file]', { name: 'wide200k.folded', mimeType: 'text/plain', buffer: Buffer.from(a.join('')) });
+  await page.waitForFunction((l) => document.querySelector('[data-testid=status]').dataset.loads !== l, loads, LONG);
+  assert.equal((await waitForProfile(page, 'wide200k.folded')).total, String(2 * n));
+  const settled = async () => {
+    await page.waitForFunction(() => window.__scorchViewRequests() === 0, null, LONG);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 100)))));
+  };
+  // In the plain graph `root` spans the width; in the inverted one it stands under each of the 200,000 leaves,
+  // each far narrower than a pixel, so no `root` frame is drawn.
+  const rootDrawn = () => page.evaluate(() => window.__scorchFramePoint('root') !== null);
+  assert.equal(await rootDrawn(), true, 'plain graph');
+
+  // Inverted, then back to the flame graph before the inverted tree is ready: the flame graph stays.
+  await blur(page);
+  await page.keyboard.press('2');
+  await page.keyboard.press('1');
+  await settled();
+  await page.waitForSelector('[data-testid=view-mode-flame].active', LONG);
+  assert.equal(await rootDrawn(), true, 'the flame graph, not the inverted tree asked for before it');
+  assert.equal((await status(page)).total, String(2 * n), 'the open profile stays');
+
+  // The inverted tree when it is the last asked for.
+  const shown = await page.getAttribute('[data-testid=flame-canvas]', 'data-shown');
+  await page.keyboard.press('2');
+  await page.waitForFunction((s) => document.querySelector('[data-testid=flame-canvas]').dataset.shown !== s, shown, LONG);
+  await settled();
+  assert.equal(await rootDrawn(), false, 'the inverted tree');
+  assert.equal((await status(page)).total, String(2 * n), 'inverted total');
+
+  // Sandwich then at once the function table: the table is the one built, with every function.
+  await page.keyboard.press('3');
+  await page.keyboard.press('4');
+  await page.waitForSelector('[data-testid=function-count]', LONG);
+  assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(n + 1), 'functions');
+  await settled();
+  assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
+  await alive(page, 'views replaced');
+  assert.deepEqual(b.errors, []);
+});
+
+test('a large profile without a worker (a server lacking www/worker.js): its views are built on the page', LONG, async () => {
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-noworker-'));
+  const noWorker = await serve(undefined, '/', { '/www/worker.js': empty });
+  const own = await browser();
+  try {
+    const { page } = own;
+    await page.goto(noWorker.url);
+    await waitForProfile(page, 'service.perf.gz');
+    const n = 200_000;
+    const a = []; for (let i = 0; i < n; i++) a.push(`root;child${i} 2\n`);
+    const loads = (await status(page)).loads;
+    await page.setInputFiles('[data-testid=open-file]', { name: 'wide200k.folded', mimeType: 'text/plain', buffer: Buffer.from(a.join('')) });
+    await page.waitForFunction((l) => document.querySelector('[data-testid=status]').dataset.loads !== l, loads, LONG);
+    assert.equal((await waitForProfile(page, 'wide200k.folded')).total, String(2 * n));
+    await blur(page);
+    const shown = await page.getAttribute('[data-testid=flame-canvas]', 'data-shown');
+    await page.keyboard.press('2');
+    await page.waitForFunction((s) => document.querySelector('[data-testid=flame-canvas]').dataset.shown !== s, shown, LONG);
+    assert.equal(await page.evaluate(() => window.__scorchFramePoint('root')), null, 'the inverted tree');
+    await page.keyboard.press('4');
+    await page.waitForSelector('[data-testid=function-count]', LONG);
+    assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(n + 1), 'functions');
+    assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
+    await alive(page, 'without a worker');
+    // The only errors: the browser's own about the missing worker script.
+    assert.deepEqual(own.errors.filter((e) => !/404|worker/i.test(e)), []);
+  } finally {
+    await own.close();
+    await noWorker.close();
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
 
 test('a ten-year perf capture: the heatmap says how many samples lie past its columns', async () => {
   const { page } = b;

@@ -92,7 +92,9 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             scheme: view.scheme.get_untracked(),
             dark: ui.is_dark(),
         };
-        flame::paint(&canvas, &data, pane.current_zoom(), &g, &look);
+        crate::state::timed("paint", || {
+            flame::paint(&canvas, &data, pane.current_zoom(), &g, &look)
+        });
     };
 
     // Everything that changes the picture schedules one redraw; hover only repaints the overlay.

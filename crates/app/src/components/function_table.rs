@@ -20,7 +20,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
     // Column to sort by and whether ascending.
     let sort = RwSignal::new(("self", false));
     const LIMIT: usize = 500;
-    let rows = move || {
+    let rows_now = move || {
         let table = view.fn_table.get()?;
         let q = search.pattern.get();
         let m = (!q.text.is_empty()).then(|| q.compile().ok()).flatten();
@@ -71,6 +71,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
             .collect();
         Some((out, matching, table.0.len(), whole != table.1))
     };
+    let rows = move || crate::state::timed("fn rows", rows_now);
     let header = move |key: &'static str, label: &'static str| {
         view! {
             <th><button class="th" data-testid=format!("sort-{key}") on:click=move |_| sort.update(|s| {
@@ -81,6 +82,9 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
     view! {
         <div class="fn-table" class:compact=compact data-testid="function-table">
             {move || match rows() {
+                None if load.has_profile() => view! {
+                    <p class="hint" data-testid="function-building">"Building the function table…"</p>
+                }.into_any(),
                 None => view! { <p class="hint">"No profile open."</p> }.into_any(),
                 Some((rows, matching, all, narrowed)) => view! {
                     <p class="hint" data-testid="function-count" data-matching=matching.to_string()>

@@ -17,7 +17,9 @@ pub fn StatusLine() -> impl IntoView {
         main.data.with(|d| {
             let d = d.as_ref().filter(|d| d.diff.is_none())?;
             let p = d.profile();
-            let c = scorch_core::analysis::duration::coverage(p, &d.view)?;
+            let c = crate::state::timed("coverage", || {
+                scorch_core::analysis::duration::coverage(p, &d.view)
+            })?;
             Some(format!(" · duration {}", c.describe(&d.unit, p.meta.decimals)))
         })
     });

@@ -2,6 +2,8 @@
 
 use scorch_core::FrameKind;
 
+/// The module (package, namespace, class) a frame belongs to, read from its name: `a::b::f` → `a`,
+/// `math/big.nat.add` → `math/big`, `runtime.mallocgc` → `runtime`; kernel frames are `kernel`, process roots
 /// `process`; a name without a separator is its own module.
 pub fn module_name(name: &str, kind: FrameKind) -> &str {
     match kind {
@@ -114,7 +116,8 @@ pub const SELF_COLORS: [&str; 10] = [
     "rgb(170,28,36)",
 ];
 
-/// the same colour. Warm hues for user code; orange kernel, green JIT, aqua inline, as flamegraph.pl's java palette.
+/// A frame's fill colour, hashed from its name (FNV-1a), so the same function has the same colour in every view
+/// and profile. Warm hues for user code; orange kernel, green JIT, aqua inline, as flamegraph.pl's java palette.
 pub fn frame_color(name: &str, kind: FrameKind) -> Rgb {
     let h = fnv1a(name.as_bytes());
     let v1 = (h & 0xff) as f64 / 255.0;

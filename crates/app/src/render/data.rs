@@ -1,5 +1,5 @@
-//! A loaded profile and one view of it (call tree, layout, diff data, cached masks): what every flame canvas
-//! paints from.
+//! A loaded profile (with its cached colours and masks) and one view of it (call tree, layout, diff data): what
+//! every flame canvas paints from.
 
 use super::color::{
     css_rgb, diff_color, frame_color, module_name, ColorScheme, HealthClass, Rgb, HEALTH_COLORS, KIND_COLORS,
@@ -15,38 +15,45 @@ use std::sync::Arc;
 pub struct Loaded {
     pub name: String,
     pub imported: Imported,
-    /// Fill colour per frame id (name hashed).
-    colors: Arc<Vec<Rgb>>,
-    /// Per frame id: its module's colour (index into `module_colors`).
-    modules: Arc<(Vec<u32>, Vec<Rgb>)>,
+    /// Colours of the frames drawn so far, shared with the profiles derived from this one.
+    colors: Arc<ColorCache>,
+    /// Frame masks (search, selected function) by key, so a redraw does not run a regex per frame; shared with
+    /// the profiles derived from this one (same frames), so the sandwich's panes and the main graph compute a
+    /// mask over a million frames once, not once each.
+    masks: Arc<std::sync::Mutex<Masks>>,
+}
+
+/// Frame masks by key, the newest last.
+type Masks = Vec<(String, Arc<Vec<bool>>)>;
+
+/// Per frame id: its name's colour and its module's, computed when the frame is first drawn (never for all
+/// frames at once: a profile of a million distinct names would spend most of a second on it when opened).
+#[derive(Default)]
+struct ColorCache {
+    name: std::sync::Mutex<std::collections::HashMap<u32, Rgb>>,
+    module: std::sync::Mutex<std::collections::HashMap<u32, Rgb>>,
+}
+
+impl ColorCache {
+    fn get(
+        map: &std::sync::Mutex<std::collections::HashMap<u32, Rgb>>,
+        f: scorch_core::FrameId,
+        make: impl FnOnce() -> Rgb,
+    ) -> Rgb {
+        match map.lock() {
+            Ok(mut m) => *m.entry(f.0).or_insert_with(make),
+            Err(_) => make(),
+        }
+    }
 }
 
 impl Loaded {
     pub fn new(name: String, imported: Imported) -> Loaded {
-        let p = &imported.profile;
-        let colors = (0..p.frames.len())
-            .map(|i| {
-                let f = scorch_core::FrameId(i as u32);
-                frame_color(p.frame_name(f), p.frame_kind(f))
-            })
-            .collect();
-        let mut index: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
-        let mut module_colors = Vec::new();
-        let module_of: Vec<u32> = (0..p.frames.len())
-            .map(|i| {
-                let f = scorch_core::FrameId(i as u32);
-                let m = module_name(p.frame_name(f), p.frame_kind(f));
-                *index.entry(m).or_insert_with(|| {
-                    module_colors.push(frame_color(m, FrameKind::User));
-                    (module_colors.len() - 1) as u32
-                })
-            })
-            .collect();
         Loaded {
             name,
             imported,
-            colors: Arc::new(colors),
-            modules: Arc::new((module_of, module_colors)),
+            colors: Arc::default(),
+            masks: Arc::default(),
         }
     }
 
@@ -60,13 +67,24 @@ impl Loaded {
                 bytes: self.imported.bytes,
             },
             colors: self.colors.clone(),
-            modules: self.modules.clone(),
+            masks: self.masks.clone(),
+        }
+    }
+
+    /// The fill colour of frame `f` by its name (hashed), or by its module's name.
+    fn frame_rgb(&self, f: scorch_core::FrameId, by_module: bool) -> Rgb {
+        let p = &self.imported.profile;
+        let (name, kind) = (p.frame_name(f), p.frame_kind(f));
+        if by_module {
+            ColorCache::get(&self.colors.module, f, || {
+                frame_color(module_name(name, kind), FrameKind::User)
+            })
+        } else {
+            ColorCache::get(&self.colors.name, f, || frame_color(name, kind))
         }
     }
 }
 
-/// The module (package, namespace, class) a frame belongs to, read from its name: `a::b::f` → `a`,
-/// `math/big.nat.add` → `math/big`, `runtime.mallocgc` → `runtime`; kernel frames are `kernel`, process roots
 /// One view of a loaded profile: its call tree and layout, rebuilt when the view changes.
 pub struct FlameData {
     pub loaded: Arc<Loaded>,
@@ -76,8 +94,6 @@ pub struct FlameData {
     pub layout: FlameLayout,
     /// Set when this is a differential view.
     pub diff: Option<DiffData>,
-    /// Frame masks (search, selected function) cached per key, so a redraw does not run a regex per frame.
-    masks: std::sync::Mutex<Vec<(String, Arc<Vec<bool>>)>>,
     /// Per node: its stack-health class, computed on first use of that scheme.
     health: std::sync::OnceLock<Vec<HealthClass>>,
 }
@@ -191,7 +207,6 @@ impl FlameData {
             tree,
             layout,
             diff: Some(data),
-            masks: Default::default(),
             health: Default::default(),
         }
     }
@@ -223,14 +238,13 @@ impl FlameData {
             tree,
             layout,
             diff: None,
-            masks: Default::default(),
             health: Default::default(),
         }
     }
 
     /// Per frame id of this view's profile: does it match? Cached by `key`.
     pub fn mask(&self, key: &str, m: &scorch_core::analysis::search::Matcher) -> Arc<Vec<bool>> {
-        let Ok(mut cache) = self.masks.lock() else {
+        let Ok(mut cache) = self.loaded.masks.lock() else {
             return Arc::new(m.frame_mask(self.profile()));
         };
         if let Some((_, v)) = cache.iter().find(|(k, _)| k == key) {
@@ -279,14 +293,8 @@ impl FlameData {
             _ => return [200, 200, 200],
         };
         match scheme {
-            ColorScheme::Name => self.loaded.colors.get(f.idx()).copied().unwrap_or(GREY),
-            ColorScheme::Module => {
-                let (of, colors) = &*self.loaded.modules;
-                of.get(f.idx())
-                    .and_then(|&m| colors.get(m as usize))
-                    .copied()
-                    .unwrap_or(GREY)
-            }
+            ColorScheme::Name => self.loaded.frame_rgb(f, false),
+            ColorScheme::Module => self.loaded.frame_rgb(f, true),
             ColorScheme::Kind => {
                 let k = self.profile().frame_kind(f);
                 KIND_COLORS

@@ -68,3 +68,29 @@ pub fn mark(name: &str) {
         let _ = p.mark(name);
     }
 }
+
+/// Runs `f`; in test builds (the `testing` feature) logs how long it took when that was 10 ms or more
+/// (`scorch-phase NAME MS at START`), so a benchmark (`SCORCH_PHASES=1 node bench/hostile-browser.mjs`) can tell
+/// which call a long task was.
+pub fn timed<T>(name: &str, f: impl FnOnce() -> T) -> T {
+    #[cfg(feature = "testing")]
+    {
+        let now = || {
+            web_sys::window()
+                .and_then(|w| w.performance())
+                .map_or(0.0, |p| p.now())
+        };
+        let t0 = now();
+        let r = f();
+        let t1 = now();
+        if t1 - t0 >= 10.0 {
+            web_sys::console::log_1(&format!("scorch-phase {name} {:.1} at {t0:.0}", t1 - t0).into());
+        }
+        r
+    }
+    #[cfg(not(feature = "testing"))]
+    {
+        let _ = name;
+        f()
+    }
+}

@@ -10,6 +10,9 @@ use leptos::prelude::*;
 use scorch_core::ViewOptions;
 use std::sync::Arc;
 
+/// A link's profile larger than this (bytes of folded text) is imported in the worker.
+const LINK_IN_WORKER: usize = 1 << 20;
+
 /// The file name at the end of a URL.
 fn name_of(url: &str) -> String {
     url.rsplit('/').next().unwrap_or(url).to_string()
@@ -79,7 +82,7 @@ impl Actions {
         self.search.selected.set(None);
         l.loads.update(|n| *n += 1);
         l.loaded.set(Some(loaded));
-        self.rebuild();
+        super::timed("rebuild", || self.rebuild());
         l.source.set(l.next_source.get_untracked());
         if let Some(s) = l.pending.get_untracked() {
             // A pair applies its state after the second (target) load.
@@ -154,6 +157,20 @@ impl Actions {
                 scorch_core::export::links::decode(p).map_err(|e| LoadError::Import(e.to_string()))?;
             Ok(load::import(&bytes)?)
         };
+        if base_payload.is_none() {
+            // A large profile (a link carries up to tens of MB, deflated) is imported and built in the import
+            // worker, as a file is; a small one here, at once.
+            let large = scorch_core::export::links::decode(&payload).is_ok_and(|b| b.len() > LINK_IN_WORKER);
+            if large {
+                let a = *self;
+                let name = "profile from the link".to_string();
+                leptos::task::spawn_local(async move {
+                    let r = a.load_in_steps(seq, &name, load::Source::Link(payload)).await;
+                    a.finish_loaded(seq, name, r, false);
+                });
+                return;
+            }
+        }
         match base_payload {
             Some(b) => {
                 self.finish_import(seq, "base (from the link)".to_string(), import(&b), false);
@@ -190,7 +207,9 @@ impl Actions {
             return Err(LoadError::Cancelled);
         }
         yield_now().await;
-        let loaded = Arc::new(Loaded::new(name.to_string(), done.imported));
+        let loaded = super::timed("Loaded::new", || {
+            Arc::new(Loaded::new(name.to_string(), done.imported))
+        });
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let data = match done.flame {
             // Built by the worker (for this order and the default view).
@@ -204,7 +223,9 @@ impl Actions {
         l.prebuilt.set_value(Some((Arc::new(data), order)));
         yield_now().await;
         let opts = self.heat.options();
-        let h = scorch_core::analysis::heatmap::heatmap(&loaded.imported.profile, &view, &opts);
+        let h = super::timed("heatmap", || {
+            scorch_core::analysis::heatmap::heatmap(&loaded.imported.profile, &view, &opts)
+        });
         l.prebuilt_heat.set_value(Some((loaded.clone(), view, opts, h)));
         yield_now().await;
         Ok(loaded)

@@ -4,7 +4,9 @@
 use super::view::Mode;
 use super::Actions;
 use crate::render::{FlameData, Loaded};
-use crate::worker::page::yield_now;
+use crate::worker::build::{self as worker_build, Built, Channel};
+use crate::worker::protocol::Job;
+use crate::worker::LoadError;
 use scorch_core::analysis::transforms::Transform;
 use scorch_core::view::calltree::Order;
 use scorch_core::{RootMode, ViewOptions};
@@ -13,17 +15,21 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-/// A profile with more stack rows than this builds its inverted tree and its sandwich in steps, each its own
-/// task (derive the profile, build the tree, lay it out), so the page answers in between; smaller ones build at
-/// once, as before.
-const STEPPED_STACKS: usize = 100_000;
+/// A profile with more stack rows than this (or ten times as many samples) builds its inverted tree, its
+/// sandwich, its function table and any plain tree not built during the load in a worker (`worker::build`), so
+/// no main-thread task runs long; smaller ones build at once, with no added latency.
+const LARGE_STACKS: usize = 100_000;
+
+fn large(p: &scorch_core::Profile) -> bool {
+    p.stacks.len() > LARGE_STACKS || p.samples.len() > 10 * LARGE_STACKS
+}
 
 /// A function table, with the profile (held weakly) and view it is of.
 type CachedTable = (std::sync::Weak<Loaded>, ViewOptions, Arc<super::view::FnTable>);
 
 thread_local! {
-    /// Bumped by every rebuild of the main graph and of the sandwich: a stepped build that finds it changed
-    /// after a step stops (a newer view replaced it).
+    /// Bumped by every rebuild of the main graph and of the sandwich: an answer from a worker that finds it
+    /// changed is dropped (a newer view replaced it; a newer request also terminates the older one's worker).
     static MAIN_GEN: Cell<u64> = const { Cell::new(0) };
     static SANDWICH_GEN: Cell<u64> = const { Cell::new(0) };
     /// The function table last computed, and for which profile (held weakly: it never keeps a closed profile's
@@ -33,22 +39,18 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// The function table of `target` under `view`, from the cache when it is the same.
-fn fn_table(target: &Arc<Loaded>, view: &ViewOptions) -> Arc<super::view::FnTable> {
-    let hit = FN_TABLE.with(|c| {
+/// The function table of `target` under `view`, if it is the one cached.
+fn cached_table(target: &Arc<Loaded>, view: &ViewOptions) -> Option<Arc<super::view::FnTable>> {
+    FN_TABLE.with(|c| {
         c.borrow().as_ref().and_then(|(l, v, t)| {
             (v == view && std::ptr::eq(l.as_ptr(), Arc::as_ptr(target)) && l.strong_count() > 0)
                 .then(|| t.clone())
         })
-    });
-    hit.unwrap_or_else(|| {
-        let t = Arc::new(scorch_core::analysis::functions::functions(
-            &target.imported.profile,
-            view,
-        ));
-        FN_TABLE.with(|c| *c.borrow_mut() = Some((Arc::downgrade(target), *view, t.clone())));
-        t
     })
+}
+
+fn cache_table(target: &Arc<Loaded>, view: ViewOptions, t: Arc<super::view::FnTable>) {
+    FN_TABLE.with(|c| *c.borrow_mut() = Some((Arc::downgrade(target), view, t)));
 }
 
 fn bump(g: &'static std::thread::LocalKey<Cell<u64>>) -> u64 {
@@ -62,24 +64,27 @@ fn current(g: &'static std::thread::LocalKey<Cell<u64>>) -> u64 {
     g.with(Cell::get)
 }
 
-/// The flame graph of `loaded` under `view`, built in three tasks; `None` when `gen` went stale in between.
-async fn stepped_flame(
-    loaded: Arc<Loaded>,
+/// The flame graph of job `job` of `shown` under `view`, built in a worker on `channel`. `Ok(None)`: a newer
+/// request replaced this one. The graph reads names, kinds and colours from `shown` itself: an inverted or
+/// sandwich tree is over the same frames.
+async fn flame_in_worker(
+    channel: Channel,
+    shown: &Arc<Loaded>,
     view: ViewOptions,
     order: Order,
-    g: &'static std::thread::LocalKey<Cell<u64>>,
-    gen: u64,
-) -> Option<Arc<FlameData>> {
-    yield_now().await;
-    if current(g) != gen {
-        return None;
+    job: Job,
+) -> Result<Option<Arc<FlameData>>, String> {
+    match worker_build::build(channel, &shown.imported, view, order, vec![job]).await {
+        Ok(mut r) => match r.pop() {
+            Some(Ok(Built::Flame(tree, layout))) => Ok(Some(Arc::new(super::timed("from parts", || {
+                FlameData::from_parts(shown.clone(), view, tree, layout)
+            })))),
+            Some(Err(e)) => Err(e),
+            _ => Err("the view worker answered nothing".to_string()),
+        },
+        Err(LoadError::Cancelled) => Ok(None),
+        Err(e) => Err(e.to_string()),
     }
-    let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
-    yield_now().await;
-    if current(g) != gen {
-        return None;
-    }
-    Some(Arc::new(FlameData::from_tree(loaded, view, tree)))
 }
 
 impl Actions {
@@ -94,6 +99,59 @@ impl Actions {
                 l.clone()
             }
         }
+    }
+
+    /// Shows the function table of `target` under `view`: the cached one, or built at once for a small profile,
+    /// or in a worker for a large one (the table says it is being built meanwhile).
+    fn set_fn_table(&self, target: &Arc<Loaded>, view: ViewOptions) {
+        if let Some(t) = cached_table(target, &view) {
+            worker_build::cancel(Channel::Table);
+            return self.view.fn_table.set(Some(t));
+        }
+        if !large(&target.imported.profile) {
+            worker_build::cancel(Channel::Table);
+            let t = Arc::new(scorch_core::analysis::functions::functions(
+                &target.imported.profile,
+                &view,
+            ));
+            cache_table(target, view, t.clone());
+            return self.view.fn_table.set(Some(t));
+        }
+        self.view.fn_table.set(None);
+        let (a, target) = (*self, target.clone());
+        let order = self.view.order.get_untracked();
+        leptos::task::spawn_local(async move {
+            let r = worker_build::build(
+                Channel::Table,
+                &target.imported,
+                view,
+                order,
+                vec![Job::Functions],
+            )
+            .await;
+            let current = a
+                .load
+                .shown
+                .get_untracked()
+                .is_some_and(|s| Arc::ptr_eq(&s, &target))
+                && a.view.options.get_untracked() == view;
+            match r {
+                Ok(mut r) => match r.pop() {
+                    Some(Ok(Built::Table(t))) if current => {
+                        let t = Arc::new(t);
+                        cache_table(&target, view, t.clone());
+                        a.view.fn_table.set(Some(t));
+                    }
+                    Some(Err(e)) => a.load.error.set(Some(e)),
+                    _ => {}
+                },
+                Err(LoadError::Cancelled) => {}
+                Err(e) => a
+                    .load
+                    .error
+                    .set(Some(format!("Could not build the function table: {e}"))),
+            }
+        });
     }
 
     /// Adds a transform (it applies on top of the others) and rebuilds.
@@ -148,6 +206,7 @@ impl Actions {
             self.search.selected.get_untracked(),
             self.view.mode.get_untracked(),
         ) else {
+            worker_build::cancel(Channel::Sandwich);
             callers.data.set(None);
             callees.data.set(None);
             return;
@@ -157,7 +216,7 @@ impl Actions {
             ..self.view.options.get_untracked()
         };
         let order = self.view.order.get_untracked();
-        if shown.imported.profile.stacks.len() > STEPPED_STACKS {
+        if large(&shown.imported.profile) {
             for pane in [callers, callees] {
                 pane.zoom.set(Vec::new());
                 pane.hover.set(None);
@@ -165,34 +224,36 @@ impl Actions {
             }
             let a = *self;
             leptos::task::spawn_local(async move {
-                for (pane, callees_side) in [(callers, false), (callees, true)] {
-                    yield_now().await;
-                    if current(&SANDWICH_GEN) != gen {
-                        return;
+                let jobs = vec![Job::Callers(f.clone()), Job::Callees(f)];
+                let r = worker_build::build(Channel::Sandwich, &shown.imported, view, order, jobs).await;
+                if current(&SANDWICH_GEN) != gen {
+                    return;
+                }
+                let sides = match r {
+                    Ok(sides) => sides,
+                    Err(LoadError::Cancelled) => return,
+                    Err(e) => {
+                        return a
+                            .load
+                            .error
+                            .set(Some(format!("Could not build the sandwich: {e}")))
                     }
-                    let p = &shown.imported.profile;
-                    let side = if callees_side {
-                        scorch_core::analysis::sandwich::callees(p, &f)
-                    } else {
-                        scorch_core::analysis::sandwich::callers(p, &f)
-                    };
+                };
+                for (pane, side) in [callers, callees].into_iter().zip(sides) {
                     match side {
-                        Ok(side) => {
-                            let derived = Arc::new(shown.derived(side));
-                            match stepped_flame(derived, view, order, &SANDWICH_GEN, gen).await {
-                                Some(d) => pane.data.set(Some(d)),
-                                None => return,
-                            }
+                        Ok(Built::Flame(tree, layout)) => {
+                            pane.data.set(Some(Arc::new(super::timed("from parts", || {
+                                FlameData::from_parts(shown.clone(), view, tree, layout)
+                            }))))
                         }
-                        Err(e) => {
-                            a.load.error.set(Some(e));
-                            pane.data.set(None);
-                        }
+                        Ok(Built::Table(_)) => {}
+                        Err(e) => a.load.error.set(Some(e)),
                     }
                 }
             });
             return;
         }
+        worker_build::cancel(Channel::Sandwich);
         let p = &shown.imported.profile;
         for (pane, side) in [
             (callers, scorch_core::analysis::sandwich::callers(p, &f)),
@@ -231,60 +292,72 @@ impl Actions {
             .base
             .get_untracked()
             .is_some_and(|b| Arc::ptr_eq(&b, &target));
-        let target = self.transformed(&target);
+        let target = super::timed("transformed", || self.transformed(&target));
         self.load.shown.set(Some(target.clone()));
         let data = match self.diff.base.get_untracked() {
             None => {
                 if matches!(mode, Mode::Functions | Mode::Sandwich) {
-                    self.view.fn_table.set(Some(fn_table(&target, &view)));
+                    self.set_fn_table(&target, view);
                 } else {
+                    worker_build::cancel(Channel::Table);
                     self.view.fn_table.set(None);
                 }
-                match mode {
-                    Mode::Inverted if target.imported.profile.stacks.len() > STEPPED_STACKS => {
-                        // The graph shown so far stays until the inverted one is built.
+                let plain = match pre {
+                    Some((d, o)) if o == order && d.view == view && Arc::ptr_eq(&d.loaded, &target) => {
+                        Some(d)
+                    }
+                    _ => None,
+                };
+                let job = match mode {
+                    Mode::Inverted => Job::Inverted,
+                    _ => Job::Plain,
+                };
+                match plain {
+                    Some(d) if job == Job::Plain => {
+                        worker_build::cancel(Channel::Main);
+                        d
+                    }
+                    _ if large(&target.imported.profile) => {
+                        // Built in a worker; the graph shown so far stays until then.
                         self.search.match_idx.set(None);
                         self.rebuild_sandwich();
                         let a = *self;
                         leptos::task::spawn_local(async move {
-                            yield_now().await;
+                            let r = flame_in_worker(Channel::Main, &target, view, order, job.clone()).await;
                             if current(&MAIN_GEN) != gen {
                                 return;
                             }
-                            match scorch_core::analysis::sandwich::invert(&target.imported.profile) {
-                                Ok(inv) => {
-                                    let derived = Arc::new(target.derived(inv));
-                                    if let Some(d) = stepped_flame(derived, view, order, &MAIN_GEN, gen).await
-                                    {
-                                        a.panes.main.show(Some(d));
+                            match r {
+                                Ok(Some(d)) => {
+                                    if job == Job::Plain {
+                                        a.load.prebuilt.set_value(Some((d.clone(), order)));
                                     }
+                                    super::timed("worker show", || a.panes.main.show(Some(d)));
                                 }
-                                Err(e) => {
-                                    a.load.error.set(Some(e));
-                                    a.panes
-                                        .main
-                                        .show(Some(Arc::new(FlameData::new(target, view, order))));
-                                }
+                                Ok(None) => {}
+                                Err(e) => a.load.error.set(Some(e)),
                             }
                         });
                         return;
                     }
-                    Mode::Inverted => match scorch_core::analysis::sandwich::invert(&target.imported.profile)
-                    {
-                        Ok(inv) => Arc::new(FlameData::new(Arc::new(target.derived(inv)), view, order)),
-                        Err(e) => {
-                            self.load.error.set(Some(e));
-                            Arc::new(FlameData::new(target, view, order))
+                    _ => {
+                        worker_build::cancel(Channel::Main);
+                        match worker_build::compute(&target.imported.profile, &view, order, &job) {
+                            Ok(Built::Flame(tree, layout)) => {
+                                let d = Arc::new(FlameData::from_parts(target.clone(), view, tree, layout));
+                                if job == Job::Plain {
+                                    self.load.prebuilt.set_value(Some((d.clone(), order)));
+                                }
+                                d
+                            }
+                            other => {
+                                if let Err(e) = other {
+                                    self.load.error.set(Some(e));
+                                }
+                                Arc::new(FlameData::new(target, view, order))
+                            }
                         }
-                    },
-                    _ => match pre {
-                        Some((d, o)) if o == order && d.view == view && Arc::ptr_eq(&d.loaded, &target) => d,
-                        _ => {
-                            let d = Arc::new(FlameData::new(target, view, order));
-                            self.load.prebuilt.set_value(Some((d.clone(), order)));
-                            d
-                        }
-                    },
+                    }
                 }
             }
             Some(base) => {
@@ -294,6 +367,8 @@ impl Actions {
                 } else {
                     self.transformed(&base)
                 };
+                worker_build::cancel(Channel::Table);
+                worker_build::cancel(Channel::Main);
                 self.view.fn_table.set(None);
                 let (bview, tview, names) = self.diff_sides(&base, &target, view);
                 Arc::new(FlameData::new_diff(

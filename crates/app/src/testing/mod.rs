@@ -6,7 +6,8 @@
 //! - `window.__scorchLoadThrottle = { ms, slice, trap }`: slows the import worker down, or makes it die;
 //! - `window.__scorchWorkerMs`, `window.__scorchPrefetched`: what the worker said about the last load;
 //! - `window.__scorchBenchLoad(n)`, `__scorchBenchTree(n)`, `__scorchBenchHeatmap(rows)`,
-//!   `__scorchPaintTimes()`, `__scorchOverlayTimes()`: the benchmarks' synthetic profiles and paint timings.
+//!   `__scorchPaintTimes()`, `__scorchOverlayTimes()`: the benchmarks' synthetic profiles and paint timings;
+//! - `window.__scorchViewRequests()`: how many views of a large profile are being built in workers.
 
 mod bench;
 
@@ -154,16 +155,35 @@ pub fn install_bench_hooks(a: Actions) {
         }
         t1 - t0
     });
-    let load_tree = Closure::<dyn Fn(f64) -> f64>::new(move |n: f64| {
+    // A promise of the tree's node count, once shown (a large tree is built in a worker).
+    let load_tree = Closure::<dyn Fn(f64) -> js_sys::Promise>::new(move |n: f64| {
         let seq = a.start_load(format!("synthetic tree of {n} nodes"));
         let imported = bench::tree(n as usize);
+        let shows = a.panes.main.shows.get_untracked();
         a.finish_import(seq, format!("tree-{n}"), Ok(imported), false);
-        a.panes
-            .main
-            .data
-            .get_untracked()
-            .map_or(0.0, |d| d.tree.len() as f64)
+        wasm_bindgen_futures::future_to_promise(async move {
+            while crate::worker::build::running() > 0 || a.panes.main.shows.get_untracked() == shows {
+                crate::worker::page::yield_now().await;
+                let pause = js_sys::Promise::new(&mut |resolve, _| {
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50);
+                    }
+                });
+                let _ = wasm_bindgen_futures::JsFuture::from(pause).await;
+            }
+            let len = a
+                .panes
+                .main
+                .data
+                .get_untracked()
+                .map_or(0.0, |d| d.tree.len() as f64);
+            Ok(JsValue::from(len))
+        })
     });
+    // How many views are being built in workers (`worker::build`).
+    let view_requests = Closure::<dyn Fn() -> f64>::new(|| crate::worker::build::running() as f64);
+    set_global("__scorchViewRequests", view_requests.as_ref());
+    view_requests.forget();
     let overlay_times = Closure::<dyn Fn() -> js_sys::Array>::new(move || drain(&OVERLAY_TIMES));
     let paint_times = Closure::<dyn Fn() -> js_sys::Array>::new(move || drain(&PAINT_TIMES));
     set_global("__scorchBenchTree", load_tree.as_ref());

@@ -2,10 +2,14 @@
 //!
 //! - [`protocol`]: every message between the page and `www/worker.js`, as plain types;
 //! - [`side`]: the worker side (the same wasm, started by `www/worker.js`, where `main` finds no window);
-//! - [`page`]: the page side: one worker per load, progress, cancellation, the fallback without a worker.
+//! - [`page`]: the page side: one worker per load, progress, cancellation, the fallback without a worker;
+//! - [`build`] (page) and `jobs` (worker): views of a large profile (inverted tree, sandwich, function table)
+//!   built in a worker of their own, so no main-thread task runs long.
 //!
 //! Dependencies flow page → protocol ← side; nothing here knows about the app's state or components.
 
+pub mod build;
+mod jobs;
 pub mod page;
 pub mod protocol;
 pub mod side;
@@ -85,4 +89,73 @@ pub(crate) fn js_err(e: JsValue) -> String {
     e.as_string()
         .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
         .unwrap_or_else(|| "unknown error".to_string())
+}
+
+/// The response of a fetch of `url` (`fetched`: the fetch promise's outcome), or what went wrong: a network
+/// error or CORS, something that is not a response, an HTTP error status.
+pub(crate) fn checked_response(
+    fetched: Result<JsValue, JsValue>,
+    url: &str,
+) -> Result<web_sys::Response, String> {
+    let resp: web_sys::Response = fetched
+        .map_err(|e| format!("could not fetch {url}: {} (network error or CORS)", js_err(e)))?
+        .dyn_into()
+        .map_err(|_| "fetch did not return a response".to_string())?;
+    if !resp.ok() {
+        return Err(format!(
+            "could not fetch {url}: HTTP {} {}",
+            resp.status(),
+            resp.status_text()
+        ));
+    }
+    Ok(resp)
+}
+
+/// The message of a worker's `error` event; empty when there is none. A module worker whose script fails to load
+/// fires a plain `Event`, not an `ErrorEvent`: reading `message` through the `ErrorEvent` binding threw there, so
+/// the page never heard that the worker was missing and waited forever instead of reading on the page.
+pub(crate) fn error_message(e: &web_sys::Event) -> String {
+    js_sys::Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_default()
+}
+
+thread_local! {
+    /// The error handler of a worker being terminated (one closure for all of them).
+    static QUIET: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)> =
+        wasm_bindgen::closure::Closure::new(|e: web_sys::Event| {
+            e.prevent_default();
+            end_retiring(&e);
+        });
+    /// Its message handler: the first message (it is ready) ends a worker that was still starting.
+    static ON_READY: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)> =
+        wasm_bindgen::closure::Closure::new(|e: web_sys::Event| end_retiring(&e));
+    /// Workers no longer wanted that were still starting: each is terminated when it is ready (or fails).
+    static RETIRING: std::cell::RefCell<Vec<web_sys::Worker>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn end_retiring(e: &web_sys::Event) {
+    if let Some(w) = e
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Worker>().ok())
+    {
+        w.terminate();
+        RETIRING.with(|r| r.borrow_mut().retain(|x| !js_sys::Object::is(x, &w)));
+    }
+}
+
+/// Terminates a worker whose answers no longer matter (`ready`: it has said it is ready). One still starting
+/// is terminated once it is ready instead: cut short while importing its module, Firefox reports the import's
+/// failure as an error of the page (a view request replaced by a newer one at once). An error it still reports
+/// is handled here, not shown as the page's.
+pub(crate) fn retire(worker: &web_sys::Worker, ready: bool) {
+    QUIET.with(|q| worker.set_onerror(Some(q.as_ref().unchecked_ref())));
+    if ready {
+        worker.set_onmessage(None);
+        worker.terminate();
+    } else {
+        ON_READY.with(|h| worker.set_onmessage(Some(h.as_ref().unchecked_ref())));
+        RETIRING.with(|r| r.borrow_mut().push(worker.clone()));
+    }
 }

@@ -6,7 +6,7 @@
 //! old server without `www/worker.js`, a browser that refuses module workers) a file is read on the page
 //! instead, in slices, as before.
 
-use super::protocol::{FromWorker, Open, Progress};
+use super::protocol::{FromWorker, Open, Progress, ToWorker};
 use super::{js_err, LoadError};
 use crate::url::UrlKey;
 use js_sys::{Promise, Reflect, Uint8Array};
@@ -25,6 +25,8 @@ pub(crate) const SLICE: u32 = 4 * 1024 * 1024;
 pub enum Source {
     File(web_sys::File),
     Url(String),
+    /// A link's `p=` payload (deflate + base64url).
+    Link(String),
 }
 
 /// How a worker load ended, before decoding.
@@ -47,7 +49,7 @@ struct Running {
     finish: Option<Box<dyn FnOnce(Outcome)>>,
     on_progress: Rc<dyn Fn(Progress)>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 thread_local! {
@@ -72,7 +74,7 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
     let Some(mut run) = running else {
         return false;
     };
-    run.worker.terminate();
+    super::retire(&run.worker, run.ready);
     if let Some(finish) = run.finish.take() {
         finish(outcome);
     }
@@ -103,6 +105,9 @@ pub async fn load(
             let imported = match source {
                 Source::File(file) => read_file_here(file).await,
                 Source::Url(url) => fetch_url_here(&url).await,
+                Source::Link(payload) => scorch_core::export::links::decode(&payload)
+                    .map_err(|e| e.to_string())
+                    .and_then(|bytes| import(&bytes)),
             }?;
             return Ok(Done {
                 imported,
@@ -130,21 +135,13 @@ pub async fn load(
             u64s: profile_u64,
         },
     )?;
-    let tree_u32 = copier.columns::<js_sys::Uint32Array>(&get("tree_u32")).await;
-    let tree_u64 = copier.columns::<js_sys::BigUint64Array>(&get("tree_u64")).await;
-    let tree = CallTree::from_columns(TreeColumns {
-        u32s: tree_u32,
-        u64s: tree_u64,
-    });
-    let layout_f64 = copier.columns::<js_sys::Float64Array>(&get("layout_f64")).await;
-    let layout_u32 = copier.columns::<js_sys::Uint32Array>(&get("layout_u32")).await;
-    let flame = tree.and_then(|t| FlameLayout::from_columns(layout_f64, layout_u32, t.len()).map(|l| (t, l)));
+    let flame = copier.flame(&msg).await;
     Ok(Done { imported, flame })
 }
 
 /// Refuses, with a clear message, a profile whose columns would not fit in this page's wasm memory (4 GB at
 /// most, and the view needs about as much again), instead of running out of memory halfway and killing the page.
-fn fits_in_memory(payload: &JsValue) -> Result<(), LoadError> {
+pub(super) fn fits_in_memory(payload: &JsValue) -> Result<(), LoadError> {
     let mut bytes = 0.0;
     let size = |v: &JsValue| {
         Reflect::get(v, &"byteLength".into())
@@ -178,7 +175,7 @@ fn fits_in_memory(payload: &JsValue) -> Result<(), LoadError> {
 }
 
 /// A typed array the worker sent, and the Rust element it holds.
-trait Column: JsCast {
+pub(super) trait Column: JsCast {
     type T: Copy + Default;
     fn len(&self) -> u32;
     fn part(&self, begin: u32, end: u32) -> Self;
@@ -208,7 +205,7 @@ column!(js_sys::Float64Array, f64);
 /// Copies the worker's columns into wasm memory in pieces, a new task every [`Copier::PIECE`] elements, so no
 /// task runs long: writing to freshly grown wasm memory can cost a few ms per MB here (first touch of pages).
 #[derive(Default)]
-struct Copier {
+pub(super) struct Copier {
     /// Elements copied since the last yield.
     since: u32,
 }
@@ -216,8 +213,24 @@ struct Copier {
 impl Copier {
     const PIECE: u32 = 1 << 20;
 
+    /// The call tree and layout whose columns ride in `payload` (`side::flame_payload`); `None` when they do
+    /// not fit together.
+    pub(super) async fn flame(&mut self, payload: &JsValue) -> Option<(CallTree, FlameLayout)> {
+        let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
+        let tree_u32 = self.columns::<js_sys::Uint32Array>(&get("tree_u32")).await;
+        let tree_u64 = self.columns::<js_sys::BigUint64Array>(&get("tree_u64")).await;
+        let tree = CallTree::from_columns(TreeColumns {
+            u32s: tree_u32,
+            u64s: tree_u64,
+        })?;
+        let layout_f64 = self.columns::<js_sys::Float64Array>(&get("layout_f64")).await;
+        let layout_u32 = self.columns::<js_sys::Uint32Array>(&get("layout_u32")).await;
+        let layout = FlameLayout::from_columns(layout_f64, layout_u32, tree.len())?;
+        Some((tree, layout))
+    }
+
     /// The typed arrays in a JS array, copied into vectors.
-    async fn columns<A: Column>(&mut self, arr: &JsValue) -> Vec<Vec<A::T>> {
+    pub(super) async fn columns<A: Column>(&mut self, arr: &JsValue) -> Vec<Vec<A::T>> {
         let Some(arr) = arr.dyn_ref::<js_sys::Array>() else {
             return Vec::new();
         };
@@ -255,7 +268,11 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         id,
         url: match source {
             Source::Url(u) => Some(absolute(u)),
-            Source::File(_) => None,
+            Source::File(_) | Source::Link(_) => None,
+        },
+        link: match source {
+            Source::Link(p) => Some(p.clone()),
+            Source::File(_) | Source::Url(_) => None,
         },
         slice_bytes: SLICE,
         order: order.key().to_string(),
@@ -264,12 +281,15 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
     };
     #[cfg(feature = "testing")]
     crate::testing::throttle_load(&mut open);
-    let Ok(request) = serde_wasm_bindgen::to_value(&open) else {
+    let Ok(request) = serde_wasm_bindgen::to_value(&ToWorker::Open(open)) else {
         return Outcome::NoWorker("could not encode the request".into());
     };
+    let message = js_sys::Object::new();
+    let _ = Reflect::set(&message, &"request".into(), &request);
+    let request: JsValue = message.into();
     let file = match source {
         Source::File(f) => Some(f.clone()),
-        Source::Url(_) => None,
+        Source::Url(_) | Source::Link(_) => None,
     };
     let (worker, ready) = match take_early_worker() {
         Some(w) => w,
@@ -294,13 +314,13 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             on_message(id, e.data())
         });
-    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
         let (ready, last) = RUNNING.with(|r| {
             r.borrow()
                 .as_ref()
                 .map_or((false, None), |run| (run.ready, run.last))
         });
-        let msg = e.message();
+        let msg = super::error_message(&e);
         let msg = if msg.is_empty() {
             "the worker script failed to load".to_string()
         } else {
@@ -339,7 +359,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
 }
 
 /// A new worker, given the page's compiled wasm (`boot.js`) so it does not compile it again.
-fn start_worker() -> Result<web_sys::Worker, String> {
+pub(super) fn start_worker() -> Result<web_sys::Worker, String> {
     let opts = web_sys::WorkerOptions::new();
     opts.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options("www/worker.js", &opts).map_err(js_err)?;
@@ -436,6 +456,7 @@ fn on_message(id: u32, data: JsValue) {
         FromWorker::Failed { id: failed, error } => {
             end(Some(failed), Outcome::Failed(LoadError::Import(error)));
         }
+        FromWorker::Built { .. } => {}
     }
 }
 
@@ -506,19 +527,7 @@ async fn read_file_here(file: web_sys::File) -> Result<Imported, String> {
 /// The fallback without a worker: a URL fetched whole on the page.
 async fn fetch_url_here(url: &str) -> Result<Imported, String> {
     let window = web_sys::window().ok_or("no window")?;
-    let resp = JsFuture::from(window.fetch_with_str(url))
-        .await
-        .map_err(|e| format!("could not fetch {url}: {} (network error or CORS)", js_err(e)))?;
-    let resp: web_sys::Response = resp
-        .dyn_into()
-        .map_err(|_| "fetch did not return a response".to_string())?;
-    if !resp.ok() {
-        return Err(format!(
-            "could not fetch {url}: HTTP {} {}",
-            resp.status(),
-            resp.status_text()
-        ));
-    }
+    let resp = super::checked_response(JsFuture::from(window.fetch_with_str(url)).await, url)?;
     let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?)
         .await
         .map_err(js_err)?;

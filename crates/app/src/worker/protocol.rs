@@ -1,21 +1,34 @@
 //! The import worker's protocol: every message between the page and `www/worker.js`, as plain types.
 //!
-//! The page starts one worker per load (`load.rs`) and terminates it when the load ends or is cancelled, so a
-//! worker never holds two imports and its wasm memory (which cannot shrink) is given back. Messages are plain
-//! objects made by serde-wasm-bindgen; the two things that cannot be plain data ride beside them:
-//! the `File` to read (`file`, structured-cloned: a handle, not the bytes) and the parsed profile (`buffer`, an
-//! `ArrayBuffer` from [`scorch_core::export::wire::encode`], and the first flame graph's columns as typed arrays — all
-//! transferred, not copied).
+//! The page starts one worker per load (`page.rs`) or per view request (`build.rs`) and terminates it when it
+//! has answered or is cancelled, so a worker never holds two requests and its wasm memory (which cannot shrink)
+//! is given back. A request is `{ request, file?, payload? }`: `request` a [`ToWorker`] made by
+//! serde-wasm-bindgen, and beside it what cannot be plain data: the `File` to read (`file`, structured-cloned: a
+//! handle, not the bytes), or the profile to build views of (`payload`). Answers are [`FromWorker`] with their
+//! columns under `payload`: the parsed profile (`buffer`, an `ArrayBuffer` from
+//! [`scorch_core::export::wire::encode`], and its big columns and the first flame graph's as typed arrays), a
+//! view's tree and layout, a function table — all transferred, not copied.
 
 use serde::{Deserialize, Serialize};
+
+/// Page → worker: the one request a worker serves before the page terminates it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum ToWorker {
+    Open(Open),
+    Build(Build),
+}
 
 /// Page → worker: import one profile.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Open {
     /// Echoed in every answer; the page ignores answers for another id.
     pub id: u32,
-    /// Fetch this URL (streamed). When `None`, read the `File` that rides as `file`.
+    /// Fetch this URL (streamed). When `None`, read the `File` that rides as `file`, or decode `link`.
     pub url: Option<String>,
+    /// The profile a link carries (its `p=` value: deflate + base64url), decoded and imported here.
+    #[serde(default)]
+    pub link: Option<String>,
     /// Bytes per slice when reading a file.
     pub slice_bytes: u32,
     /// Build the default view's call tree and flame layout too, siblings in this order (`alpha` or `heavy`),
@@ -38,6 +51,33 @@ pub struct Throttle {
     pub trap_after: u32,
 }
 
+/// Page → worker: build views of a large profile the page holds, off the page's main thread (the inverted tree,
+/// the sandwich's two sides, the function table: each can take seconds on millions of stacks). The profile rides
+/// beside it as `payload` (`buffer`, `profile_u32`, `profile_u64`, as in [`FromWorker::Done`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Build {
+    pub id: u32,
+    pub view: scorch_core::ViewOptions,
+    /// Sibling order of the trees (`alpha` or `heavy`).
+    pub order: String,
+    pub jobs: Vec<Job>,
+}
+
+/// One view to build; each answers with its own [`FromWorker::Built`], in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Job {
+    /// The call tree and layout of the profile as it is.
+    Plain,
+    /// Of the inverted profile.
+    Inverted,
+    /// Of the sandwich's callers side of this function.
+    Callers(String),
+    /// Of its callees side.
+    Callees(String),
+    /// The function table (`functions`), as postcard chunks.
+    Functions,
+}
+
 /// Worker → page.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type")]
@@ -56,6 +96,14 @@ pub enum FromWorker {
         ms: f64,
         /// The bytes came from the response boot.js started for the link (`www/worker.js`), not a new fetch.
         prefetched: bool,
+    },
+    /// Job `index` of a [`Build`] is done. Beside it rides `payload`: a tree's columns as in `Done`, or for the
+    /// function table `table`, an array of postcard buffers (the totals, then the rows in chunks). `error`: the
+    /// job failed (the inverted tree's cap) and nothing rides.
+    Built {
+        id: u32,
+        index: u32,
+        error: Option<String>,
     },
     /// The import failed; the message says the format, byte offset and line.
     Failed { id: u32, error: String },

@@ -1,10 +1,10 @@
 //! The import worker: the same wasm as the page, started by `www/worker.js` in a dedicated worker, where
 //! `main` finds no window and calls [`run`]. It reads a file in slices (or a URL as a stream), feeds the core's
-//! streaming [`Loader`], reports progress, and sends back the parsed profile as one transferred buffer.
-//! Protocol: `protocol.rs`.
+//! streaming [`Loader`], reports progress, and sends back the parsed profile as one transferred buffer; or it
+//! builds views of a profile the page sends (`jobs.rs`). Protocol: `protocol.rs`.
 
 use super::js_err;
-use super::protocol::{FromWorker, Open, Progress};
+use super::protocol::{FromWorker, Open, Progress, ToWorker};
 use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::view::calltree::Order;
@@ -18,7 +18,7 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-fn post(msg: &FromWorker, buffer: Option<&JsValue>) {
+pub(super) fn post(msg: &FromWorker, buffer: Option<&JsValue>) {
     let Ok(value) = serde_wasm_bindgen::to_value(msg) else {
         return;
     };
@@ -45,20 +45,28 @@ pub fn run() {
     post(&FromWorker::Ready, None);
 }
 
+/// A request is `{ request, file?, payload? }`: `request` a [`ToWorker`], beside it what is not plain data.
 async fn handle(data: JsValue) {
-    let open: Open = match serde_wasm_bindgen::from_value(data.clone()) {
-        Ok(o) => o,
+    let request = Reflect::get(&data, &"request".into()).unwrap_or(JsValue::UNDEFINED);
+    match serde_wasm_bindgen::from_value(request) {
+        Ok(ToWorker::Open(open)) => open_profile(open, &data).await,
+        Ok(ToWorker::Build(build)) => super::jobs::serve(build, &data),
         Err(e) => {
             let error = format!("bad request to the import worker: {e}");
             post(&FromWorker::Failed { id: 0, error }, None);
-            return;
         }
-    };
+    }
+}
+
+async fn open_profile(open: Open, data: &JsValue) {
     let id = open.id;
     let start = now();
-    let result = match &open.url {
-        Some(url) => read_url(&open, url).await,
-        None => match Reflect::get(&data, &"file".into())
+    let result = match (&open.url, &open.link) {
+        (Some(url), _) => read_url(&open, url).await,
+        (None, Some(link)) => scorch_core::export::links::decode(link)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| super::page::import(&bytes)),
+        (None, None) => match Reflect::get(data, &"file".into())
             .ok()
             .and_then(|f| f.dyn_into::<web_sys::Blob>().ok())
         {
@@ -84,46 +92,13 @@ async fn handle(data: JsValue) {
     let tree = scorch_core::CallTree::build(p, &scorch_core::ViewOptions::default_for(p), order);
     let layout = scorch_core::FlameLayout::new(&tree);
     // The profile's big columns go as typed arrays; the rest, encoded, is small and quick to decode.
-    let pc = scorch_core::export::wire::take_columns(&mut imported);
-    let bytes = match scorch_core::export::wire::encode(&imported) {
-        Ok(b) => b,
-        Err(e) => {
-            return post(
-                &FromWorker::Failed {
-                    id,
-                    error: e.to_string(),
-                },
-                None,
-            )
-        }
+    let transfer = Array::new();
+    let msg = match profile_payload(&mut imported, &transfer) {
+        Ok(m) => m,
+        Err(error) => return post(&FromWorker::Failed { id, error }, None),
     };
     drop(imported);
-    let transfer = Array::new();
-    let buf = Uint8Array::from(bytes.as_slice()).buffer();
-    drop(bytes);
-    transfer.push(&buf);
-    let (lf, lu) = layout.into_columns();
-    let tc = tree.into_columns();
-    let msg = js_sys::Object::new();
-    let set = |k: &str, v: &JsValue| {
-        let _ = Reflect::set(&msg, &k.into(), v);
-    };
-    let u32s = |v: Vec<u32>| -> JsValue { js_sys::Uint32Array::from(v.as_slice()).into() };
-    let u64s = |v: Vec<u64>| -> JsValue {
-        let a = js_sys::BigUint64Array::new_with_length(v.len() as u32);
-        a.copy_from(&v);
-        a.into()
-    };
-    set("profile_u32", &typed(pc.u32s, &transfer, u32s));
-    set("profile_u64", &typed(pc.u64s, &transfer, u64s));
-    set("tree_u32", &typed(tc.u32s, &transfer, u32s));
-    set("tree_u64", &typed(tc.u64s, &transfer, u64s));
-    set(
-        "layout_f64",
-        &typed(lf, &transfer, |v| js_sys::Float64Array::from(v.as_slice()).into()),
-    );
-    set("layout_u32", &typed(lu, &transfer, u32s));
-    set("buffer", &buf);
+    flame_payload(&msg, tree, layout, &transfer);
     let ms = now() - start;
     let Ok(head) = serde_wasm_bindgen::to_value(&FromWorker::Done {
         id,
@@ -138,8 +113,59 @@ async fn handle(data: JsValue) {
     }
 }
 
+/// A profile as an object of `buffer` (the encoded rest) and `profile_u32`, `profile_u64` (its big columns as
+/// typed arrays, taken out of `imported`), their buffers added to `transfer`. Used both ways: the worker's
+/// import to the page, the page's profile to a worker that builds views of it.
+pub(crate) fn profile_payload(
+    imported: &mut scorch_core::Imported,
+    transfer: &Array,
+) -> Result<js_sys::Object, String> {
+    let pc = scorch_core::export::wire::take_columns(imported);
+    let bytes = scorch_core::export::wire::encode(imported).map_err(|e| e.to_string())?;
+    let msg = js_sys::Object::new();
+    let buf = Uint8Array::from(bytes.as_slice()).buffer();
+    drop(bytes);
+    transfer.push(&buf);
+    let _ = Reflect::set(&msg, &"buffer".into(), &buf);
+    let _ = Reflect::set(&msg, &"profile_u32".into(), &typed(pc.u32s, transfer, u32s));
+    let _ = Reflect::set(&msg, &"profile_u64".into(), &typed(pc.u64s, transfer, u64s));
+    Ok(msg)
+}
+
+/// Sets a tree's and its layout's columns on `msg` as typed arrays (`tree_u32`, `tree_u64`, `layout_f64`,
+/// `layout_u32`), their buffers added to `transfer`.
+pub(super) fn flame_payload(
+    msg: &js_sys::Object,
+    tree: scorch_core::CallTree,
+    layout: scorch_core::FlameLayout,
+    transfer: &Array,
+) {
+    let set = |k: &str, v: &JsValue| {
+        let _ = Reflect::set(msg, &k.into(), v);
+    };
+    let (lf, lu) = layout.into_columns();
+    let tc = tree.into_columns();
+    set("tree_u32", &typed(tc.u32s, transfer, u32s));
+    set("tree_u64", &typed(tc.u64s, transfer, u64s));
+    set(
+        "layout_f64",
+        &typed(lf, transfer, |v| js_sys::Float64Array::from(v.as_slice()).into()),
+    );
+    set("layout_u32", &typed(lu, transfer, u32s));
+}
+
+fn u32s(v: Vec<u32>) -> JsValue {
+    js_sys::Uint32Array::from(v.as_slice()).into()
+}
+
+fn u64s(v: Vec<u64>) -> JsValue {
+    let a = js_sys::BigUint64Array::new_with_length(v.len() as u32);
+    a.copy_from(&v);
+    a.into()
+}
+
 /// Columns as typed arrays (each copied out of wasm memory once), their buffers added to `transfer`.
-fn typed<T>(cols: Vec<Vec<T>>, transfer: &Array, make: impl Fn(Vec<T>) -> JsValue) -> Array {
+pub(super) fn typed<T>(cols: Vec<Vec<T>>, transfer: &Array, make: impl Fn(Vec<T>) -> JsValue) -> Array {
     let out = Array::new();
     for c in cols {
         let arr = make(c);
@@ -233,19 +259,8 @@ thread_local! {
 }
 
 async fn read_url(open: &Open, url: &str) -> Result<scorch_core::Imported, String> {
-    let resp = JsFuture::from(prefetched(url).unwrap_or_else(|| scope().fetch_with_str(url)))
-        .await
-        .map_err(|e| format!("could not fetch {url}: {} (network error or CORS)", js_err(e)))?;
-    let resp: web_sys::Response = resp
-        .dyn_into()
-        .map_err(|_| "fetch did not return a response".to_string())?;
-    if !resp.ok() {
-        return Err(format!(
-            "could not fetch {url}: HTTP {} {}",
-            resp.status(),
-            resp.status_text()
-        ));
-    }
+    let resp = JsFuture::from(prefetched(url).unwrap_or_else(|| scope().fetch_with_str(url))).await;
+    let resp = super::checked_response(resp, url)?;
     // Content-Length counts the bytes on the wire; with a Content-Encoding the stream yields more.
     let headers = resp.headers();
     let encoded = headers.get("content-encoding").ok().flatten().is_some();

@@ -149,7 +149,8 @@ pub fn by_function<'p, W: Tally>(p: &'p Profile, per_stack: &[W]) -> Vec<Functio
 }
 
 /// One function of the function table.
-#[derive(Debug, Clone, PartialEq)]
+/// (Serde: the page's import worker builds the table of a large profile and sends it over.)
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FunctionRow {
     pub name: String,
     /// Weight of the samples whose leaf frame is this function.

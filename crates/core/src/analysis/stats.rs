@@ -28,7 +28,7 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 pub const FEW_SAMPLES: u64 = 1000;
 
 /// A 95 % interval of a share, as fractions in [0, 1].
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Interval {
     pub lo: f64,
     pub hi: f64,

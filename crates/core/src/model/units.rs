@@ -64,7 +64,7 @@ impl Unit {
 }
 
 /// A unit a user declares for a unit-less input (folded stacks: the file does not say what its counts are).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum DeclaredUnit {
     Samples,
     Nanoseconds,

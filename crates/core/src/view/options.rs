@@ -6,7 +6,7 @@ use crate::model::{DeclaredUnit, Format, FrameId, LabelValue, Profile, StackId, 
 use rustc_hash::FxHashMap;
 
 /// What stands at the root of each stack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum RootMode {
     /// The process name (comm), as flamegraph.pl does.
     #[default]
@@ -42,13 +42,13 @@ impl RootMode {
 }
 
 /// Keeps the samples whose label `key` matches (pprof's `-tagfilter`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LabelFilter {
     pub key: StrId,
     pub matcher: LabelMatch,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum LabelMatch {
     /// The string value equals this.
     Str(StrId),
@@ -172,7 +172,7 @@ pub fn takes_declared_unit(p: &Profile) -> bool {
 }
 
 /// How a sample weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum WeightMode {
     /// Its weight (perf's period, pprof's value, folded's count).
     #[default]
@@ -182,7 +182,7 @@ pub enum WeightMode {
 }
 
 /// The sample selection of a view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ViewOptions {
     /// Index into `Profile::events`; `None` means all samples (inputs without events).
     pub event: Option<u16>,

@@ -1,0 +1,98 @@
+//! The worker side of view builds ([`Build`]): takes the page's profile, builds each job in turn (the same
+//! [`compute`] the page falls back to) and posts each back as soon as it is done ([`FromWorker::Built`]), its
+//! columns transferred. The page terminates the worker once it has every answer, so its memory is given back.
+
+use super::build::{compute, Built, TABLE_CHUNK};
+use super::protocol::{Build, FromWorker};
+use super::side::{flame_payload, post};
+use crate::url::UrlKey;
+use js_sys::{Array, Reflect, Uint8Array};
+use scorch_core::view::calltree::Order;
+use wasm_bindgen::{JsCast, JsValue};
+
+pub(super) fn serve(b: Build, data: &JsValue) {
+    let payload = Reflect::get(data, &"payload".into()).unwrap_or(JsValue::UNDEFINED);
+    let imported = match receive_profile(&payload) {
+        Ok(i) => i,
+        Err(error) => return post(&FromWorker::Failed { id: b.id, error }, None),
+    };
+    let order = Order::from_key(&b.order).unwrap_or_default();
+    for (index, job) in b.jobs.iter().enumerate() {
+        let transfer = Array::new();
+        let msg = js_sys::Object::new();
+        let error = match compute(&imported.profile, &b.view, order, job) {
+            Ok(Built::Flame(tree, layout)) => {
+                flame_payload(&msg, tree, layout, &transfer);
+                None
+            }
+            Ok(Built::Table(t)) => match table_payload(&t) {
+                Ok(chunks) => {
+                    for c in chunks.iter() {
+                        if let Ok(b) = Reflect::get(&c, &"buffer".into()) {
+                            transfer.push(&b);
+                        }
+                    }
+                    let _ = Reflect::set(&msg, &"table".into(), &chunks);
+                    None
+                }
+                Err(e) => Some(e),
+            },
+            Err(e) => Some(e),
+        };
+        let head = FromWorker::Built {
+            id: b.id,
+            index: index as u32,
+            error,
+        };
+        let Ok(head) = serde_wasm_bindgen::to_value(&head) else {
+            return;
+        };
+        let _ = Reflect::set(&head, &"payload".into(), &msg);
+        let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        if let Err(e) = scope.post_message_with_transfer(&head, &transfer) {
+            web_sys::console::error_2(&"scorch worker: postMessage failed".into(), &e);
+        }
+    }
+}
+
+/// The profile the page sent (`side::profile_payload`).
+fn receive_profile(payload: &JsValue) -> Result<scorch_core::Imported, String> {
+    let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let bytes = Uint8Array::new(&get("buffer")).to_vec();
+    let mut imported = scorch_core::export::wire::decode(&bytes).map_err(|e| e.to_string())?;
+    drop(bytes);
+    let arrays = |k: &str| -> Vec<JsValue> {
+        get(k)
+            .dyn_into::<Array>()
+            .map(|a| a.iter().collect())
+            .unwrap_or_default()
+    };
+    let u32s = arrays("profile_u32")
+        .into_iter()
+        .filter_map(|a| a.dyn_into::<js_sys::Uint32Array>().ok())
+        .map(|a| a.to_vec())
+        .collect();
+    let u64s = arrays("profile_u64")
+        .into_iter()
+        .filter_map(|a| a.dyn_into::<js_sys::BigUint64Array>().ok())
+        .map(|a| a.to_vec())
+        .collect();
+    scorch_core::export::wire::put_columns(&mut imported, scorch_core::TreeColumns { u32s, u64s })
+        .map_err(|e| e.to_string())?;
+    Ok(imported)
+}
+
+/// A function table as postcard buffers: the totals `(weight, samples)`, then the rows, [`TABLE_CHUNK`] at a
+/// time (the page decodes one per task).
+fn table_payload(t: &super::build::Table) -> Result<Array, String> {
+    let out = Array::new();
+    let enc = |bytes: Result<Vec<u8>, postcard::Error>| -> Result<JsValue, String> {
+        let bytes = bytes.map_err(|e| format!("could not encode the function table: {e}"))?;
+        Ok(Uint8Array::from(bytes.as_slice()).into())
+    };
+    out.push(&enc(postcard::to_allocvec(&(t.1, t.2)))?);
+    for rows in t.0.chunks(TABLE_CHUNK) {
+        out.push(&enc(postcard::to_allocvec(rows))?);
+    }
+    Ok(out)
+}
