@@ -8,7 +8,7 @@ use crate::state::search::SearchState;
 use crate::state::view::ViewState;
 use crate::state::Actions;
 use leptos::prelude::*;
-use scorch_core::analysis::health::{stack_health, StackHealth};
+use scorch_core::analysis::health::StackHealth;
 use scorch_core::analysis::transforms::Transform;
 use scorch_core::model::units::format_percent;
 
@@ -20,10 +20,12 @@ pub fn HealthBadge() -> impl IntoView {
     let actions = expect_context::<Actions>();
     let open = RwSignal::new(false);
     // One pass over the samples and one over the stack table, when the view changes (not per attribute).
+    // Kept per profile and view: a mode switch gives the pane new data, not a new view.
+    let figure = std::sync::Arc::new(crate::state::ViewFigure::new());
     let health = Memo::new(move |_| {
         main.data.with(|d| {
             let d = d.as_ref().filter(|d| d.diff.is_none())?;
-            Some(stack_health(d.profile(), &d.view))
+            Some(figure.get("stack health", d, || d.loaded.stack_health(&d.view)))
         })
     });
     let badge = move || health.get().and_then(|h| h.badge().map(|b| (h, b)));

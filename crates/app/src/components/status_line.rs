@@ -13,22 +13,27 @@ pub fn StatusLine() -> impl IntoView {
     let main = expect_context::<Panes>().main;
     // How much of the recording's duration the view's samples account for (one pass over the samples: a memo,
     // not once per attribute).
+    // Both kept per profile and view (`ViewFigure`): a mode switch gives the pane new data, not a new view.
+    let coverage = std::sync::Arc::new(crate::state::ViewFigure::new());
     let duration = Memo::new(move |_| {
         main.data.with(|d| {
             let d = d.as_ref().filter(|d| d.diff.is_none())?;
             let p = d.profile();
-            let c = crate::state::timed("coverage", || {
-                scorch_core::analysis::duration::coverage(p, &d.view)
-            })?;
-            Some(format!(" · duration {}", c.describe(&d.unit, p.meta.decimals)))
+            coverage.get("coverage", d, || {
+                let c = scorch_core::analysis::duration::coverage(p, &d.view)?;
+                Some(format!(" · duration {}", c.describe(&d.unit, p.meta.decimals)))
+            })
         })
     });
     // How many samples the shares rest on, for the few-samples badge (one pass: a memo).
+    let samples = std::sync::Arc::new(crate::state::ViewFigure::new());
     let few = Memo::new(move |_| {
         main.data.with(|d| {
             let d = d.as_ref().filter(|d| d.diff.is_none())?;
-            let n = scorch_core::analysis::stats::sample_count(d.profile(), &d.view)?;
-            scorch_core::analysis::stats::few_samples_notice(n)
+            samples.get("sample count", d, || {
+                let n = scorch_core::analysis::stats::sample_count(d.profile(), &d.view)?;
+                scorch_core::analysis::stats::few_samples_notice(n)
+            })
         })
     });
     let lost = move || {

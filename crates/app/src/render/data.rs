@@ -6,6 +6,7 @@ use super::color::{
     SELF_COLORS,
 };
 use scorch_core::analysis::diff::{Diff, Mover, Side, Widths};
+use scorch_core::analysis::health::StackHealth;
 use scorch_core::model::units::{format_percent, format_value};
 use scorch_core::view::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
 use scorch_core::{FlameLayout, FrameKind, Imported, Profile, Unit, ViewOptions};
@@ -21,6 +22,8 @@ pub struct Loaded {
     /// the profiles derived from this one (same frames), so the sandwich's panes and the main graph compute a
     /// mask over a million frames once, not once each.
     masks: Arc<std::sync::Mutex<Masks>>,
+    /// The default view's stack health, when the import worker computed it (not for derived profiles).
+    first_health: Option<StackHealth>,
 }
 
 /// Frame masks by key, the newest last.
@@ -54,6 +57,24 @@ impl Loaded {
             imported,
             colors: Arc::default(),
             masks: Arc::default(),
+            first_health: None,
+        }
+    }
+
+    /// With the default view's stack health, as the import worker computed it.
+    pub fn with_first_health(self, health: Option<StackHealth>) -> Loaded {
+        Loaded {
+            first_health: health,
+            ..self
+        }
+    }
+
+    /// The stack health of `view`: the worker's for the default view, else computed here.
+    pub fn stack_health(&self, view: &ViewOptions) -> StackHealth {
+        let p = &self.imported.profile;
+        match &self.first_health {
+            Some(h) if *view == ViewOptions::default_for(p) => h.clone(),
+            _ => scorch_core::analysis::health::stack_health(p, view),
         }
     }
 
@@ -68,6 +89,7 @@ impl Loaded {
             },
             colors: self.colors.clone(),
             masks: self.masks.clone(),
+            first_health: None,
         }
     }
 

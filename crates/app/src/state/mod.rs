@@ -94,3 +94,48 @@ pub fn timed<T>(name: &str, f: impl FnOnce() -> T) -> T {
         f()
     }
 }
+
+/// A figure computed from one view of one loaded profile (stack health, coverage, the sample count), kept while
+/// that profile and view stay: switching the view mode or coming back to a kept graph gives the pane new data
+/// but must not walk a 5,000,000-row stack table again. The profile is held weakly (its allocation, not its
+/// columns), so a new profile can never be mistaken for the old one.
+pub struct ViewFigure<T> {
+    last: std::sync::Mutex<Option<ViewFigureKey<T>>>,
+}
+
+type ViewFigureKey<T> = (
+    std::sync::Weak<crate::render::data::Loaded>,
+    scorch_core::ViewOptions,
+    T,
+);
+
+impl<T: Clone> ViewFigure<T> {
+    pub fn new() -> Self {
+        ViewFigure {
+            last: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// The figure for `data`'s profile and view: the kept one, or `f()` (timed as `name`).
+    pub fn get(&self, name: &str, data: &crate::render::data::FlameData, f: impl FnOnce() -> T) -> T {
+        let Ok(mut last) = self.last.lock() else {
+            return timed(name, f);
+        };
+        let me = std::sync::Arc::downgrade(&data.loaded);
+        if let Some((_, _, x)) = last
+            .as_ref()
+            .filter(|(p, v, _)| std::sync::Weak::ptr_eq(p, &me) && *v == data.view)
+        {
+            return x.clone();
+        }
+        let x = timed(name, f);
+        *last = Some((me, data.view, x.clone()));
+        x
+    }
+}
+
+impl<T: Clone> Default for ViewFigure<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}

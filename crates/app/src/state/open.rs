@@ -208,7 +208,7 @@ impl Actions {
         }
         yield_now().await;
         let loaded = super::timed("Loaded::new", || {
-            Arc::new(Loaded::new(name.to_string(), done.imported))
+            Arc::new(Loaded::new(name.to_string(), done.imported).with_first_health(done.health))
         });
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let data = match done.flame {

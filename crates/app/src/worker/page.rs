@@ -85,6 +85,8 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
 pub struct Done {
     pub imported: Imported,
     pub flame: Option<(CallTree, FlameLayout)>,
+    /// The default view's stack health, computed by the worker.
+    pub health: Option<scorch_core::analysis::health::StackHealth>,
 }
 
 /// Imports a file or URL in a worker; `on_progress` hears about every slice. `order`: the first flame graph's.
@@ -112,11 +114,13 @@ pub async fn load(
             return Ok(Done {
                 imported,
                 flame: None,
+                health: None,
             });
         }
     };
     let get = |k: &str| Reflect::get(&msg, &k.into()).unwrap_or(JsValue::UNDEFINED);
     fits_in_memory(&msg)?;
+    let health = serde_wasm_bindgen::from_value(get("health")).ok();
     let bytes = Uint8Array::new(&get("buffer")).to_vec();
     yield_now().await;
     let mut imported = scorch_core::export::wire::decode(&bytes)?;
@@ -136,7 +140,11 @@ pub async fn load(
         },
     )?;
     let flame = copier.flame(&msg).await;
-    Ok(Done { imported, flame })
+    Ok(Done {
+        imported,
+        flame,
+        health,
+    })
 }
 
 /// Refuses, with a clear message, a profile whose columns would not fit in this page's wasm memory (4 GB at

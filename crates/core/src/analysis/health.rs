@@ -25,7 +25,7 @@ pub const TRUNCATED_ROOT: &str = "[truncated stack]";
 
 /// The depth distribution, weighted by the view's weight (a sample of weight 3 counts three times; in count
 /// mode every sample once). Depth is the number of frames, without the process or label pseudo frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct DepthStats {
     pub median: u32,
     pub p99: u32,
@@ -33,7 +33,7 @@ pub struct DepthStats {
 }
 
 /// How `broken` was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Basis {
     /// From the frames' names: a stack is whole when it reaches a known entry point.
@@ -46,8 +46,8 @@ pub enum Basis {
     NoEntryPoints,
 }
 
-/// The stack health of a view.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+/// The stack health of a view. (Serde: the import worker computes it for the first view and sends it over.)
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StackHealth {
     /// The view's total (raw weight units).
     pub total: u64,
