@@ -18,7 +18,7 @@ function sortNumbers(n) {
   for (let i = 0; i < n; i++) a.push((i * 7919) % 10007);
   return a.sort((x, y) => x - y)[0];
 }
-const end = Date.now() + 400;
+const end = Date.now() + 1500;
 let acc = 0;
 while (Date.now() < end) {
   acc += fib(22);
