@@ -8,7 +8,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::process::Command;
 
 fn scorch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorch")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_scorch"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -48,7 +51,10 @@ fn oracle(profiles: &[Prof]) -> BTreeMap<String, (u64, u64)> {
     let mut places: HashMap<String, BTreeSet<(String, i64, i64)>> = HashMap::new();
     for p in profiles {
         for n in &p.nodes {
-            places.entry(base(&n["callFrame"])).or_default().insert(loc(&n["callFrame"]));
+            places
+                .entry(base(&n["callFrame"]))
+                .or_default()
+                .insert(loc(&n["callFrame"]));
         }
     }
     let name = |cf: &Value| {
@@ -119,8 +125,18 @@ fn oracle(profiles: &[Prof]) -> BTreeMap<String, (u64, u64)> {
 fn cpuprofile(v: &Value) -> Prof {
     Prof {
         nodes: v["nodes"].as_array().unwrap().clone(),
-        samples: v["samples"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect(),
-        deltas: v["timeDeltas"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect(),
+        samples: v["samples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect(),
+        deltas: v["timeDeltas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect(),
         start: v["startTime"].as_i64().unwrap(),
         end: v["endTime"].as_i64(),
         root: None,
@@ -131,7 +147,10 @@ fn cpuprofile(v: &Value) -> Prof {
 fn trace(v: &Value) -> Vec<Prof> {
     let events = v["traceEvents"].as_array().unwrap();
     let mut names: HashMap<(i64, i64), String> = HashMap::new();
-    for e in events.iter().filter(|e| e["name"] == "thread_name" && e["ph"] == "M") {
+    for e in events
+        .iter()
+        .filter(|e| e["name"] == "thread_name" && e["ph"] == "M")
+    {
         names.insert(
             (e["pid"].as_i64().unwrap(), e["tid"].as_i64().unwrap()),
             e["args"]["name"].as_str().unwrap().to_string(),
@@ -140,7 +159,10 @@ fn trace(v: &Value) -> Vec<Prof> {
     let mut order = vec![];
     let mut profs: HashMap<(i64, String), Prof> = HashMap::new();
     for e in events {
-        let key = (e["pid"].as_i64().unwrap(), e["id"].as_str().unwrap_or("").to_string());
+        let key = (
+            e["pid"].as_i64().unwrap(),
+            e["id"].as_str().unwrap_or("").to_string(),
+        );
         let data = &e["args"]["data"];
         if e["name"] == "Profile" {
             order.push(key.clone());
@@ -150,9 +172,22 @@ fn trace(v: &Value) -> Vec<Prof> {
         } else if e["name"] == "ProfileChunk" {
             let p = profs.get_mut(&key).expect("a chunk before its Profile event");
             let cp = &data["cpuProfile"];
-            p.nodes.extend(cp["nodes"].as_array().into_iter().flatten().cloned());
-            p.samples.extend(cp["samples"].as_array().into_iter().flatten().map(|x| x.as_i64().unwrap()));
-            p.deltas.extend(data["timeDeltas"].as_array().into_iter().flatten().map(|x| x.as_i64().unwrap()));
+            p.nodes
+                .extend(cp["nodes"].as_array().into_iter().flatten().cloned());
+            p.samples.extend(
+                cp["samples"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|x| x.as_i64().unwrap()),
+            );
+            p.deltas.extend(
+                data["timeDeltas"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|x| x.as_i64().unwrap()),
+            );
             if let Some(end) = data["endTime"].as_i64() {
                 p.end = Some(end);
             }
@@ -173,21 +208,33 @@ fn folded(text: &str) -> BTreeMap<String, u64> {
 fn check(file: &str, profiles: &[Prof]) {
     let want = oracle(profiles);
     let samples: u64 = want.values().map(|x| x.0).sum();
-    assert!(samples > 500 && want.len() > 10, "{file}: too small to tell anything");
+    assert!(
+        samples > 500 && want.len() > 10,
+        "{file}: too small to tell anything"
+    );
     let (code, out, err) = scorch(&["fold", "--count", file]);
     assert_eq!(code, 0, "{err}");
     let counts: BTreeMap<String, u64> = want.iter().map(|(k, v)| (k.clone(), v.0)).collect();
     assert_eq!(folded(&out), counts, "{file}: counts per stack");
     let (code, out, err) = scorch(&["fold", file]);
     assert_eq!(code, 0, "{err}");
-    let weights: BTreeMap<String, u64> =
-        want.iter().filter(|(_, v)| v.1 > 0).map(|(k, v)| (k.clone(), v.1)).collect();
+    let weights: BTreeMap<String, u64> = want
+        .iter()
+        .filter(|(_, v)| v.1 > 0)
+        .map(|(k, v)| (k.clone(), v.1))
+        .collect();
     assert_eq!(folded(&out), weights, "{file}: time per stack (ns)");
     // The heatmap holds every sample.
     let (code, out, err) = scorch(&["heatmap", "--json", "--all-events", "--no-idle-filter", file]);
     assert_eq!(code, 0, "{err}");
     let j: Value = serde_json::from_str(&out).unwrap();
-    let cells: u64 = j["counts"].as_array().unwrap().iter().flat_map(|c| c.as_array().unwrap()).map(|x| x.as_u64().unwrap()).sum();
+    let cells: u64 = j["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c.as_array().unwrap())
+        .map(|x| x.as_u64().unwrap())
+        .sum();
     assert_eq!(cells, samples, "{file}: heatmap cells");
     // The status facts: format and samples.
     let (code, out, err) = scorch(&["info", file]);
@@ -224,10 +271,17 @@ fn a_json_file_that_is_neither_names_the_formats_tried() {
     let dir = std::env::temp_dir().join(format!("scorch-v8-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("other.json");
-    std::fs::write(&f, br#"{"name": "package", "version": "1.0.0", "dependencies": {}}"#).unwrap();
+    std::fs::write(
+        &f,
+        br#"{"name": "package", "version": "1.0.0", "dependencies": {}}"#,
+    )
+    .unwrap();
     let (code, _, err) = scorch(&["info", f.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("looks like JSON"), "{err}");
-    assert!(err.contains("tried pprof, v8-cpuprofile, chrome-trace, perf-script, folded"), "{err}");
+    assert!(
+        err.contains("tried pprof, v8-cpuprofile, chrome-trace, perf-script, folded"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

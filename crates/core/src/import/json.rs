@@ -322,7 +322,8 @@ impl ArrayScanner {
         }
         if self.in_record {
             let from = here.unwrap_or(0);
-            self.record.extend_from_slice(chunk.get(from..).unwrap_or_default());
+            self.record
+                .extend_from_slice(chunk.get(from..).unwrap_or_default());
             if self.record.len() > self.max_record {
                 return Err(self.too_long());
             }
@@ -442,7 +443,11 @@ fn offset_of(bytes: &[u8], line: usize, column: usize) -> u64 {
 mod tests {
     use super::*;
 
-    fn records(input: &[u8], key: &'static [u8], chunk: usize) -> Result<Vec<(String, u64, u64)>, ImportError> {
+    fn records(
+        input: &[u8],
+        key: &'static [u8],
+        chunk: usize,
+    ) -> Result<Vec<(String, u64, u64)>, ImportError> {
         let mut s = ArrayScanner::new(Format::Folded, key, 1 << 20);
         let mut out = Vec::new();
         for c in input.chunks(chunk.max(1)) {
@@ -486,13 +491,21 @@ mod tests {
     #[test]
     fn keys_and_depths() {
         let mut seen = Vec::new();
-        assert!(keys(br#"{"nodes":[{"id":1,"callFrame":{"url":"a:b"}}],"x"#, |d, k| {
-            seen.push((d, String::from_utf8_lossy(k).into_owned()));
-            false
-        }));
+        assert!(keys(
+            br#"{"nodes":[{"id":1,"callFrame":{"url":"a:b"}}],"x"#,
+            |d, k| {
+                seen.push((d, String::from_utf8_lossy(k).into_owned()));
+                false
+            }
+        ));
         assert_eq!(
             seen,
-            vec![(1, "nodes".into()), (3, "id".into()), (3, "callFrame".into()), (4, "url".into())]
+            vec![
+                (1, "nodes".into()),
+                (3, "id".into()),
+                (3, "callFrame".into()),
+                (4, "url".into())
+            ]
         );
         assert!(!keys(b"main;a 1\n", |_, _| false));
     }
@@ -511,7 +524,10 @@ mod tests {
         }
         let text = br#"{"nodes": [{"id": 1}, {"id": "x"}]}"#;
         let e = parse::<D>(Format::Folded, text, 100, "traceEvents[3]").unwrap_err();
-        assert!(e.message.starts_with("traceEvents[3].nodes[1].id: invalid type"), "{e}");
+        assert!(
+            e.message.starts_with("traceEvents[3].nodes[1].id: invalid type"),
+            "{e}"
+        );
         // serde stops at the end of the bad value: the closing quote of "x" (byte 31 of the text).
         assert_eq!(e.offset, 100 + 31);
     }

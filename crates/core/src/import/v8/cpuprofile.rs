@@ -68,10 +68,14 @@ impl CpuProfileParser {
             namer.add(&n.call_frame);
         }
         let mut b = ProfileBuilder::new(Format::V8CpuProfile);
-        let mut warnings = Warnings::default();
-        let records = add_samples(&mut b, &namer, &raw, None, &mut warnings)?;
+        let mut back = 0u64;
+        let records = add_samples(&mut b, &namer, &raw, None, &mut back)?;
         if records == 0 {
-            return Err(err(ImportErrorKind::NoValidRecords, 0, "the profile holds no samples"));
+            return Err(err(
+                ImportErrorKind::NoValidRecords,
+                0,
+                "the profile holds no samples",
+            ));
         }
         if let (Some(s), Some(e)) = (raw.start, raw.end) {
             if let Ok(d) = u64::try_from(e.0.saturating_sub(s.0)) {
@@ -79,6 +83,12 @@ impl CpuProfileParser {
             }
         }
         b.add_info("nodes", raw.nodes.len().to_string());
-        Ok(b.build(Unit::Nanoseconds, 0, records, warnings))
+        if back > 0 {
+            b.add_info(
+                "time going back",
+                format!("{back} negative timeDeltas (the samples before them weigh 0)"),
+            );
+        }
+        Ok(b.build(Unit::Nanoseconds, 0, records, Warnings::default()))
     }
 }

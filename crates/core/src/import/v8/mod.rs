@@ -48,6 +48,3 @@ fn with_format(mut e: ImportError, format: Format) -> ImportError {
     e.format = Some(format);
     e
 }
-
-#[cfg(test)]
-mod tests;

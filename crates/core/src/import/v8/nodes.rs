@@ -4,8 +4,7 @@
 
 use super::err;
 use crate::model::{
-    FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, ProfileBuilder, StackId, Warnings,
-    EMPTY_STACK,
+    FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, ProfileBuilder, StackId, EMPTY_STACK,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Deserialize;
@@ -88,7 +87,8 @@ pub(super) struct RawProfile {
     pub deltas: Vec<Micros>,
     pub start: Option<Micros>,
     pub end: Option<Micros>,
-    /// What errors call the profile (`""` for a `.cpuprofile`, `traceEvents[12].args.data` for a trace).
+    /// What errors write before a path inside the profile (`""` for a `.cpuprofile`; for a trace, which
+    /// profile, as `profile "0x1" of pid 7 (traceEvents[12] on): `, its nodes counted over all its chunks).
     pub path: String,
     /// Where it starts in the input.
     pub offset: u64,
@@ -159,10 +159,17 @@ impl Namer {
     }
 }
 
+/// Node id → index, and the stack of each node (`None` for the `(root)` node).
+type Stacks = (FxHashMap<i64, usize>, Vec<Option<StackId>>);
+
 /// A profile's nodes as stacks: the stack of each node (`None` for the `(root)` node).
-fn stacks(b: &mut ProfileBuilder, namer: &Namer, p: &RawProfile) -> Result<(FxHashMap<i64, usize>, Vec<Option<StackId>>), ImportError> {
+fn stacks(
+    b: &mut ProfileBuilder,
+    namer: &Namer,
+    p: &RawProfile,
+) -> Result<Stacks, ImportError> {
     let n = p.nodes.len();
-    let at = |i: usize| format!("{}nodes[{i}]", prefix(&p.path));
+    let at = |i: usize| format!("{}nodes[{i}]", p.path);
     let mut index: FxHashMap<i64, usize> = FxHashMap::default();
     for (i, node) in p.nodes.iter().enumerate() {
         if index.insert(node.id, i).is_some() {
@@ -272,25 +279,18 @@ fn stacks(b: &mut ProfileBuilder, namer: &Namer, p: &RawProfile) -> Result<(FxHa
     Ok((index, stack))
 }
 
-fn prefix(path: &str) -> String {
-    if path.is_empty() {
-        String::new()
-    } else {
-        format!("{path}.")
-    }
-}
-
 /// Adds a profile's samples: sample `i` is at `start + Σ deltas[..=i]` and weighs the time to the next sample
-/// (the last one: to `end`, when the file has it), in nanoseconds; time going backwards weighs 0 and warns.
+/// (the last one: to `end`, when the file has it), in nanoseconds; a sample followed by a negative delta (time
+/// going back) weighs 0, and `back` counts those deltas.
 pub(super) fn add_samples(
     b: &mut ProfileBuilder,
     namer: &Namer,
     p: &RawProfile,
     thread: Option<u32>,
-    warnings: &mut Warnings,
+    back: &mut u64,
 ) -> Result<u64, ImportError> {
     let (index, stack) = stacks(b, namer, p)?;
-    let pre = prefix(&p.path);
+    let pre = &p.path;
     if p.samples.len() != p.deltas.len() {
         return Err(err(
             ImportErrorKind::Malformed,
@@ -308,11 +308,7 @@ pub(super) fn add_samples(
     for (i, d) in p.deltas.iter().enumerate() {
         t += i128::from(d.0);
         if d.0 < 0 {
-            warnings.push(
-                0,
-                p.offset,
-                format!("{pre}timeDeltas[{i}] is negative: time goes back, the sample before it weighs 0"),
-            );
+            *back += 1;
         }
         let Ok(ns) = u64::try_from(t) else {
             return Err(err(

@@ -102,7 +102,10 @@ mod tests {
         let cp = br#"{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}]"#;
         assert_eq!(CpuProfileFormat.is_applicable(cp, false), Applicable::Yes);
         assert_eq!(ChromeTraceFormat.is_applicable(cp, true), Applicable::No);
-        assert_eq!(CpuProfileFormat.is_applicable(br#"{"nodes":[{"#, false), Applicable::NeedMore);
+        assert_eq!(
+            CpuProfileFormat.is_applicable(br#"{"nodes":[{"#, false),
+            Applicable::NeedMore
+        );
         let tr = br#"[{"name":"M","ph":"M","pid":1}"#;
         assert_eq!(ChromeTraceFormat.is_applicable(tr, false), Applicable::Yes);
         assert_eq!(CpuProfileFormat.is_applicable(tr, false), Applicable::No);

@@ -126,7 +126,8 @@ impl TraceParser {
     }
 
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
-        let mut scanner = std::mem::replace(&mut self.scanner, ArrayScanner::new(Format::ChromeTrace, b"", 0));
+        let mut scanner =
+            std::mem::replace(&mut self.scanner, ArrayScanner::new(Format::ChromeTrace, b"", 0));
         let r = scanner.feed(chunk, &mut |rec| self.event(&rec));
         self.scanner = scanner;
         r.map_err(|e| with_format(e, Format::ChromeTrace))
@@ -168,7 +169,7 @@ impl TraceParser {
                         tid: None,
                         chunk_tid: e.tid,
                         raw: RawProfile {
-                            path: format!("the profile {id:?} of process {} ({path} on)", e.pid),
+                            path: format!("profile {id:?} of pid {} ({path} on): ", e.pid),
                             offset: rec.offset,
                             ..RawProfile::default()
                         },
@@ -199,9 +200,12 @@ impl TraceParser {
     }
 
     pub fn finish(self) -> Result<Profile, ImportError> {
-        self.scanner.finish().map_err(|e| with_format(e, Format::ChromeTrace))?;
+        self.scanner
+            .finish()
+            .map_err(|e| with_format(e, Format::ChromeTrace))?;
         let events = self.scanner.records();
-        self.build(events).map_err(|e| with_format(e, Format::ChromeTrace))
+        self.build(events)
+            .map_err(|e| with_format(e, Format::ChromeTrace))
     }
 
     fn build(self, events: u64) -> Result<Profile, ImportError> {
@@ -213,7 +217,7 @@ impl TraceParser {
             }
         }
         let mut threads: FxHashMap<(i64, i64), u32> = FxHashMap::default();
-        let mut warnings = Warnings::default();
+        let mut back = 0u64;
         let mut records = 0u64;
         for acc in &self.profiles {
             let tid = acc.tid.unwrap_or(acc.chunk_tid);
@@ -224,7 +228,7 @@ impl TraceParser {
                         return Err(err(
                             ImportErrorKind::Malformed,
                             acc.raw.offset,
-                            format!("{}: pid {} or tid {tid} is out of range", acc.raw.path, acc.pid),
+                            format!("{}pid {} or tid {tid} is out of range", acc.raw.path, acc.pid),
                         ));
                     };
                     let comm = self
@@ -240,7 +244,7 @@ impl TraceParser {
                     t
                 }
             };
-            records += add_samples(&mut b, &namer, &acc.raw, Some(thread), &mut warnings)?;
+            records += add_samples(&mut b, &namer, &acc.raw, Some(thread), &mut back)?;
         }
         if records == 0 {
             return Err(err(
@@ -262,6 +266,12 @@ impl TraceParser {
         }
         b.add_info("trace events", events.to_string());
         b.add_info("CPU profiles", self.profiles.len().to_string());
-        Ok(b.build(Unit::Nanoseconds, 0, records, warnings))
+        if back > 0 {
+            b.add_info(
+                "time going back",
+                format!("{back} negative timeDeltas (the samples before them weigh 0)"),
+            );
+        }
+        Ok(b.build(Unit::Nanoseconds, 0, records, Warnings::default()))
     }
 }
