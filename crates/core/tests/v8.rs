@@ -373,3 +373,23 @@ fn json_that_is_neither_says_what_was_tried() {
     );
     assert_eq!(e.format, Some(Format::V8CpuProfile));
 }
+
+#[test]
+fn one_name_for_two_hundred_thousand_locations() {
+    // Every node an anonymous function on its own line: each is told apart by its location, and naming them
+    // costs O(nodes) (deciding per node over all of the name's locations would be 4·10^10 steps).
+    let n = 200_000;
+    let mut t = String::from(r#"{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}"#);
+    for i in 2..=n {
+        t.push_str(&format!(r#",{{"id":{i},"callFrame":{{"functionName":"","url":"a.js","lineNumber":{i},"columnNumber":0}},"parent":1}}"#));
+    }
+    let ids: Vec<String> = (2..=n).map(|i| i.to_string()).collect();
+    t.push_str(&format!(
+        r#"],"samples":[{}],"timeDeltas":[{}]}}"#,
+        ids.join(","),
+        vec!["1"; n - 1].join(",")
+    ));
+    let p = load(t.as_bytes()).unwrap();
+    assert_eq!(p.frames.len(), n - 1);
+    assert_eq!(p.frame_name(p.stacks.frame[0]), "(anonymous) (a.js:3)");
+}

@@ -67,6 +67,7 @@ impl CpuProfileParser {
         for n in &raw.nodes {
             namer.add(&n.call_frame);
         }
+        namer.seal();
         let mut b = ProfileBuilder::new(Format::V8CpuProfile);
         let mut back = 0u64;
         let records = add_samples(&mut b, &namer, &raw, None, &mut back)?;

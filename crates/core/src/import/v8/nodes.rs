@@ -99,8 +99,10 @@ pub(super) struct RawProfile {
 /// do not tell its locations apart (1-based, as editors count).
 #[derive(Default)]
 pub(super) struct Namer {
-    /// Per name: its distinct locations, and whether (url, line) alone tells them apart.
+    /// Per name: its distinct locations (while adding).
     places: FxHashMap<String, FxHashSet<(String, i64, i64)>>,
+    /// Per name with more than one location: whether it needs the column (two locations on one line).
+    qualified: FxHashMap<String, bool>,
 }
 
 /// The name a call frame has before disambiguation.
@@ -134,13 +136,22 @@ impl Namer {
             .insert((cf.url.clone(), cf.line, cf.column));
     }
 
+    /// Decides, once per name, how it is written (so naming costs O(nodes), however many locations a name has).
+    pub(super) fn seal(&mut self) {
+        for (name, places) in std::mem::take(&mut self.places) {
+            if places.len() > 1 {
+                let lines: FxHashSet<(&str, i64)> = places.iter().map(|(u, l, _)| (u.as_str(), *l)).collect();
+                self.qualified.insert(name, lines.len() < places.len());
+            }
+        }
+    }
+
+    /// A call frame's name (after [`Namer::seal`]).
     pub(super) fn name(&self, cf: &CallFrame) -> String {
         let base = base_name(cf);
-        let Some(places) = self.places.get(&base).filter(|p| p.len() > 1) else {
+        let Some(&with_column) = self.qualified.get(&base) else {
             return base;
         };
-        let lines: FxHashSet<(&str, i64)> = places.iter().map(|(u, l, _)| (u.as_str(), *l)).collect();
-        let with_column = lines.len() < places.len();
         let mut loc = safe_text(cf.url.trim());
         if cf.line >= 0 {
             if !loc.is_empty() {
@@ -163,11 +174,7 @@ impl Namer {
 type Stacks = (FxHashMap<i64, usize>, Vec<Option<StackId>>);
 
 /// A profile's nodes as stacks: the stack of each node (`None` for the `(root)` node).
-fn stacks(
-    b: &mut ProfileBuilder,
-    namer: &Namer,
-    p: &RawProfile,
-) -> Result<Stacks, ImportError> {
+fn stacks(b: &mut ProfileBuilder, namer: &Namer, p: &RawProfile) -> Result<Stacks, ImportError> {
     let n = p.nodes.len();
     let at = |i: usize| format!("{}nodes[{i}]", p.path);
     let mut index: FxHashMap<i64, usize> = FxHashMap::default();

@@ -216,6 +216,7 @@ impl TraceParser {
                 namer.add(&n.call_frame);
             }
         }
+        namer.seal();
         let mut threads: FxHashMap<(i64, i64), u32> = FxHashMap::default();
         let mut back = 0u64;
         let mut records = 0u64;
