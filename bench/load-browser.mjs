@@ -1,7 +1,7 @@
 // Load benchmark, scorch against speedscope in the same run: navigation → drawn flame graph, main-thread long
 // tasks and renderer peak memory, for generated perf script, folded and pprof profiles of 1–400 MB.
 //
-//   bench/load.sh [--sizes 1,10,100,400] [--kinds perf,folded,pprof] [--reps 3] [--apps scorch,speedscope]
+//   bench/load.sh [--sizes 1,10,100,400] [--kinds perf,folded,pprof,cpuprofile,trace] [--reps 3] [--apps scorch,speedscope]
 //
 // Method (the same as ../shared/tools/viewer-bench, whose generator makes the profiles): every run is a fresh
 // headless Chromium with an empty profile directory and a 1600×1000 viewport; the app is opened with the
@@ -40,7 +40,9 @@ const out = path.join(root, 'target', 'bench');
 const jsonName = opt('--load', 'url') === 'file' ? 'load-file.json' : 'load.json';
 fs.mkdirSync(out, { recursive: true });
 
-const FILE = { perf: (s) => `perf-${s}mb.linux-perf.txt`, folded: (s) => `folded-${s}mb.collapsedstack.txt`, pprof: (s) => `pprof-${s}mb.pb.gz` };
+const FILE = { perf: (s) => `perf-${s}mb.linux-perf.txt`, folded: (s) => `folded-${s}mb.collapsedstack.txt`, pprof: (s) => `pprof-${s}mb.pb.gz`,
+  // V8 profiles from bench/gen-v8.py (load.sh makes them when these kinds are asked for).
+  cpuprofile: (s) => `v8-${s}mb.cpuprofile`, trace: (s) => `trace-${s}mb.json` };
 const APPS = {
   scorch: {
     dir: path.join(root, 'dist'), url: (b, p) => `${b}/scorch/index.html#url=${encodeURIComponent(p)}`,

@@ -238,6 +238,16 @@ fn go_pprof_is_complete_by_construction() {
     assert_eq!(v["stack_health"]["broken_share"], 0.0);
 }
 
+#[test]
+fn v8_profiles_are_complete_by_construction() {
+    // No JavaScript stack names a C entry point: judged by names, every one would read as truncated.
+    for rel in ["v8/node-small.cpuprofile", "v8/chromium-trace.json"] {
+        let h = health_json(rel);
+        assert_eq!(h["truncation_basis"], "v8_profiler", "{rel}");
+        assert_eq!(h["broken_share"], 0.0, "{rel}");
+    }
+}
+
 /// `(stack, weight)` lines of folded text.
 fn lines(folded: &str) -> Vec<(String, u64)> {
     folded

@@ -75,7 +75,7 @@ struct Health {
     broken_share: f64,
     unsymbolized_share: f64,
     depth: DepthStats,
-    /// How `broken_share` was decided: `entry_points`, or 0 by construction (`go_runtime`) or not judged
+    /// How `broken_share` was decided: `entry_points`, or 0 by construction (`go_runtime`, `v8_profiler`) or not judged
     /// (`no_entry_points`).
     truncation_basis: Basis,
 }

@@ -41,6 +41,9 @@ pub enum Basis {
     /// pprof written by the Go runtime, whose own unwinder walks every goroutine's stack to its start: whole by
     /// construction, `broken` is 0.
     GoRuntime,
+    /// A V8 CPU profile (`.cpuprofile`, a Chrome trace's profile): V8's sampler records every JavaScript frame
+    /// from its `(root)`, so stacks are whole by construction; `broken` is 0.
+    V8Profiler,
     /// A pprof from another producer in which no stack names any entry point: its producer trims them, so names
     /// cannot tell; `broken` is 0 and not judged.
     NoEntryPoints,
@@ -158,6 +161,7 @@ impl StackHealth {
     pub fn describe(&self) -> Vec<String> {
         let broken = match self.basis {
             Basis::GoRuntime => "complete by construction (pprof from the Go runtime)".to_string(),
+            Basis::V8Profiler => "complete by construction (V8's profiler records every frame)".to_string(),
             Basis::NoEntryPoints => {
                 "not judged (no stack names an entry point: this pprof's producer trims them)".to_string()
             }
@@ -372,6 +376,8 @@ fn written_by_go(p: &Profile) -> bool {
 fn basis(p: &Profile, ok: &[bool]) -> Basis {
     if written_by_go(p) {
         Basis::GoRuntime
+    } else if matches!(p.meta.format, Format::V8CpuProfile | Format::ChromeTrace) {
+        Basis::V8Profiler
     } else if p.meta.format == Format::Pprof && !ok.iter().any(|&b| b) {
         Basis::NoEntryPoints
     } else {

@@ -95,20 +95,23 @@ pub enum CountSource {
 /// profile has no sample counts (see the module doc).
 pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSource)> {
     match p.meta.format {
-        Format::PerfScript => Some((
+        // Each record is one sample (V8: weighed by the time to the next one).
+        Format::PerfScript | Format::V8CpuProfile | Format::ChromeTrace => Some((
             ViewOptions {
                 weight: WeightMode::Count,
                 ..*v
             },
             CountSource::Records,
         )),
-        Format::Folded => (p.meta.unit == Unit::Samples && p.meta.decimals == 0).then_some((
-            ViewOptions {
+        // Folded counts are samples unless the file or the user says otherwise (`# unit:`, a declared unit).
+        Format::Folded => {
+            let weighed = ViewOptions {
                 weight: WeightMode::Weight,
                 ..*v
-            },
-            CountSource::Weights,
-        )),
+            };
+            (weighed.unit(p) == Unit::Samples && p.meta.decimals == 0)
+                .then_some((weighed, CountSource::Weights))
+        }
         Format::Pprof => {
             let is_samples = |e: &crate::model::EventInfo| e.unit == Unit::Samples && e.negative_of.is_none();
             let has_twin = |i: usize| p.events.iter().any(|x| x.negative_of == Some(i as u16));

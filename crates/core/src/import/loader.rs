@@ -8,7 +8,8 @@ use super::folded::{FoldedOptions, FoldedParser};
 use super::importer::SNIFF_WINDOW;
 use super::perf::{Naming, PerfOptions, PerfParser};
 use super::pprof::{PprofOptions, PprofParser};
-use super::sniff::{sniff, Sniff};
+use super::sniff::{sniff, tried, Sniff};
+use super::v8::{CpuProfileParser, TraceParser, V8Options};
 use crate::model::{Format, ImportError, ImportErrorKind, Imported, Profile};
 use std::io::Write;
 
@@ -21,7 +22,8 @@ pub struct ImportOptions {
     pub max_line: usize,
     /// How perf frames are named. Default is scorch's own naming.
     pub perf_naming: Naming,
-    /// Largest pprof message, held whole to decode. Default is 1 GiB.
+    /// Largest pprof message or `.cpuprofile`, held whole to decode (and largest single trace event). Default
+    /// is 1 GiB.
     pub max_pprof_bytes: usize,
 }
 
@@ -40,6 +42,8 @@ enum Parser {
     Folded(Box<FoldedParser>),
     Perf(Box<PerfParser>),
     Pprof(PprofParser),
+    CpuProfile(CpuProfileParser),
+    Trace(Box<TraceParser>),
 }
 
 impl Parser {
@@ -48,6 +52,8 @@ impl Parser {
             Parser::Folded(p) => p.feed(chunk),
             Parser::Perf(p) => p.feed(chunk),
             Parser::Pprof(p) => p.feed(chunk),
+            Parser::CpuProfile(p) => p.feed(chunk),
+            Parser::Trace(p) => p.feed(chunk),
         }
     }
     fn finish(self) -> Result<Profile, ImportError> {
@@ -55,13 +61,16 @@ impl Parser {
             Parser::Folded(p) => p.finish(),
             Parser::Perf(p) => p.finish(),
             Parser::Pprof(p) => p.finish(),
+            Parser::CpuProfile(p) => p.finish(),
+            Parser::Trace(p) => p.finish(),
         }
     }
     fn samples(&self) -> usize {
         match self {
             Parser::Folded(p) => p.samples(),
             Parser::Perf(p) => p.samples(),
-            Parser::Pprof(_) => 0,
+            Parser::Trace(p) => p.samples(),
+            Parser::Pprof(_) | Parser::CpuProfile(_) => 0,
         }
     }
     fn format(&self) -> Format {
@@ -69,6 +78,8 @@ impl Parser {
             Parser::Folded(_) => Format::Folded,
             Parser::Perf(_) => Format::PerfScript,
             Parser::Pprof(_) => Format::Pprof,
+            Parser::CpuProfile(_) => Format::V8CpuProfile,
+            Parser::Trace(_) => Format::ChromeTrace,
         }
     }
 }
@@ -153,6 +164,12 @@ impl Sink {
                     Format::Pprof => Parser::Pprof(PprofParser::new(&PprofOptions {
                         max_bytes: self.opts.max_pprof_bytes,
                     })),
+                    Format::V8CpuProfile => Parser::CpuProfile(CpuProfileParser::new(&V8Options {
+                        max_bytes: self.opts.max_pprof_bytes,
+                    })),
+                    Format::ChromeTrace => Parser::Trace(Box::new(TraceParser::new(&V8Options {
+                        max_bytes: self.opts.max_pprof_bytes,
+                    }))),
                 };
                 let head = std::mem::take(&mut self.head);
                 parser.feed(&head)?;
@@ -251,11 +268,14 @@ fn describe_unknown(head: &[u8]) -> String {
         "a broken or truncated pprof (profile.proto) message: its first field claims more bytes than the input has"
     } else if head.iter().take(512).any(|&b| b == 0) {
         "binary data"
+    } else if matches!(super::json::first_significant(head), Some((_, b'{' | b'['))) {
+        "JSON, but neither a V8 .cpuprofile (a top-level object whose \"nodes\" have a \"callFrame\") nor a \
+         Chrome trace (a \"traceEvents\" array, or a top-level array of events with a \"ph\")"
     } else {
         "text"
     };
     // A first line past the sniffing window was judged on its start only: say so, and what the window is.
-    let long = if kind == "text"
+    let long = if (kind == "text" || kind.starts_with("JSON"))
         && head.len() >= SNIFF_WINDOW
         && memchr::memchr(b'\n', head.get(..SNIFF_WINDOW).unwrap_or(head)).is_none()
     {
@@ -267,7 +287,8 @@ fn describe_unknown(head: &[u8]) -> String {
         String::new()
     };
     format!(
-        "not a profile scorch reads: the input looks like {kind}{long}, not pprof, `perf script` output or folded stacks (`frame;frame COUNT` lines)"
+        "not a profile scorch reads: the input looks like {kind}{long}; tried {} (folded: `frame;frame COUNT` lines)",
+        tried().join(", ")
     )
 }
 

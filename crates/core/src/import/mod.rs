@@ -1,18 +1,21 @@
 //! The import layer: bytes in, a [`Profile`](crate::model::Profile) out. Depends only on `crate::model`.
 //!
 //! Inside, dependencies flow one way too: the shared pieces (`importer.rs`: the trait every format answers,
-//! `lines.rs`: line splitting, `kind.rs`: frame kinds several formats derive) sit below the formats
-//! (`folded/`, `perf/`, `pprof/`), which sit below the dispatcher (`sniff.rs`) and the streaming
+//! `lines.rs`: line splitting, `kind.rs`: frame kinds several formats derive, `json.rs`: JSON
+//! sniffing, streaming and typed parsing) sit below the formats
+//! (`folded/`, `perf/`, `pprof/`, `v8/`), which sit below the dispatcher (`sniff.rs`) and the streaming
 //! [`Loader`] (`loader.rs`). No format imports another format or the dispatcher.
 
 pub mod folded;
 pub mod importer;
+pub(crate) mod json;
 mod kind;
 pub(crate) mod lines;
 mod loader;
 pub mod perf;
 pub mod pprof;
 mod sniff;
+pub mod v8;
 
 pub use crate::model::Imported;
 pub use importer::{Applicable, Importer, SNIFF_WINDOW};

@@ -5,11 +5,24 @@ use super::folded::FoldedFormat;
 use super::importer::{Applicable, Importer};
 use super::perf::PerfFormat;
 use super::pprof::PprofFormat;
+use super::v8::{ChromeTraceFormat, CpuProfileFormat};
 use crate::model::Format;
 
 /// The importers, in the order they are asked: binary first (text never starts with a valid run of
-/// profile.proto fields), then perf script, then folded (whose lines are the least distinctive).
-static IMPORTERS: [&dyn Importer; 3] = [&PprofFormat, &PerfFormat, &FoldedFormat];
+/// profile.proto fields), then the JSON formats (a `{` or `[` with their keys), then perf script, then folded
+/// (whose lines are the least distinctive).
+static IMPORTERS: [&dyn Importer; 5] = [
+    &PprofFormat,
+    &CpuProfileFormat,
+    &ChromeTraceFormat,
+    &PerfFormat,
+    &FoldedFormat,
+];
+
+/// The names of the formats the dispatcher tries, in order (for the error that none matched).
+pub fn tried() -> Vec<&'static str> {
+    IMPORTERS.iter().map(|i| i.format().name()).collect()
+}
 
 /// The answer of the dispatcher.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,6 +11,10 @@ pub enum Format {
     PerfScript,
     /// pprof `profile.proto` (raw; gzip is undone by the loader).
     Pprof,
+    /// V8's `.cpuprofile` JSON (`node --cpu-prof`, DevTools' "Save profile").
+    V8CpuProfile,
+    /// Chrome/Edge trace JSON with V8 CPU profile events (DevTools Performance panel, CDP tracing).
+    ChromeTrace,
 }
 
 impl Format {
@@ -19,6 +23,8 @@ impl Format {
             Format::Folded => "folded",
             Format::PerfScript => "perf-script",
             Format::Pprof => "pprof",
+            Format::V8CpuProfile => "v8-cpuprofile",
+            Format::ChromeTrace => "chrome-trace",
         }
     }
 }
@@ -30,6 +36,7 @@ impl Format {
             Format::Folded => "stack lines",
             Format::PerfScript => "samples",
             Format::Pprof => "samples",
+            Format::V8CpuProfile | Format::ChromeTrace => "samples",
         }
     }
 }

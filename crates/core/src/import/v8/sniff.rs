@@ -1,0 +1,120 @@
+//! Whether an input is a `.cpuprofile` or a Chrome trace: read lexically from the first bytes (object keys and
+//! their depths), never from the file name.
+
+use crate::import::importer::{Applicable, Importer};
+use crate::import::json::{first_significant, keys};
+use crate::model::Format;
+
+/// The `.cpuprofile` importer's answer: a top-level object with a `nodes` key whose first node has a
+/// `callFrame` (and no `traceEvents` key).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CpuProfileFormat;
+
+/// The Chrome trace importer's answer: a top-level object with a `traceEvents` key, or a top-level array whose
+/// first element is an object with a `ph` (phase) key, as every trace event has.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ChromeTraceFormat;
+
+impl Importer for CpuProfileFormat {
+    fn format(&self) -> Format {
+        Format::V8CpuProfile
+    }
+
+    fn is_applicable(&self, prefix: &[u8], at_end: bool) -> Applicable {
+        match first_significant(prefix) {
+            None => return undecided(at_end),
+            Some((_, b'{')) => {}
+            Some(_) => return Applicable::No,
+        }
+        let (mut nodes, mut call_frame, mut trace) = (false, false, false);
+        let json = keys(prefix, |depth, key| {
+            match (depth, key) {
+                (1, b"nodes") => nodes = true,
+                (1, b"traceEvents") => trace = true,
+                (3, b"callFrame") if nodes => call_frame = true,
+                _ => {}
+            }
+            trace || call_frame
+        });
+        if !json || trace {
+            Applicable::No
+        } else if call_frame {
+            Applicable::Yes
+        } else if at_end {
+            Applicable::from(Some(nodes))
+        } else {
+            Applicable::NeedMore
+        }
+    }
+}
+
+impl Importer for ChromeTraceFormat {
+    fn format(&self) -> Format {
+        Format::ChromeTrace
+    }
+
+    fn is_applicable(&self, prefix: &[u8], at_end: bool) -> Applicable {
+        let Some((i, first)) = first_significant(prefix) else {
+            return undecided(at_end);
+        };
+        let mut found = false;
+        let json = keys(prefix, |depth, key| {
+            found = matches!((first, depth, key), (b'{', 1, b"traceEvents") | (b'[', 2, b"ph"));
+            found
+        });
+        if first == b'[' {
+            // `[` then `{`: an array of objects; anything else (`[unknown]` in perf output) is not a trace.
+            let rest = prefix.get(i + 1..).unwrap_or_default();
+            match first_significant(rest) {
+                Some((_, b'{')) => {}
+                Some(_) => return Applicable::No,
+                None => return undecided(at_end),
+            }
+        } else if first != b'{' {
+            return Applicable::No;
+        }
+        if !json {
+            Applicable::No
+        } else if found {
+            Applicable::Yes
+        } else if at_end {
+            Applicable::No
+        } else {
+            Applicable::NeedMore
+        }
+    }
+}
+
+fn undecided(at_end: bool) -> Applicable {
+    if at_end {
+        Applicable::No
+    } else {
+        Applicable::NeedMore
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniff() {
+        let cp = br#"{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}]"#;
+        assert_eq!(CpuProfileFormat.is_applicable(cp, false), Applicable::Yes);
+        assert_eq!(ChromeTraceFormat.is_applicable(cp, true), Applicable::No);
+        assert_eq!(
+            CpuProfileFormat.is_applicable(br#"{"nodes":[{"#, false),
+            Applicable::NeedMore
+        );
+        let tr = br#"[{"name":"M","ph":"M","pid":1}"#;
+        assert_eq!(ChromeTraceFormat.is_applicable(tr, false), Applicable::Yes);
+        assert_eq!(CpuProfileFormat.is_applicable(tr, false), Applicable::No);
+        let tr = br#"{"metadata":{"a":[1]},"traceEvents":["#;
+        assert_eq!(ChromeTraceFormat.is_applicable(tr, false), Applicable::Yes);
+        assert_eq!(CpuProfileFormat.is_applicable(tr, false), Applicable::No);
+        for text in [&b"[unknown];main 3\n"[..], b"main;a 1\n", b"{\"x\": 1}"] {
+            assert_eq!(ChromeTraceFormat.is_applicable(text, true), Applicable::No);
+            assert_eq!(CpuProfileFormat.is_applicable(text, true), Applicable::No);
+        }
+    }
+}
