@@ -51,6 +51,9 @@ test('each file opens by #url= with the numbers the CLI gives', async () => {
   const { page } = b;
   for (const [f, format] of FILES) {
     await page.goto(`${server.url}#url=${encodeURIComponent('/v8/' + f)}`);
+    // That was a hash change in the open page, which loads the link itself: let it land before reloading, or the
+    // reload cuts its worker's module import short, which Firefox reports as a page error.
+    await waitForProfile(page, f);
     await page.reload();
     const s = await waitForProfile(page, f);
     const want = nativeInfo(path.join(DATA, f));
