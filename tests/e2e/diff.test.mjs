@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { openApp, nativeInfo, waitForProfile, pixelAt, outFile, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'diff');
@@ -114,4 +115,64 @@ test('a two-count (difffolded) file opens as a diff by itself', async () => {
   await page.waitForFunction(() => /second counts/.test(document.querySelector('[data-testid=diff-legend]').dataset.base));
   await page.click('[data-testid=diff-exit]');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'folded');
+});
+
+// `scorch diff`'s header rows (name → [base, target, differs]), an independent path to the same facts.
+function cliFacts(base, target) {
+  const out = execFileSync(path.join(ROOT, 'target', 'debug', 'scorch'), ['diff', base, target], { encoding: 'utf8' });
+  const rows = {};
+  for (const line of out.split('\n')) {
+    const m = line.match(/^(≠| ) (sample type|unit|period|sample rate|duration|samples|labels)\s+(\S.*?)\s{2,}(\S.*)$/);
+    if (m) rows[m[2]] = [m[3].trim(), m[4].trim(), m[1] === '≠'];
+  }
+  return rows;
+}
+const appFacts = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-testid=diff-facts] tbody tr')]
+  .map((tr) => [tr.dataset.fact, [tr.cells[2].textContent, tr.cells[3].textContent, tr.dataset.differs === 'true']])));
+
+test('the diff header lists both sides\' facts and marks the ones that differ, as scorch diff does', async () => {
+  const { page } = b;
+  const GO = path.join(DATA, 'go-pair');
+  await page.setInputFiles('[data-testid=open-file]', path.join(GO, 'before.pb.gz'));
+  await waitForProfile(page, 'before.pb.gz');
+  await page.setInputFiles('[data-testid=compare-file]', path.join(GO, 'after.pb.gz'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  // 213 samples against 136: more than 1.5× apart, the only fact marked.
+  assert.equal(await page.getAttribute('[data-testid=diff-facts-line]', 'data-differs'), 'samples');
+  assert.match(await page.textContent('[data-testid=diff-facts-line]'), /≠ samples: 213 → 136/);
+  await page.click('[data-testid=diff-facts-toggle]');
+  await page.waitForSelector('[data-testid=diff-facts]');
+  const cli = cliFacts(path.join(GO, 'before.pb.gz'), path.join(GO, 'after.pb.gz'));
+  assert.deepEqual(Object.keys(cli).sort(), ['duration', 'labels', 'period', 'sample type', 'samples', 'unit']);
+  assert.deepEqual(await appFacts(page), cli);
+  await page.screenshot({ path: outFile('diff-facts.png') });
+  await page.click('[data-testid=diff-exit]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=diff-legend]'));
+  assert.deepEqual(b.errors, []);
+});
+
+test('a CPU profile against a heap profile is refused, naming both sample types, until "Diff anyway"', async () => {
+  const { page } = b;
+  const P = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'pprof');
+  await page.setInputFiles('[data-testid=open-file]', path.join(P, 'gp-sample.cpu.pb.gz'));
+  await waitForProfile(page, 'gp-sample.cpu.pb.gz');
+  const before = await page.getAttribute('[data-testid=status]', 'data-total');
+  await page.setInputFiles('[data-testid=compare-file]', path.join(P, 'parca-alloc_space_delta.pb.gz'));
+  await page.waitForSelector('[data-testid=diff-refused]');
+  const text = await page.textContent('[data-testid=diff-refused]');
+  // The open file is the base (before), the compared one the target (after).
+  assert.match(text, /their sample types differ: base is cpu \(nanoseconds\), target is inuse_space \(bytes\)/);
+  // The open profile stays drawn, not a diff.
+  assert.notEqual(await page.getAttribute('[data-testid=status]', 'data-format'), 'diff');
+  assert.equal(await page.getAttribute('[data-testid=status]', 'data-total'), before);
+  const rows = await appFacts(page);
+  assert.deepEqual(rows['sample type'], ['cpu', 'inuse_space', true]);
+  assert.deepEqual(rows.unit, ['nanoseconds', 'bytes', true]);
+  await page.screenshot({ path: outFile('diff-refused.png') });
+  await page.click('[data-testid=diff-anyway]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  assert.equal(await page.$('[data-testid=diff-refused]'), null);
+  await page.click('[data-testid=diff-exit]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=diff-legend]'));
+  assert.deepEqual(b.errors, []);
 });

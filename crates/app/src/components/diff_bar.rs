@@ -4,15 +4,87 @@ use crate::state::pane::Panes;
 use crate::state::Actions;
 use crate::url::UrlKey;
 use leptos::prelude::*;
+use scorch_core::analysis::compare::FactRow;
 use scorch_core::analysis::diff::Widths;
 use scorch_core::view::calltree::NodeId;
+
+/// Both sides' facts as a table, a `≠` before each row that differs (as `scorch diff` prints them).
+fn facts_table(rows: Vec<FactRow>) -> impl IntoView {
+    view! {
+        <table class="diff-facts" data-testid="diff-facts">
+            <thead><tr><th></th><th></th><th>"base (before)"</th><th>"target (after)"</th></tr></thead>
+            <tbody>
+                {rows.into_iter().map(|r| {
+                    let differs = r.differs;
+                    view! {
+                        <tr class:differs=differs data-fact=r.name data-differs=differs.to_string()>
+                            <td class="mark">{if differs { "≠" } else { "" }}</td>
+                            <th scope="row">{r.name}</th><td>{r.base}</td><td>{r.target}</td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// One line: the facts that differ between the sides, or that none does.
+fn facts_summary(rows: &[FactRow]) -> String {
+    let differ: Vec<String> = rows
+        .iter()
+        .filter(|r| r.differs)
+        .map(|r| format!("≠ {}: {} → {}", r.name, r.base, r.target))
+        .collect();
+    if differ.is_empty() {
+        "The sides agree in sample type, unit, rate, duration and sample count.".to_string()
+    } else {
+        format!(
+            "{} (rate, duration, samples: by more than 1.5×)",
+            differ.join(" · ")
+        )
+    }
+}
+
+/// A diff refused because the sides' sample types or units differ: why, both sides' facts, and the way out.
+#[component]
+fn DiffRefused() -> impl IntoView {
+    let actions = expect_context::<Actions>();
+    let refused = actions.diff.refused;
+    move || {
+        refused.get().map(|(why, rows)| {
+            view! {
+                <div class="diff-bar refused" role="alert" data-testid="diff-refused">
+                    <div class="diff-refusal"><b>"Not diffed: "</b>{why}
+                        ". Pick the same sample type on both sides, or diff them anyway (as "
+                        <code>"scorch diff --allow-mismatch"</code>")."</div>
+                    {facts_table(rows)}
+                    <div class="diff-buttons">
+                        <button data-testid="diff-anyway" on:click=move |_| actions.diff_anyway()>"Diff anyway"</button>
+                        <button data-testid="diff-exit" on:click=move |_| actions.exit_diff()>"Exit diff"</button>
+                    </div>
+                </div>
+            }
+        })
+    }
+}
 
 /// The differential view's legend, switches and movers table. The legend says the direction in words.
 #[component]
 pub fn DiffBar() -> impl IntoView {
+    view! { <DiffRefused/> <DiffLegend/> }
+}
+
+#[component]
+fn DiffLegend() -> impl IntoView {
     let actions = expect_context::<Actions>();
     let main = expect_context::<Panes>().main;
     let show_movers = RwSignal::new(false);
+    let show_facts = RwSignal::new(false);
+    let facts = move || {
+        main.data
+            .with(|d| d.as_ref().and_then(|d| d.diff.as_ref()).map(|x| x.facts.clone()))
+            .unwrap_or_default()
+    };
     let sort_by_total = RwSignal::new(false);
     let info = move || {
         main.data.with(|d| {
@@ -27,6 +99,14 @@ pub fn DiffBar() -> impl IntoView {
                 )
             })
         })
+    };
+    let differ_names = move || {
+        facts()
+            .iter()
+            .filter(|r| r.differs)
+            .map(|r| r.name)
+            .collect::<Vec<_>>()
+            .join(",")
     };
     let swap = move |_| actions.swap_diff();
     let exit = move |_| actions.exit_diff();
@@ -86,6 +166,16 @@ pub fn DiffBar() -> impl IntoView {
                         <span>"base (before): "<b>{bname}</b>" · "{btotal}</span>
                         <span>" → target (after): "<b>{tname}</b>" · "{ttotal}</span>
                     </div>
+                    <div class="diff-facts-line" data-testid="diff-facts-line"
+                        data-differs=differ_names>
+                        {move || facts_summary(&facts())}
+                        " "
+                        <button class="link-button" data-testid="diff-facts-toggle" aria-expanded=move || show_facts.get().to_string()
+                            on:click=move |_| show_facts.update(|m| *m = !*m)>
+                            {move || if show_facts.get() { "Hide sides" } else { "Both sides…" }}
+                        </button>
+                    </div>
+                    <Show when=move || show_facts.get()>{move || facts_table(facts())}</Show>
                     <div class="diff-legend-text">{legend}
                         " Widths from the "{if widths == Widths::Target { "target (after)" } else { "base (before)" }}". "
                         <span class="mark-new">"dashed red"</span>" = only in the target; "

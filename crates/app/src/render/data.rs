@@ -5,6 +5,7 @@ use super::color::{
     css_rgb, diff_color, frame_color, module_name, ColorScheme, HealthClass, Rgb, HEALTH_COLORS, KIND_COLORS,
     SELF_COLORS,
 };
+use scorch_core::analysis::compare::FactRow;
 use scorch_core::analysis::diff::{Diff, Mover, Side, Widths};
 use scorch_core::analysis::health::StackHealth;
 use scorch_core::model::units::{format_percent, format_value};
@@ -122,6 +123,8 @@ pub struct FlameData {
 
 /// What a differential view needs per node, on top of the tree of the merged profile.
 pub struct DiffData {
+    /// Both sides' facts (sample type, unit, period, duration, samples, labels), differing ones marked.
+    pub facts: Vec<FactRow>,
     pub base_name: String,
     pub target_name: String,
     pub base_sum: u64,
@@ -154,6 +157,7 @@ impl FlameData {
     /// The differential view of `base` → `target`.
     #[allow(clippy::too_many_arguments)]
     pub fn new_diff(
+        facts: Vec<FactRow>,
         base: &Loaded,
         bview: ViewOptions,
         target: &Loaded,
@@ -183,6 +187,7 @@ impl FlameData {
             })
             .collect();
         let mut data = DiffData {
+            facts,
             base_name: bname,
             target_name: tname,
             base_sum: d.base_sum,

@@ -3,6 +3,7 @@
 use super::Actions;
 use crate::render::Loaded;
 use leptos::prelude::*;
+use scorch_core::analysis::compare::FactRow;
 use scorch_core::analysis::diff::Widths;
 use scorch_core::ViewOptions;
 use std::sync::Arc;
@@ -15,6 +16,10 @@ pub struct DiffState {
     pub absolute: RwSignal<bool>,
     /// A two-count (difffolded) file is its own base and target: (base event, target event).
     pub events: RwSignal<Option<(u16, u16)>>,
+    /// Set when the sides' sample types or units differ: why, and both sides' facts. The diff is not drawn
+    /// until the user says "Diff anyway" (`allow_mismatch`), as `scorch diff --allow-mismatch`.
+    pub refused: RwSignal<Option<(String, Vec<FactRow>)>>,
+    pub allow_mismatch: RwSignal<bool>,
 }
 
 impl Default for DiffState {
@@ -24,6 +29,8 @@ impl Default for DiffState {
             widths: RwSignal::new(Widths::Target),
             absolute: RwSignal::new(false),
             events: RwSignal::new(None),
+            refused: RwSignal::new(None),
+            allow_mismatch: RwSignal::new(false),
         }
     }
 }
@@ -69,6 +76,14 @@ impl Actions {
             self.diff.events.set(None);
         }
         self.diff.base.set(None);
+        self.diff.refused.set(None);
+        self.diff.allow_mismatch.set(false);
+        self.rebuild();
+    }
+
+    /// Draws a refused diff anyway (sample types or units differ).
+    pub fn diff_anyway(&self) {
+        self.diff.allow_mismatch.set(true);
         self.rebuild();
     }
 

@@ -70,6 +70,7 @@ impl Actions {
         l.error.set(None);
         self.view.options.set(view);
         self.diff.base.set(base);
+        self.diff.allow_mismatch.set(false);
         self.heat.sel.set(None);
         self.heat.pending.set(None);
         self.heat.range_a.set(None);

@@ -7,6 +7,8 @@ use crate::render::{FlameData, Loaded};
 use crate::worker::build::{self as worker_build, Built, Channel};
 use crate::worker::protocol::Job;
 use crate::worker::LoadError;
+use scorch_core::analysis::compare;
+use scorch_core::analysis::diff::Side;
 use scorch_core::analysis::transforms::Transform;
 use scorch_core::view::calltree::Order;
 use scorch_core::{RootMode, ViewOptions};
@@ -296,6 +298,7 @@ impl Actions {
         self.load.shown.set(Some(target.clone()));
         let data = match self.diff.base.get_untracked() {
             None => {
+                self.diff.refused.set(None);
                 if matches!(mode, Mode::Functions | Mode::Sandwich) {
                     self.set_fn_table(&target, view);
                 } else {
@@ -371,7 +374,27 @@ impl Actions {
                 worker_build::cancel(Channel::Main);
                 self.view.fn_table.set(None);
                 let (bview, tview, names) = self.diff_sides(&base, &target, view);
+                let side = |l: &Loaded, v: ViewOptions| {
+                    compare::facts(&Side {
+                        profile: &l.imported.profile,
+                        view: v,
+                    })
+                };
+                let (bf, tf) = (side(&base, bview), side(&target, tview));
+                // The two counts of one file are one recording's two columns: comparable by construction.
+                let two_counts = self.diff.events.get_untracked().is_some();
+                let rows =
+                    compare::fact_rows(std::slice::from_ref(&bf), std::slice::from_ref(&tf), two_counts);
+                match compare::refusal(&bf, &tf).filter(|_| !two_counts) {
+                    Some(why) if !self.diff.allow_mismatch.get_untracked() => {
+                        // The graph shown so far stays; the diff bar says why and offers "Diff anyway".
+                        self.diff.refused.set(Some((why, rows)));
+                        return;
+                    }
+                    _ => self.diff.refused.set(None),
+                }
                 Arc::new(FlameData::new_diff(
+                    rows,
                     &base,
                     bview,
                     &target,

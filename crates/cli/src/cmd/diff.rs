@@ -6,12 +6,11 @@ use crate::io::{load, warn, write_out};
 use crate::view::{view, EventArgs, LimitArgs, ViewSpec};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
-use scorch_core::analysis::compare::{describe_type, differences, facts, Fact, Facts};
+use scorch_core::analysis::compare::{describe_type, differences, fact_rows, facts, Fact, Facts};
 use scorch_core::analysis::diff::{Diff, MatchBy, Side};
 use scorch_core::analysis::gate::{gate, GateOn, GateOptions, GateReport, DEFAULT_ALPHA};
 use scorch_core::export::diff_folded;
 use scorch_core::model::units::format_value;
-use scorch_core::model::Unit;
 use scorch_core::{ImportOptions, Imported, Profile};
 
 #[derive(Args, Debug)]
@@ -324,28 +323,6 @@ fn check_comparable(bf: &[String], b: &[Facts], tf: &[String], t: &[Facts]) -> R
 
 /// The header: both sides' facts in two columns, `≠` before a row whose values differ.
 fn header(bf: &[String], b: &[Facts], tf: &[String], t: &[Facts], d: &Diff, one_file: bool) -> String {
-    let join = |xs: Vec<String>| -> String {
-        let mut v = xs;
-        if v.windows(2).all(|w| w.first() == w.last()) {
-            v.truncate(1);
-        }
-        if v.is_empty() {
-            "-".to_string()
-        } else {
-            v.join(", ")
-        }
-    };
-    let col = |fs: &[Facts], f: &dyn Fn(&Facts) -> String| join(fs.iter().map(f).collect());
-    let mut diffs: Vec<Fact> = Vec::new();
-    for x in b {
-        for y in t {
-            for f in differences(x, y) {
-                if !diffs.contains(&f) {
-                    diffs.push(f);
-                }
-            }
-        }
-    }
     let runs = |n: usize| {
         if n == 1 {
             String::new()
@@ -353,59 +330,31 @@ fn header(bf: &[String], b: &[Facts], tf: &[String], t: &[Facts], d: &Diff, one_
             format!(" ({n} runs)")
         }
     };
-    let mut rows: Vec<(Option<Fact>, &str, String, String)> = vec![
+    let facts = fact_rows(b, t, one_file);
+    let any_differs = facts.iter().any(|r| r.differs);
+    let mut rows: Vec<(bool, &str, String, String)> = vec![
         (
-            None,
+            false,
             "",
             format!("base (before){}", runs(b.len())),
             format!("target (after){}", runs(t.len())),
         ),
-        (None, "file", bf.join(", "), tf.join(", ")),
+        (false, "file", bf.join(", "), tf.join(", ")),
     ];
-    let sample_type = |x: &Facts| {
-        if one_file {
-            "first counts".to_string()
-        } else {
-            x.sample_type.clone().unwrap_or_else(|| "-".to_string())
-        }
-    };
-    rows.push((
-        Some(Fact::SampleType),
-        "sample type",
-        col(b, &sample_type),
-        col(t, &sample_type),
-    ));
-    let unit = |x: &Facts| x.unit.name().to_string();
-    rows.push((Some(Fact::Unit), "unit", col(b, &unit), col(t, &unit)));
-    if b.iter().chain(t).any(|x| x.period.is_some()) {
-        let f = |x: &Facts| x.period.clone().unwrap_or_else(|| "-".into());
-        rows.push((Some(Fact::Period), "period", col(b, &f), col(t, &f)));
-    }
-    if b.iter().chain(t).any(|x| x.rate_hz.is_some()) {
-        let f = |x: &Facts| x.rate_hz.map_or("-".into(), |r| format!("{r:.0} Hz per CPU"));
-        rows.push((Some(Fact::Rate), "sample rate", col(b, &f), col(t, &f)));
-    }
-    let dur = |x: &Facts| {
-        x.duration_ns
-            .map_or("-".into(), |n| format_value(n as f64, &Unit::Nanoseconds))
-    };
-    rows.push((Some(Fact::Duration), "duration", col(b, &dur), col(t, &dur)));
-    let samples = |x: &Facts| x.samples.to_string();
-    rows.push((Some(Fact::Samples), "samples", col(b, &samples), col(t, &samples)));
-    rows.push((
-        None,
+    let mut total = Some((
+        false,
         "total",
         format_value(d.base_sum as f64, &d.base_unit),
         format_value(d.target_sum as f64, &d.target_unit),
     ));
-    let labels = |x: &Facts| {
-        if x.labels.is_empty() {
-            "-".into()
-        } else {
-            x.labels.join(" ")
+    for r in facts {
+        let is_labels = r.fact == Fact::Labels;
+        if is_labels {
+            rows.extend(total.take());
         }
-    };
-    rows.push((Some(Fact::Labels), "labels", col(b, &labels), col(t, &labels)));
+        rows.push((r.differs, r.name, r.base, r.target));
+    }
+    rows.extend(total);
     let width = rows
         .iter()
         .map(|r| r.2.chars().count())
@@ -413,16 +362,12 @@ fn header(bf: &[String], b: &[Facts], tf: &[String], t: &[Facts], d: &Diff, one_
         .unwrap_or(0)
         .max(14);
     let mut out = String::new();
-    for (fact, name, bv, tv) in rows {
-        let mark = if fact.is_some_and(|f| diffs.contains(&f)) {
-            "≠"
-        } else {
-            " "
-        };
+    for (differs, name, bv, tv) in rows {
+        let mark = if differs { "≠" } else { " " };
         let pad = width.saturating_sub(bv.chars().count());
         out.push_str(&format!("{mark} {name:<12} {bv}{} {tv}\n", " ".repeat(pad)));
     }
-    if !diffs.is_empty() {
+    if any_differs {
         out.push_str(
             "≠ marks facts that differ between the sides (rate, duration, samples: by more than 1.5×)\n",
         );

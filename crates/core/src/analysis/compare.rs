@@ -5,6 +5,7 @@
 
 use super::diff::Side;
 use super::duration::coverage;
+use crate::model::units::format_value;
 use crate::model::Unit;
 use crate::view::label_keys;
 
@@ -128,6 +129,103 @@ pub fn describe_type(f: &Facts) -> String {
         Some(t) => format!("{t} ({})", f.unit.name()),
         None => format!("no sample type ({})", f.unit.name()),
     }
+}
+
+/// One row of a diff's header: a fact, both sides' values (several runs joined by `, `, one value when they
+/// agree), and whether it differs between the sides.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FactRow {
+    pub fact: Fact,
+    pub name: &'static str,
+    pub base: String,
+    pub target: String,
+    pub differs: bool,
+}
+
+/// The header rows for runs `b` (base) and `t` (target): sample type, unit, period and rate where any side has
+/// one, duration, samples, labels. `one_file` names the sides' sample types as a two-count file's counts.
+pub fn fact_rows(b: &[Facts], t: &[Facts], one_file: bool) -> Vec<FactRow> {
+    let join = |mut v: Vec<String>| -> String {
+        if v.windows(2).all(|w| w.first() == w.last()) {
+            v.truncate(1);
+        }
+        if v.is_empty() {
+            "-".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    let col = |fs: &[Facts], f: &dyn Fn(&Facts) -> String| join(fs.iter().map(f).collect());
+    let mut diffs: Vec<Fact> = Vec::new();
+    for x in b {
+        for y in t {
+            for f in differences(x, y) {
+                if !diffs.contains(&f) {
+                    diffs.push(f);
+                }
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    let mut push = |fact: Fact, name: &'static str, f: &dyn Fn(&Facts) -> String| {
+        rows.push(FactRow {
+            fact,
+            name,
+            base: col(b, f),
+            target: col(t, f),
+            differs: diffs.contains(&fact),
+        })
+    };
+    push(Fact::SampleType, "sample type", &|x: &Facts| {
+        if one_file {
+            "first counts".to_string()
+        } else {
+            x.sample_type.clone().unwrap_or_else(|| "-".to_string())
+        }
+    });
+    push(Fact::Unit, "unit", &|x: &Facts| x.unit.name().to_string());
+    let any = |f: &dyn Fn(&Facts) -> bool| b.iter().chain(t).any(f);
+    if any(&|x: &Facts| x.period.is_some()) {
+        push(Fact::Period, "period", &|x: &Facts| {
+            x.period.clone().unwrap_or_else(|| "-".into())
+        });
+    }
+    if any(&|x: &Facts| x.rate_hz.is_some()) {
+        push(Fact::Rate, "sample rate", &|x: &Facts| {
+            x.rate_hz.map_or("-".into(), |r| format!("{r:.0} Hz per CPU"))
+        });
+    }
+    push(Fact::Duration, "duration", &|x: &Facts| {
+        x.duration_ns
+            .map_or("-".into(), |n| format_value(n as f64, &Unit::Nanoseconds))
+    });
+    push(Fact::Samples, "samples", &|x: &Facts| x.samples.to_string());
+    push(Fact::Labels, "labels", &|x: &Facts| {
+        if x.labels.is_empty() {
+            "-".into()
+        } else {
+            x.labels.join(" ")
+        }
+    });
+    rows
+}
+
+/// Why a diff of these sides is refused (sample types or units differ), naming both; `None` when comparable.
+pub fn refusal(b: &Facts, t: &Facts) -> Option<String> {
+    let hard: Vec<Fact> = differences(b, t).into_iter().filter(|d| d.is_hard()).collect();
+    if hard.is_empty() {
+        return None;
+    }
+    let what = if hard.contains(&Fact::SampleType) {
+        "sample types"
+    } else {
+        "units"
+    };
+    Some(format!(
+        "the sides are not comparable, their {what} differ: base is {}, target is {}",
+        describe_type(b),
+        describe_type(t)
+    ))
 }
 
 #[cfg(test)]
