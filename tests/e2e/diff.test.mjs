@@ -176,3 +176,26 @@ test('a CPU profile against a heap profile is refused, naming both sample types,
   await page.waitForFunction(() => !document.querySelector('[data-testid=diff-legend]'));
   assert.deepEqual(b.errors, []);
 });
+
+test('movers carry the 95 % interval of each change, and changes within noise are marked', async () => {
+  const { page } = b;
+  await page.setInputFiles('[data-testid=open-file]', path.join(DATA, 'inf-diff-before.txt'));
+  await waitForProfile(page, 'inf-diff-before.txt');
+  await page.setInputFiles('[data-testid=compare-file]', path.join(DATA, 'inf-diff-after.txt'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  if (!(await page.$('[data-testid=movers-table]'))) await page.click('[data-testid=movers-toggle]');
+  await page.waitForSelector('[data-testid=movers-table]');
+  const rows = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-testid=mover-row]')]
+    .map((tr) => [tr.cells[0].textContent, { ci: tr.querySelector('[data-testid=mover-ci]').textContent, noise: tr.classList.contains('noise') }])));
+  // statsmodels 0.14, confint_proportions_2indep(k_after, 80, k_before, 65, method="newcomb", compare="diff"),
+  // with k the samples whose stack holds the function (read from the two folded files by a Python one-liner).
+  assert.deepEqual(rows.rw_verify_area, { ci: '-4.05 to +14.42 pp', noise: true });
+  assert.deepEqual(rows.__srcu_read_unlock, { ci: '-30.03 to +0.10 pp', noise: true });
+  assert.deepEqual(rows.vfs_write, { ci: '-25.32 to +6.01 pp', noise: true });
+  // Beyond noise: the interval excludes 0.
+  assert.deepEqual(rows.__fdget_pos, { ci: '+2.44 to +29.89 pp', noise: false });
+  assert.deepEqual(rows.fsnotify, { ci: '-34.39 to -3.47 pp', noise: false });
+  await page.click('[data-testid=diff-exit]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=diff-legend]'));
+  assert.deepEqual(b.errors, []);
+});

@@ -121,7 +121,7 @@ fn DiffLegend() -> impl IntoView {
                 .map(|x| x.movers.clone())
                 .unwrap_or_default();
             if by_total {
-                rows.sort_by(|a, b| {
+                rows.sort_by(|(a, _), (b, _)| {
                     b.total_delta()
                         .abs()
                         .total_cmp(&a.total_delta().abs())
@@ -200,13 +200,17 @@ fn DiffLegend() -> impl IntoView {
                                     <th class="sortable" on:click=move |_| sort_by_total.set(false)>"Δ self ▾"</th>
                                     <th>"base total"</th><th>"target total"</th>
                                     <th class="sortable" on:click=move |_| sort_by_total.set(true)>"Δ total ▾"</th>
+                                    <th title="The 95 % interval of the change in total share (Newcombe's hybrid score, from the samples behind both shares); greyed rows: it holds 0, the change is within sampling noise">"Δ total, 95 %"</th>
                                 </tr></thead>
                                 <tbody>
-                                    {move || movers().into_iter().map(|m| {
+                                    {move || movers().into_iter().map(|(m, ci)| {
                                         let name = m.name.clone();
                                         let cls = if m.self_delta() > 0.0 { "grew" } else if m.self_delta() < 0.0 { "shrank" } else { "" };
+                                        // Within noise: the change's 95 % interval holds 0.
+                                        let noise = ci.is_some_and(|(lo, hi)| lo <= 0.0 && hi >= 0.0);
+                                        let ci_text = ci.map(|(lo, hi)| format!("{:+.2} to {:+.2} pp", lo * 100.0, hi * 100.0)).unwrap_or_else(|| "-".into());
                                         view! {
-                                            <tr data-testid="mover-row" class=cls on:click=move |_| select(name.clone())>
+                                            <tr data-testid="mover-row" class=cls class:noise=noise on:click=move |_| select(name.clone())>
                                                 <td class="fn">{m.name.clone()}</td>
                                                 <td>{format!("{:.2} %", m.base_self * 100.0)}</td>
                                                 <td>{format!("{:.2} %", m.target_self * 100.0)}</td>
@@ -214,6 +218,7 @@ fn DiffLegend() -> impl IntoView {
                                                 <td>{format!("{:.2} %", m.base_total * 100.0)}</td>
                                                 <td>{format!("{:.2} %", m.target_total * 100.0)}</td>
                                                 <td>{format!("{:+.2} pp", m.total_delta())}</td>
+                                                <td data-testid="mover-ci">{ci_text}</td>
                                             </tr>
                                         }
                                     }).collect_view()}

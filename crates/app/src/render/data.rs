@@ -8,6 +8,7 @@ use super::color::{
 use scorch_core::analysis::compare::FactRow;
 use scorch_core::analysis::diff::{Diff, Mover, Side, Widths};
 use scorch_core::analysis::health::StackHealth;
+use scorch_core::analysis::stats;
 use scorch_core::model::units::{format_percent, format_value};
 use scorch_core::view::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
 use scorch_core::{FlameLayout, FrameKind, Imported, Profile, Unit, ViewOptions};
@@ -138,7 +139,9 @@ pub struct DiffData {
     /// Per node: fill colour, and 1 = only in target, 2 = only in base.
     pub colors: Vec<Rgb>,
     pub marks: Vec<u8>,
-    pub movers: Vec<Mover>,
+    /// The movers, each with the 95 % interval of its total share's change (Newcombe, from the samples behind
+    /// both sides' shares; `None` without sample counts), as fractions.
+    pub movers: Vec<(Mover, Option<(f64, f64)>)>,
 }
 
 impl DiffData {
@@ -167,6 +170,14 @@ impl FlameData {
         absolute: bool,
         order: Order,
     ) -> FlameData {
+        let counts = |l: &Loaded, v: &ViewOptions| {
+            stats::function_counts(&l.imported.profile, v).map(|(rows, n, _)| {
+                let by_name: std::collections::HashMap<String, u64> =
+                    rows.into_iter().map(|r| (r.name, r.total_n)).collect();
+                (by_name, n)
+            })
+        };
+        let (bcounts, tcounts) = (counts(base, &bview), counts(target, &tview));
         let d = Diff::new(
             Side {
                 profile: &base.imported.profile,
@@ -178,7 +189,22 @@ impl FlameData {
             },
         );
         let (bname, tname) = names;
-        let movers = d.movers();
+        let movers = d
+            .movers()
+            .into_iter()
+            .map(|m| {
+                let ci = match (&bcounts, &tcounts) {
+                    (Some((bm, bn)), Some((tm, tn))) => {
+                        let k = |map: &std::collections::HashMap<String, u64>| {
+                            map.get(&m.name).copied().unwrap_or(0)
+                        };
+                        stats::difference_interval(k(bm), *bn, k(tm), *tn)
+                    }
+                    _ => None,
+                };
+                (m, ci)
+            })
+            .collect();
         let tree = d.tree(widths, order);
         let nodes: Vec<[u64; 4]> = (0..tree.len())
             .map(|n| {
