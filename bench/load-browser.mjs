@@ -50,6 +50,13 @@ const APPS = {
     home: (b) => `${b}/scorch/index.html`, input: '[data-testid=open-file]',
     ready: () => performance.getEntriesByName('bench:rendered').length > 0,
   },
+  // The floor (issue #19): ../shared/tools/viewer-bench's page that fetches or reads the profile and touches every
+  // byte once, with no parsing, then draws one rectangle.
+  baseline: {
+    dir: path.join(root, '..', 'shared', 'tools', 'viewer-bench', 'baseline'),
+    url: (b, p) => `${b}/baseline/index.html#url=${encodeURIComponent(p)}`,
+    home: (b) => `${b}/baseline/index.html`, input: '#f', ready: () => true,
+  },
   speedscope: {
     dir: path.join(here, 'node_modules', 'speedscope', 'dist', 'release'),
     url: (b, p) => `${b}/speedscope/index.html#profileURL=${encodeURIComponent(p)}`,
@@ -60,7 +67,8 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
   '.svg': 'image/svg+xml', '.json': 'application/json', '.woff2': 'font/woff2', '.png': 'image/png' };
 
 function serve() {
-  const mounts = { '/scorch/': APPS.scorch.dir, '/speedscope/': APPS.speedscope.dir, '/profiles/': profiles };
+  const mounts = { '/scorch/': APPS.scorch.dir, '/speedscope/': APPS.speedscope.dir, '/baseline/': APPS.baseline.dir,
+    '/profiles/': profiles };
   const server = http.createServer((req, res) => {
     const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const prefix = Object.keys(mounts).find((m) => p.startsWith(m));
@@ -186,6 +194,17 @@ async function run(app, base, file) {
       }
       await sleep(100);
     }
+    if (res.ok && app === 'scorch') {
+      // Where the memory sits once drawn: the page's wasm memory, each worker's, the page's JS heap (Chromium).
+      const mb = (x) => (x == null ? null : Math.round(x / 1048576));
+      res.memory = await page.evaluate(() => ({ pageWasm: window.scorchBoot?.memory?.buffer.byteLength,
+        jsHeap: performance.memory?.usedJSHeapSize })).catch(() => ({}));
+      res.memory = { pageWasmMB: mb(res.memory.pageWasm), jsHeapMB: mb(res.memory.jsHeap), workerWasmMB: [] };
+      for (const w of page.workers()) {
+        const n = await w.evaluate(() => self.scorchMemory?.buffer.byteLength).catch(() => null);
+        if (n != null) res.memory.workerWasmMB.push(mb(n));
+      }
+    }
     if (res.ok && process.env.BENCH_SHOTS) await page.screenshot({ path: path.join(out, `${app}-${file}.png`) });
   } catch (e) {
     res.failure = res.failure || String(e.message || e).split('\n')[0];
@@ -214,7 +233,7 @@ const list = opt('--files', null)?.split(',') ?? sizes.flatMap((size) => kinds.m
         const res = await run(app, base, file);
         results.push(res);
         console.error(`${app.padEnd(10)} ${file.padEnd(32)} ` + (res.ok
-          ? `drawn ${res.drawnMs.toFixed(0)} ms, import ${res.importMs.toFixed(0)} ms, longest task ${res.longestMs.toFixed(0)} ms (${res.over50} over 50; boot ${res.bootTaskMs.toFixed(0)}), peak ${res.peakMB.toFixed(0)} MB`
+          ? `drawn ${res.drawnMs.toFixed(0)} ms, import ${res.importMs.toFixed(0)} ms, longest task ${res.longestMs.toFixed(0)} ms (${res.over50} over 50; boot ${res.bootTaskMs.toFixed(0)}), peak ${res.peakMB.toFixed(0)} MB${res.memory ? ` (page wasm ${res.memory.pageWasmMB} MB, workers' wasm ${res.memory.workerWasmMB.join('+')} MB, JS heap ${res.memory.jsHeapMB} MB)` : ''}`
           : `FAILED ${res.failure}, peak ${res.peakMB.toFixed(0)} MB`));
         fs.writeFileSync(path.join(out, jsonName), JSON.stringify(results, null, 1));
       }
@@ -241,3 +260,19 @@ for (const f of files) {
 }
 console.log(`${reps} runs per app and file, medians, loaded by ${loadMode}; ${new Date().toISOString()}, ${os.cpus().length} cores\n`);
 console.log(rows.join('\n'));
+
+// Against the floor (issue #19): scorch's time ÷ the baseline's, and memory above the baseline's peak.
+if (apps.includes('baseline')) {
+  const fl = ['', '| file | floor drawn | scorch drawn | scorch ÷ floor | floor peak | scorch above floor | speedscope above floor | scorch wasm: page / workers |',
+    '|---|---|---|---|---|---|---|---|'];
+  for (const f of files) {
+    const pick = (app) => results.filter((r) => r.file === f && r.app === app);
+    const m = (app, k) => median(pick(app).filter((r) => r.ok).map((r) => r[k]));
+    const [bd, sd] = [m('baseline', 'drawnMs'), m('scorch', 'drawnMs')];
+    const [bp, sp, pp] = ['baseline', 'scorch', 'speedscope'].map((a) => median(pick(a).map((r) => r.peakMB)));
+    const mem = pick('scorch').filter((r) => r.memory).map((r) => r.memory);
+    const wasm = mem.length ? `${median(mem.map((x) => x.pageWasmMB))} / ${median(mem.map((x) => x.workerWasmMB.reduce((a, b) => a + b, 0)))} MB` : '—';
+    fl.push(`| ${f} | ${fmt(bd, 'ms')} | ${fmt(sd, 'ms')} | ${Number.isFinite(sd / bd) ? (sd / bd).toFixed(2) + '×' : '—'} | ${fmt(bp, 'MB')} | ${fmt(sp - bp, 'MB')} | ${fmt(pp - bp, 'MB')} | ${wasm} |`);
+  }
+  console.log(fl.join('\n'));
+}

@@ -47,7 +47,8 @@ if (early) {
 }
 window.scorchBoot = boot;
 const { default: init } = await glue;
-await init({ module_or_path: module });
+// The wasm memory is kept where a benchmark can read its size (bench/load-browser.mjs: page and worker memory).
+boot.memory = (await init({ module_or_path: module })).memory;
 // The app is mounted: the end of its start, for outside benchmarks (bench/load-browser.mjs tells the boot task
 // from the load's tasks by it).
 performance.mark('bench:booted');

@@ -24,5 +24,6 @@ self.onmessage = async (e) => {
   self.onmessage = null;
   const module = e.data && e.data.module;
   const { default: init } = await glue;
-  await init({ module_or_path: module || new URL('../scorch-app_bg.wasm', import.meta.url) });
+  // Its size is read by bench/load-browser.mjs (where a load's memory sits: page or worker).
+  self.scorchMemory = (await init({ module_or_path: module || new URL('../scorch-app_bg.wasm', import.meta.url) })).memory;
 };
