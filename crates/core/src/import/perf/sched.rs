@@ -135,15 +135,20 @@ fn seconds(ns: u64) -> String {
     format!("{}.{:06}", ns / 1_000_000_000, ns % 1_000_000_000 / 1000)
 }
 
-/// Matches switch-outs to switch-ins in time order. Returns the waits (in the switch-outs' time order) and
-/// the warnings' texts (at most [`crate::model::Warnings::KEEP`]) with the count of unmatched switch-outs.
-fn match_waits(
-    p: &Profile,
-    event: u16,
-    times: &[u64],
-    events: &[u16],
-    labels: &[u32],
-) -> (Vec<Wait>, u64, Vec<String>) {
+/// What the matching found.
+#[derive(Debug, Default)]
+struct Matched {
+    /// In the switch-outs' time order.
+    waits: Vec<Wait>,
+    /// Switch-outs (of a thread other than the idle task).
+    outs: u64,
+    unmatched: u64,
+    /// The first unmatched ones' texts (at most [`crate::model::Warnings::KEEP`]).
+    texts: Vec<String>,
+}
+
+/// Matches switch-outs to switch-ins in time order.
+fn match_waits(p: &Profile, event: u16, times: &[u64], events: &[u16], labels: &[u32]) -> Matched {
     let fields = set_fields(p);
     let threads = p.samples.thread.as_deref().unwrap_or(&[]);
     let is_switch = |i: usize| events.get(i) == Some(&event);
@@ -165,7 +170,7 @@ fn match_waits(
     };
     let mut pending: FxHashMap<u32, u32> = FxHashMap::default();
     let mut waits = Vec::new();
-    let (mut unmatched, mut texts) = (0u64, Vec::new());
+    let (mut unmatched, mut texts, mut outs) = (0u64, Vec::new(), 0u64);
     let mut unmatched_at = |i: u32, tid: u32, texts: &mut Vec<String>| {
         unmatched += 1;
         if texts.len() < crate::model::Warnings::KEEP {
@@ -207,6 +212,7 @@ fn match_waits(
             }
         }
         if f.prev_pid != 0 {
+            outs += 1;
             if let Some(old) = pending.insert(f.prev_pid, i as u32) {
                 unmatched_at(old, f.prev_pid, &mut texts);
             }
@@ -219,7 +225,12 @@ fn match_waits(
     }
     // A wait is pushed when its switch-in is seen: put them back in switch-out order.
     waits.sort_by_key(|w| (times.get(w.sample as usize).copied().unwrap_or(0), w.sample));
-    (waits, unmatched, texts)
+    Matched {
+        waits,
+        outs,
+        unmatched,
+        texts,
+    }
 }
 
 /// Adds the derived events (off-CPU time from `sched:sched_switch`, wall-clock) to a perf profile; returns it
@@ -258,11 +269,30 @@ pub fn derive_offcpu(p: Profile) -> Profile {
         }
     };
     let labels = p.samples.labels.as_ref().unwrap_or(&no_labels);
-    let (waits, unmatched, texts) = match switch {
+    let Matched {
+        waits,
+        outs,
+        unmatched,
+        mut texts,
+    } = match switch {
         Some(e) => match_waits(&p, e, times, events, labels),
-        None => (Vec::new(), 0, Vec::new()),
+        None => Matched::default(),
     };
-    // Every unmatched switch-out is counted; the first ones are kept with their text.
+    // Every unmatched switch-out is one warning; the first ones are kept with their text, the first of them
+    // after a summary with what to do.
+    if let Some(first) = texts.first_mut() {
+        *first = format!(
+            "{unmatched} of {outs} switch-outs were never followed by a switch-in of their thread, so their \
+             off-CPU time is unknown and left out{}. The first: {first}",
+            if unmatched * 2 > outs {
+                " (a recording of one command, perf record without -a, sees a thread switch in only from \
+                 its own process: record system-wide with -a, and filter the tracepoint on the comm with \
+                 --filter 'prev_comm == \"NAME\" || next_comm == \"NAME\"' to keep the file small)"
+            } else {
+                ""
+            }
+        );
+    }
     let kept = texts.len() as u64;
     for t in texts {
         warnings.push(0, 0, t);
@@ -359,3 +389,7 @@ pub fn derive_offcpu(p: Profile) -> Profile {
     }
     b.build(unit, decimals, records, warnings)
 }
+
+#[cfg(test)]
+#[path = "sched_tests.rs"]
+mod tests;
