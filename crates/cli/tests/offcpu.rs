@@ -208,6 +208,19 @@ fn info_lists_the_derived_events_and_wall_clock_adds_the_halves() {
     assert_eq!(Some(half("off")), off["total"].as_u64());
     let text = ok(&["info", &data(SLEEP)]);
     assert!(text.contains("  off-CPU time (from sched_switch): "), "{text}");
+    let (_, unmatched, outs) = oracle(SLEEP);
+    let waits = oracle_off.len(); // not the wait count: stacks; the JSON note gives the count
+    assert!(waits > 0);
+    assert!(
+        text.contains(&format!(
+            "({unmatched} of {outs} switch-outs never switched back in); wall-clock = cpu-clock/freq=199/"
+        )),
+        "{text}"
+    );
+    assert!(i["off_cpu"]
+        .as_str()
+        .unwrap()
+        .contains("waits from sched:sched_switch"));
     // A profile without scheduler events has no derived event and `--event offcpu` names what it has.
     let (code, _, err) = scorch(&["fold", "--event", "offcpu", &data("perf-made/periodic.txt")]);
     assert_eq!(code, 1);

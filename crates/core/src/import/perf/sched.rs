@@ -33,6 +33,8 @@ pub const NEXT_PID: &str = "next_pid";
 pub const STATE: &str = "state";
 /// Label key of the wall-clock samples: `on` or `off`.
 pub const CPU: &str = "cpu";
+/// The key of the profile's note (`Meta::info`) on what was derived, or why not.
+pub const NOTE: &str = "off-CPU";
 
 /// A `sched:sched_switch` payload: `prev_comm=… prev_pid=… prev_prio=… prev_state=S ==> next_comm=… next_pid=…
 /// next_prio=…`.
@@ -237,7 +239,10 @@ fn match_waits(p: &Profile, event: u16, times: &[u64], events: &[u16], labels: &
 /// unchanged when there is nothing to derive or it was derived already. See the module's documentation.
 pub fn derive_offcpu(p: Profile) -> Profile {
     let find = |name: &str| p.events.iter().position(|e| e.name == name).map(|i| i as u16);
-    if find(OFFCPU_EVENT).is_some() || find(WALL_EVENT).is_some() {
+    if find(OFFCPU_EVENT).is_some()
+        || find(WALL_EVENT).is_some()
+        || p.meta.info.iter().any(|(k, _)| k == NOTE)
+    {
         return p;
     }
     let switch = find(SCHED_SWITCH).filter(|&e| p.events.get(usize::from(e)).is_some_and(|e| e.samples > 0));
@@ -247,9 +252,18 @@ pub fn derive_offcpu(p: Profile) -> Profile {
         .iter()
         .position(|e| e.unit == Unit::Nanoseconds && e.name != OFFCPU_TIME && e.samples > 0)
         .map(|i| i as u16);
-    if switch.is_none() && !(offcpu_time.is_some() && on_cpu.is_some()) {
+    if switch.is_none() && offcpu_time.is_none() {
         return p;
     }
+    let on_name = on_cpu
+        .and_then(|e| p.events.get(usize::from(e)))
+        .map(|e| e.name.clone());
+    // An on-CPU event that counts something other than time (`cycles`): no wall-clock, and the note says why.
+    let counted = p
+        .events
+        .iter()
+        .find(|e| e.samples > 0 && e.name != SCHED_SWITCH && e.name != OFFCPU_TIME && !e.name.contains(':'))
+        .map(|e| e.name.clone());
     let (unit, decimals, records) = (p.meta.unit.clone(), p.meta.decimals, p.meta.records);
     let mut warnings = p.meta.warnings.clone();
     let no_labels = Vec::new();
@@ -265,6 +279,9 @@ pub fn derive_offcpu(p: Profile) -> Profile {
             }
             let mut p = p;
             p.meta.warnings = warnings;
+            p.meta
+                .info
+                .push((NOTE.into(), "none: the samples have no timestamps".into()));
             return p;
         }
     };
@@ -387,6 +404,23 @@ pub fn derive_offcpu(p: Profile) -> Profile {
             "the derived off-CPU and wall-clock weights overflow 2^64-1 with the others: some were left out",
         );
     }
+    let off_note = if has_switch {
+        format!(
+            "{} waits from {SCHED_SWITCH} ({unmatched} of {outs} switch-outs never switched back in)",
+            rows.len()
+        )
+    } else {
+        format!("{OFFCPU_TIME} from perf record --off-cpu (its period is the time off the CPU)")
+    };
+    let wall_note = match (&on_name, &counted) {
+        (Some(on), _) if !on_rows.is_empty() => format!("wall-clock = {on} (on-CPU, its period in ns) + off-CPU"),
+        (Some(_), _) => "no wall-clock: no off-CPU waits".to_string(),
+        (_, Some(c)) => format!(
+            "no wall-clock: the on-CPU event {c} counts events, not time (record cpu-clock or task-clock for one)"
+        ),
+        _ => "no wall-clock: no on-CPU samples".to_string(),
+    };
+    b.add_info(NOTE, format!("{off_note}; {wall_note}"));
     b.build(unit, decimals, records, warnings)
 }
 

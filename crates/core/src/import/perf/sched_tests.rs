@@ -233,3 +233,37 @@ fn no_switch_ins_at_all_is_counted_and_bounded() {
     assert_eq!(p.events[event(&p, OFFCPU_EVENT) as usize].samples, 0);
     assert!(p.meta.warnings.first[0].message.contains("without -a"));
 }
+
+fn note(p: &Profile) -> &str {
+    p.meta
+        .info
+        .iter()
+        .find(|(k, _)| k == NOTE)
+        .map(|(_, v)| v.as_str())
+        .unwrap()
+}
+
+#[test]
+fn the_note_says_what_was_derived_or_why_not() {
+    let p = load(SMALL);
+    assert_eq!(
+        note(&p),
+        "2 waits from sched:sched_switch (2 of 4 switch-outs never switched back in); \
+         wall-clock = cpu-clock (on-CPU, its period in ns) + off-CPU"
+    );
+    // cycles count events, not time: no wall-clock, and the note says why (SEMANTICS: never mix units).
+    let p = load(&SMALL.replace("1000000 cpu-clock:", "1000000 cycles:"));
+    assert!(p.events.iter().all(|e| e.name != WALL_EVENT));
+    assert!(note(&p).ends_with("no wall-clock: the on-CPU event cycles counts events, not time (record cpu-clock or task-clock for one)"), "{}", note(&p));
+    // No timestamps: nothing derived, said once.
+    let untimed = "a 10 sched:sched_switch: prev_comm=a prev_pid=10 prev_prio=1 prev_state=S ==> next_comm=b next_pid=20 next_prio=1\n\t1 f (/bin/a)\n";
+    let p = load(untimed);
+    assert_eq!(p.events.len(), 1);
+    assert_eq!(note(&p), "none: the samples have no timestamps");
+    assert!(p
+        .meta
+        .warnings
+        .first
+        .iter()
+        .any(|w| w.message.contains("without timestamps")));
+}
