@@ -5,7 +5,8 @@ Usage: offcpu.py FILE [FILE.gz]
 
 The rule (docs/FORMATS.md, "Off-CPU time"): a switch-out of thread T (`prev_pid=T`, the stack printed under that
 event) at t0 waits until T's next switch-in (`next_pid=T`, on any CPU) at t1; the wait weighs t1 - t0 ns on the
-switch-out's stack. pid 0 (the idle task) is never matched. A switch-out followed by another switch-out of the
+switch-out's stack. pid 0 (the idle task) is never matched; a switch-out in state Z or X (the thread exiting) is
+no wait. A switch-out followed by another switch-out of the
 same thread before any switch-in, or by nothing, is unmatched.
 
 Prints one folded line per stack, `comm;outermost;...;leaf NS`, sorted, then `# unmatched N` and
@@ -79,17 +80,17 @@ def main(path):
             continue
         p = PAYLOAD.search(rest)
         if p:
-            events.append((ns, i, comm, int(p[1]), int(p[3]), frames))
+            events.append((ns, i, comm, int(p[1]), p[2], int(p[3]), frames))
     events.sort(key=lambda e: (e[0], e[1]))
     pending = {}
     sums = defaultdict(int)
     unmatched = 0
     outs = 0
-    for ns, _, comm, prev_pid, next_pid, frames in events:
+    for ns, _, comm, prev_pid, state, next_pid, frames in events:
         if next_pid != 0 and next_pid in pending:
             t0, c, fr = pending.pop(next_pid)
             sums[";".join([c] + fr[::-1])] += ns - t0
-        if prev_pid != 0:
+        if prev_pid != 0 and state[0] not in "ZX":
             outs += 1
             if prev_pid in pending:
                 unmatched += 1

@@ -3,7 +3,8 @@
 //! The reader keeps each `sched:sched_switch` payload as a label set {`prev_pid`, `prev_state`, `next_pid`} on
 //! the raw sample ([`switch_labels`]); [`derive_offcpu`] then walks the switch samples in time order with one
 //! map from thread id to its pending switch-out: a switch-out of T (`prev_pid=T`, T's stack) at t₀ waits until
-//! T's next switch-in (`next_pid=T`, on any CPU) at t₁, and becomes a sample of the event [`OFFCPU_EVENT`]
+//! T's next switch-in (`next_pid=T`, on any CPU) at t₁ (unless T left as a zombie or dead: `prev_state` Z or X
+//! is its exit, not a wait), and becomes a sample of the event [`OFFCPU_EVENT`]
 //! weighing t₁ − t₀ ns on the switch-out's stack, thread and CPU, at t₀, labelled {`state`=prev_state}. A
 //! switch-out never followed by a switch-in is a counted warning, never guessed. Where on-CPU samples in
 //! nanoseconds (`cpu-clock`, `task-clock`) were recorded too, [`WALL_EVENT`] holds both halves, labelled
@@ -92,6 +93,8 @@ pub(super) fn switch_labels(b: &mut ProfileBuilder, s: &Switch<'_>) -> u32 {
 struct SetFields {
     prev_pid: u32,
     state: StrId,
+    /// `prev_state` Z (zombie) or X (dead): the thread's last switch-out, not a wait.
+    dead: bool,
     next_pid: u32,
 }
 
@@ -116,9 +119,11 @@ fn set_fields(p: &Profile) -> Vec<Option<SetFields>> {
                     _ => {}
                 }
             }
+            let state = st?;
             Some(SetFields {
                 prev_pid: pp?,
-                state: st?,
+                state,
+                dead: p.strings.get(state).starts_with(['Z', 'X']),
                 next_pid: np?,
             })
         })
@@ -213,7 +218,7 @@ fn match_waits(p: &Profile, event: u16, times: &[u64], events: &[u16], labels: &
                 });
             }
         }
-        if f.prev_pid != 0 {
+        if f.prev_pid != 0 && !f.dead {
             outs += 1;
             if let Some(old) = pending.insert(f.prev_pid, i as u32) {
                 unmatched_at(old, f.prev_pid, &mut texts);

@@ -267,3 +267,30 @@ fn the_note_says_what_was_derived_or_why_not() {
         .iter()
         .any(|w| w.message.contains("without timestamps")));
 }
+
+#[test]
+fn an_exit_is_no_wait() {
+    // d (50) sleeps (S) and comes back 2 ms later, then exits (Z): one wait, nothing unmatched.
+    let text = "\
+d 50/50 [000] 1.000000000: sched:sched_switch: prev_comm=d prev_pid=50 prev_prio=1 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=1
+\t1 nap (/bin/d)
+
+swapper 0/0 [000] 1.002000000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=1 prev_state=R ==> next_comm=d next_pid=50 next_prio=1
+\t2 do_idle (/bin/k)
+
+d 50/50 [000] 1.003000000: sched:sched_switch: prev_comm=d prev_pid=50 prev_prio=1 prev_state=Z ==> next_comm=swapper/0 next_pid=0 next_prio=1
+\t3 do_exit (/bin/d)
+";
+    let p = load(text);
+    assert_eq!(p.meta.warnings.count, 0, "{:?}", p.meta.warnings.first);
+    let off = stacks(&p, event(&p, OFFCPU_EVENT));
+    assert_eq!(
+        off.into_iter().map(|(s, (w, _))| (s, w)).collect::<Vec<_>>(),
+        [("d;nap".to_string(), 2_000_000)]
+    );
+    assert!(
+        note(&p).starts_with("1 waits from sched:sched_switch (0 of 1 switch-outs"),
+        "{}",
+        note(&p)
+    );
+}
