@@ -110,7 +110,15 @@ impl PerfParser {
         r
     }
 
-    pub fn finish(mut self) -> Result<Profile, ImportError> {
+    /// The profile, with the events derived from the whole input (off-CPU time, wall-clock: `sched.rs`).
+    pub fn finish(self) -> Result<Profile, ImportError> {
+        Ok(derive_offcpu(self.finish_raw()?))
+    }
+
+    /// The profile as read, without the derived events: for a part of the input (a slice parsed beside
+    /// others), whose parts are merged and then given [`derive_offcpu`] once, since a thread's switch-in may
+    /// lie in another part than its switch-out.
+    pub fn finish_raw(mut self) -> Result<Profile, ImportError> {
         let mut lines = std::mem::replace(&mut self.lines, LineSplitter::new(Format::PerfScript, 0));
         lines.finish(|line, pos| self.line(line, pos))?;
         let end = lines.position();
@@ -159,8 +167,7 @@ impl PerfParser {
             self.b.set_lost(lost_samples);
         }
         let unit = self.b.event_unit(0).unwrap_or(Unit::Samples);
-        // Off-CPU time needs every switch event first: derived from the whole profile (sched.rs).
-        Ok(derive_offcpu(self.b.build(unit, 0, self.records, self.warnings)))
+        Ok(self.b.build(unit, 0, self.records, self.warnings))
     }
 
     fn line(&mut self, raw: &[u8], pos: LinePos) -> Result<(), ImportError> {

@@ -294,3 +294,35 @@ d 50/50 [000] 1.003000000: sched:sched_switch: prev_comm=d prev_pid=50 prev_prio
         note(&p)
     );
 }
+
+#[test]
+fn parts_read_raw_then_derived_once_equal_the_whole() {
+    // Two parts cut between records, each read without deriving: a's switch-in lies in the second part, so a
+    // part derived alone misses that wait. The whole read raw and derived once is what `finish` gives (a merge
+    // of slices, model/merge.rs on another branch, must do the same: raw parts, one derivation at the end).
+    use crate::import::perf::{PerfOptions, PerfParser};
+    let cut = SMALL.find("swapper 0/0").unwrap();
+    let raw = |text: &str| {
+        let mut r = PerfParser::new(&PerfOptions {
+            max_line: 1 << 20,
+            ..PerfOptions::default()
+        });
+        r.feed(text.as_bytes()).unwrap();
+        r.finish_raw().unwrap()
+    };
+    let (first, second) = (raw(&SMALL[..cut]), raw(&SMALL[cut..]));
+    assert!(
+        first.events.iter().all(|e| e.name != OFFCPU_EVENT),
+        "raw parts derive nothing"
+    );
+    // The second part alone has a switch-out of a (at 1.004) and none of its earlier one.
+    let alone = derive_offcpu(second.clone());
+    assert_eq!(alone.events[event(&alone, OFFCPU_EVENT) as usize].samples, 0);
+    let whole = raw(SMALL);
+    assert_eq!(whole.samples.len(), first.samples.len() + second.samples.len());
+    let derived = derive_offcpu(whole);
+    assert_eq!(
+        stacks(&derived, event(&derived, OFFCPU_EVENT)),
+        stacks(&load(SMALL), event(&load(SMALL), OFFCPU_EVENT))
+    );
+}
