@@ -240,6 +240,9 @@ fn match_waits(p: &Profile, event: u16, times: &[u64], events: &[u16], labels: &
     }
 }
 
+/// A sample's stack, weight, time, thread and CPU, copied to the derived events.
+type Row = (crate::model::StackId, u64, Option<u64>, Option<u32>, Option<u32>);
+
 /// Adds the derived events (off-CPU time from `sched:sched_switch`, wall-clock) to a perf profile; returns it
 /// unchanged when there is nothing to derive or it was derived already. See the module's documentation.
 pub fn derive_offcpu(p: Profile) -> Profile {
@@ -335,7 +338,7 @@ pub fn derive_offcpu(p: Profile) -> Profile {
             .collect(),
         _ => Vec::new(),
     };
-    let sample = |i: u32| {
+    let sample = |i: u32| -> Row {
         let i = i as usize;
         (
             p.samples
@@ -358,11 +361,7 @@ pub fn derive_offcpu(p: Profile) -> Profile {
     b.ensure_labels(empty);
     let (k_state, k_cpu) = (b.intern(STATE), b.intern(CPU));
     let (on, off) = (b.intern("on"), b.intern("off"));
-    let push = |b: &mut ProfileBuilder,
-                row: (crate::model::StackId, u64, Option<u64>, Option<u32>, Option<u32>),
-                w: u64,
-                event: u16,
-                labels: u32| {
+    let push = |b: &mut ProfileBuilder, row: Row, w: u64, event: u16, labels: u32| {
         b.push_full_sample(
             crate::model::FullSample {
                 stack: row.0,
