@@ -14,7 +14,8 @@ use scorch_core::Profile;
 /// `--event` / `--sample-type`: which of the profile's events (perf) or sample types (pprof) to show.
 #[derive(Args, Debug, Clone, Default)]
 pub struct EventArgs {
-    /// perf: show this event (default: the first one in the file)
+    /// perf: show this event (default: the first one in the file); `offcpu` is the off-CPU time derived from
+    /// sched:sched_switch (or perf --off-cpu's offcpu-time), `wall-clock` on-CPU plus off-CPU time
     #[arg(long, value_name = "NAME")]
     pub event: Option<String>,
     /// pprof: show this sample type (default: default_sample_type, else the last)
@@ -205,11 +206,19 @@ pub fn view(p: &Profile, spec: &ViewSpec) -> Result<ViewOptions> {
     Ok(v)
 }
 
-/// The index of the event (or sample type) `name`; the error names the ones the profile has.
+/// The index of the event (or sample type) `name`; the error names the ones the profile has. `offcpu` also
+/// names perf's derived off-CPU event (else `perf record --off-cpu`'s `offcpu-time`), `wall-clock` the derived
+/// wall-clock event.
 pub fn event_index(p: &Profile, name: &str) -> Result<u16> {
-    p.events
-        .iter()
-        .position(|e| e.name == name)
+    use scorch_core::import::perf::sched::{OFFCPU_EVENT, OFFCPU_TIME, WALL_EVENT};
+    let aliases: &[&str] = match name {
+        "offcpu" => &[OFFCPU_EVENT, OFFCPU_TIME],
+        "wall-clock" => &[WALL_EVENT],
+        _ => &[],
+    };
+    let find = |n: &str| p.events.iter().position(|e| e.name == n);
+    find(name)
+        .or_else(|| aliases.iter().find_map(|&a| find(a)))
         .map(|i| i as u16)
         .ok_or_else(|| {
             let names: Vec<_> = p.events.iter().map(|e| e.name.as_str()).collect();

@@ -5,7 +5,7 @@
 //! Shapes are generated into a temporary directory (nothing is checked in): a very deep stack (one folded line
 //! `f;f;…;f 1`, and one with a distinct name per frame), a node with very many children (each a distinct
 //! name), one huge frame name, perf script with very many events of one stack, perf script with 10,000 event
-//! names, perf script spanning ten years, pprof with one location per frame of a very deep location list, and
+//! names, perf script spanning ten years, perf script of scheduler switch-outs that never switch back in, pprof with one location per frame of a very deep location list, and
 //! a gzip inside a gzip.
 //!
 //! Size: the test binary runs the debug `scorch` (10–30× slower than release), so by default the shapes are a
@@ -345,6 +345,40 @@ fn perf_with_ten_thousand_event_names() {
     }
     // The shown event is the first: one sample.
     perf_shape("perf-events", text, 1);
+}
+
+/// `sched:sched_switch` switch-outs, each of its own thread, none ever switching back in: 2 MB (10 MB at scale
+/// 5) of waits that never end. Every one is an unmatched switch-out, counted; the off-CPU event stays empty;
+/// the pending map and the label sets (one per thread) grow with the input, not beyond.
+#[test]
+fn perf_switch_outs_that_never_switch_in() {
+    let mut text = Vec::new();
+    let mut n = 0u64;
+    while text.len() < 2_000_000 * scale() {
+        n += 1;
+        writeln!(
+            text,
+            "prog {n}/{n} [000] {}.{:06}: sched:sched_switch: prev_comm=prog prev_pid={n} prev_prio=120 \
+             prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120",
+            n / 1000,
+            n % 1000 * 1000
+        )
+        .unwrap();
+        writeln!(text, "\tffff work (/bin/prog)\n\tffff main (/bin/prog)\n").unwrap();
+    }
+    let dir = tempdir();
+    let file = write(&dir, "switch-outs", &text);
+    let f = file.to_str().unwrap();
+    let bytes = text.len() as u64;
+    let r = scorch(&["info", "--json", f], bytes);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let info: serde_json::Value = serde_json::from_slice(&r.out).unwrap();
+    assert_eq!(info["warnings"].as_u64(), Some(n));
+    assert!(r.err.contains(&format!("{n} of {n} switch-outs")), "{}", r.err);
+    let r = scorch(&["fold", "--event", "offcpu", f], bytes);
+    assert_eq!((r.code, r.out.len()), (0, 0), "{}", r.err);
+    let _ = std::fs::remove_dir_all(&dir);
+    perf_shape("perf-switch-outs", text, n);
 }
 
 #[test]

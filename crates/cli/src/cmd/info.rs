@@ -38,6 +38,8 @@ struct Info {
     total: serde_json::Number,
     unit: String,
     events: Vec<Event>,
+    /// perf: what was derived from scheduler events (off-CPU time, wall-clock), or why not.
+    off_cpu: Option<String>,
     time_span_ns: Option<u64>,
     threads: usize,
     distinct_stacks: usize,
@@ -142,6 +144,12 @@ pub fn run(a: &InfoArgs) -> Result<()> {
                 shown: Some(i as u16) == v.event,
             })
             .collect(),
+        off_cpu: p
+            .meta
+            .info
+            .iter()
+            .find(|(k, _)| k == scorch_core::import::perf::sched::NOTE)
+            .map(|(_, v)| v.clone()),
         time_span_ns,
         threads: p.threads.len(),
         distinct_stacks: used_stacks,
@@ -194,6 +202,9 @@ pub fn run(a: &InfoArgs) -> Result<()> {
                 e.unit
             ));
         }
+    }
+    if let Some(note) = &info.off_cpu {
+        text.push_str(&format!("off-CPU:         {note}\n"));
     }
     if let Some(span) = info.time_span_ns {
         text.push_str(&format!("time span:       {:.6} s\n", span as f64 / 1e9));

@@ -72,6 +72,74 @@ impl ProfileBuilder {
         }
     }
 
+    /// A builder holding everything of a built profile, to add to it (derived events computed from the whole
+    /// import, such as perf's off-CPU time). Rebuilds the interning maps: O(strings + frames + stacks + label
+    /// sets); ids keep their meaning.
+    pub fn from_profile(p: Profile) -> ProfileBuilder {
+        let Profile {
+            strings,
+            frames,
+            stacks,
+            samples,
+            threads,
+            events,
+            label_sets,
+            meta,
+            total,
+        } = p;
+        let mut string_ids = HashMap::default();
+        for i in 0..strings.len() {
+            let id = StrId(i as u32);
+            string_ids.entry(strings.get(id).into()).or_insert(id);
+        }
+        let frame_ids = frames
+            .name
+            .iter()
+            .zip(&frames.kind)
+            .enumerate()
+            .map(|(i, (&n, &k))| ((n, k), FrameId(i as u32)))
+            .collect();
+        let stack_ids = stacks
+            .parent
+            .iter()
+            .zip(&stacks.frame)
+            .enumerate()
+            .map(|(i, (&p, &f))| ((p, f), StackId(i as u32)))
+            .collect();
+        let label_set_ids = label_sets
+            .iter()
+            .enumerate()
+            .map(|(i, set)| (set.iter().map(|l| (l.key, l.value)).collect(), i as u32))
+            .collect();
+        ProfileBuilder {
+            format: meta.format,
+            strings,
+            string_ids,
+            frames,
+            frame_ids,
+            stacks,
+            stack_ids,
+            samples,
+            threads,
+            events,
+            label_sets,
+            label_set_ids,
+            default_event: meta.default_event,
+            info: meta.info,
+            duration_ns: meta.duration_ns,
+            lost: meta.lost,
+            total,
+        }
+    }
+
+    /// Gives every sample so far the label set `fill` when the samples have no label column yet (an importer
+    /// that learns late that its input has labels); later samples must then carry labels too.
+    pub fn ensure_labels(&mut self, fill: u32) {
+        if self.samples.labels.is_none() && !self.samples.stack.is_empty() {
+            self.samples.labels = Some(vec![fill; self.samples.stack.len()]);
+        }
+    }
+
     /// Interns a label set (given as key/value pairs, in order) and returns its index.
     pub fn label_set(&mut self, labels: Vec<(StrId, LabelValue)>) -> u32 {
         if let Some(&id) = self.label_set_ids.get(&labels) {

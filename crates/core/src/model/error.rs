@@ -79,6 +79,10 @@ pub struct Warning {
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Line numbers start at 1: 0 is a warning about the whole input (perf's unmatched switch-outs).
+        if self.line == 0 {
+            return write!(f, "{}", self.message);
+        }
         write!(f, "line {}: {}", self.line, self.message)
     }
 }

@@ -74,14 +74,23 @@ pub(super) fn parse_time_ns(tok: &[u8]) -> Option<u64> {
     secs.checked_mul(1_000_000_000)?.checked_add(ns)
 }
 
+/// A pid or tid; perf prints `-1` (with the comm `:-1`) for a task it could not tell, e.g. one in another pid
+/// namespace seen by a system-wide recording: that is `u32::MAX`.
+fn parse_id(s: &[u8]) -> Option<u32> {
+    if s == b"-1" {
+        return Some(u32::MAX);
+    }
+    parse_u32(s)
+}
+
 /// `pid/tid` or a single number (perf's tid).
 fn parse_pid_tid(tok: &[u8]) -> Option<(Option<u32>, u32)> {
     match memchr::memchr(b'/', tok) {
         Some(i) => {
             let (pid, tid) = split_around(tok, i);
-            Some((Some(parse_u32(pid)?), parse_u32(tid)?))
+            Some((Some(parse_id(pid)?), parse_id(tid)?))
         }
-        None => Some((None, parse_u32(tok)?)),
+        None => Some((None, parse_id(tok)?)),
     }
 }
 
@@ -112,6 +121,7 @@ fn event_name(tok: &[u8]) -> (&[u8], bool) {
 //   func_ab 15294 cpu-clock:
 //   Gecko<TAB>25122 [007] 115539.936601:<TAB><TAB>1000000 task-clock:u:
 //   perf 1234 [000] 5.000000: sched:sched_switch: prev_comm=perf prev_pid=1234 ==> next_comm=swapper/0
+//   :-1    -1 [001] 21577.933864281:  sched:sched_switch: prev_comm=lto cgu.11 prev_pid=2376 …
 pub(super) fn parse_header(line: &[u8]) -> Option<Header<'_>> {
     let toks = tokens(line);
     let tok = |i: usize| toks.get(i).and_then(|&(a, b)| line.get(a..b));

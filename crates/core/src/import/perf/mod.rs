@@ -10,18 +10,20 @@
 
 //!
 //! Files: `header.rs` (event header lines), `frame.rs` (frame lines), `names.rs` (frame naming),
-//! `parser.rs` (the reader), `sniff.rs` (whether an input is perf script). Kernel and JIT dsos are told apart by
+//! `parser.rs` (the reader), `sched.rs` (off-CPU time derived from scheduler events), `sniff.rs` (whether an input is perf script). Kernel and JIT dsos are told apart by
 //! `crate::import::kind`, shared with pprof.
 
 mod frame;
 mod header;
 mod names;
 mod parser;
+pub mod sched;
 mod sniff;
 #[cfg(test)]
 mod tests;
 
 pub use parser::PerfParser;
+pub use sched::derive_offcpu;
 pub use sniff::PerfFormat;
 
 /// How frames and roots are named.

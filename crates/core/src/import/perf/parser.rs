@@ -3,6 +3,7 @@
 use super::frame::{parse_frame, FrameLine};
 use super::header::{is_side_band, is_space, parse_header, parse_lost, Header, LostKind};
 use super::names::{inferno_names, scorch_names};
+use super::sched::{derive_offcpu, parse_switch, switch_labels, OFFCPU_TIME, SCHED_SWITCH};
 use super::{Naming, PerfOptions};
 use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
 use crate::model::{
@@ -33,6 +34,8 @@ struct Current {
     cpu: Option<u32>,
     java: bool,
     offset: u64,
+    /// The label set of a `sched:sched_switch` payload.
+    labels: Option<u32>,
 }
 
 /// Chunk-driven `perf script` importer.
@@ -59,6 +62,9 @@ pub struct PerfParser {
     side_band: u64,
     untimed: u64,
     any_cpu: bool,
+    /// The empty label set, once a sample has labels (a `sched:sched_switch` payload): from then on every
+    /// sample carries a label set, the others this one.
+    no_labels: Option<u32>,
     /// `PERF_RECORD_LOST` records (the kernel's lost chunks).
     lost: Lost,
     /// `PERF_RECORD_LOST_SAMPLES` records: perf record's summary of the same losses, used only when the input
@@ -91,6 +97,7 @@ impl PerfParser {
             side_band: 0,
             untimed: 0,
             any_cpu: false,
+            no_labels: None,
             lost: Lost::default(),
             lost_samples: Lost::default(),
         }
@@ -103,7 +110,15 @@ impl PerfParser {
         r
     }
 
-    pub fn finish(mut self) -> Result<Profile, ImportError> {
+    /// The profile, with the events derived from the whole input (off-CPU time, wall-clock: `sched.rs`).
+    pub fn finish(self) -> Result<Profile, ImportError> {
+        Ok(derive_offcpu(self.finish_raw()?))
+    }
+
+    /// The profile as read, without the derived events: for a part of the input (a slice parsed beside
+    /// others), whose parts are merged and then given [`derive_offcpu`] once, since a thread's switch-in may
+    /// lie in another part than its switch-out.
+    pub fn finish_raw(mut self) -> Result<Profile, ImportError> {
         let mut lines = std::mem::replace(&mut self.lines, LineSplitter::new(Format::PerfScript, 0));
         lines.finish(|line, pos| self.line(line, pos))?;
         let end = lines.position();
@@ -256,7 +271,9 @@ impl PerfParser {
                 *flag = true;
             }
             let name = String::from_utf8_lossy(h.event);
-            let unit = if name == "cpu-clock" || name == "task-clock" {
+            // `cpu-clock/freq=199/`: the event with its terms.
+            let base = name.split('/').next().unwrap_or_default();
+            let unit = if base == "cpu-clock" || base == "task-clock" || base == OFFCPU_TIME {
                 Unit::Nanoseconds
             } else {
                 Unit::Other("events".into())
@@ -266,6 +283,19 @@ impl PerfParser {
         self.any_cpu |= h.cpu.is_some();
         // inferno (and so scorch) tidies Java names when the process is a JVM.
         let java = h.comm.starts_with(b"java");
+        let labels = if h.tracepoint && h.event == SCHED_SWITCH.as_bytes() {
+            parse_switch(h.rest).map(|sw| {
+                let set = switch_labels(&mut self.b, &sw);
+                if self.no_labels.is_none() {
+                    let empty = self.b.label_set(Vec::new());
+                    self.b.ensure_labels(empty);
+                    self.no_labels = Some(empty);
+                }
+                set
+            })
+        } else {
+            None
+        };
         self.cur = Some(Current {
             thread,
             event,
@@ -274,6 +304,7 @@ impl PerfParser {
             cpu: h.cpu,
             java,
             offset: pos.offset,
+            labels,
         });
         self.frames.clear();
         self.state = State::InSample;
@@ -405,7 +436,7 @@ impl PerfParser {
                 thread: Some(cur.thread),
                 event: Some(cur.event),
                 cpu: Some(cur.cpu.unwrap_or(u32::MAX)),
-                labels: None,
+                labels: cur.labels.or(self.no_labels),
             },
             cur.offset,
         )
