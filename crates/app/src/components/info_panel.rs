@@ -3,6 +3,9 @@
 use crate::state::load::LoadState;
 use leptos::prelude::*;
 
+/// How many warnings the panel lists with their text.
+const SHOWN_WARNINGS: usize = 20;
+
 /// What the file says about itself (pprof: sample types, period, duration, comments, drop_frames).
 #[component]
 pub fn InfoPanel() -> impl IntoView {
@@ -11,7 +14,18 @@ pub fn InfoPanel() -> impl IntoView {
     let info = move || {
         load.loaded.with(|l| {
             l.as_ref()
-                .map(|l| l.imported.profile.meta.info.clone())
+                .map(|l| {
+                    let meta = &l.imported.profile.meta;
+                    let mut rows = meta.info.clone();
+                    // The warnings, the first few with their text (input text: rendered as text only).
+                    if meta.warnings.count > 0 {
+                        rows.push(("warnings".into(), meta.warnings.count.to_string()));
+                        for w in meta.warnings.first.iter().take(SHOWN_WARNINGS) {
+                            rows.push((String::new(), w.to_string()));
+                        }
+                    }
+                    rows
+                })
                 .unwrap_or_default()
         })
     };

@@ -106,10 +106,14 @@ pub fn StatusLine() -> impl IntoView {
                 },
                 scorch_core::model::units::format_value(shown.as_f64(), &d.unit),
                 duration.get().unwrap_or_default(),
-                match p.meta.warnings.count {
-                    0 => String::new(),
-                    1 => " · 1 line skipped".to_string(),
-                    n => format!(" · {} lines skipped", group_thousands(n)),
+                // Warnings about input lines are skipped lines; others (line 0: unmatched sched_switch
+                // switch-outs, …) are warnings, listed in the Info panel.
+                match (p.meta.warnings.count, p.meta.warnings.first.iter().all(|w| w.line > 0)) {
+                    (0, _) => String::new(),
+                    (1, true) => " · 1 line skipped".to_string(),
+                    (n, true) => format!(" · {} lines skipped", group_thousands(n)),
+                    (1, false) => " · 1 warning (see Info)".to_string(),
+                    (n, false) => format!(" · {} warnings (see Info)", group_thousands(n)),
                 }
             );
             (
