@@ -76,7 +76,7 @@ impl Actions {
                     p,
                     &ViewOptions {
                         time_range: None,
-                        ..v
+                        ..v.clone()
                     },
                     &opts,
                 )

@@ -129,7 +129,7 @@ impl<T: Clone> ViewFigure<T> {
             return x.clone();
         }
         let x = timed(name, f);
-        *last = Some((me, data.view, x.clone()));
+        *last = Some((me, data.view.clone(), x.clone()));
         x
     }
 }

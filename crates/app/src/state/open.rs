@@ -213,11 +213,11 @@ impl Actions {
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let data = match done.flame {
             // Built by the worker (for this order and the default view).
-            Some((tree, layout)) => FlameData::from_parts(loaded.clone(), view, tree, layout),
+            Some((tree, layout)) => FlameData::from_parts(loaded.clone(), view.clone(), tree, layout),
             None => {
                 let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
                 yield_now().await;
-                FlameData::from_tree(loaded.clone(), view, tree)
+                FlameData::from_tree(loaded.clone(), view.clone(), tree)
             }
         };
         l.prebuilt.set_value(Some((Arc::new(data), order)));

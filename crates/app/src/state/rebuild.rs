@@ -74,7 +74,7 @@ async fn flame_in_worker(
     order: Order,
     job: Job,
 ) -> Result<Option<Arc<FlameData>>, String> {
-    match worker_build::build(channel, &shown.imported, view, order, vec![job]).await {
+    match worker_build::build(channel, &shown.imported, view.clone(), order, vec![job]).await {
         Ok(mut r) => match r.pop() {
             Some(Ok(Built::Flame(tree, layout))) => Ok(Some(Arc::new(super::timed("from parts", || {
                 FlameData::from_parts(shown.clone(), view, tree, layout)
@@ -124,7 +124,7 @@ impl Actions {
             let r = worker_build::build(
                 Channel::Table,
                 &target.imported,
-                view,
+                view.clone(),
                 order,
                 vec![Job::Functions],
             )
@@ -225,7 +225,8 @@ impl Actions {
             let a = *self;
             leptos::task::spawn_local(async move {
                 let jobs = vec![Job::Callers(f.clone()), Job::Callees(f)];
-                let r = worker_build::build(Channel::Sandwich, &shown.imported, view, order, jobs).await;
+                let r =
+                    worker_build::build(Channel::Sandwich, &shown.imported, view.clone(), order, jobs).await;
                 if current(&SANDWICH_GEN) != gen {
                     return;
                 }
@@ -243,7 +244,7 @@ impl Actions {
                     match side {
                         Ok(Built::Flame(tree, layout)) => {
                             pane.data.set(Some(Arc::new(super::timed("from parts", || {
-                                FlameData::from_parts(shown.clone(), view, tree, layout)
+                                FlameData::from_parts(shown.clone(), view.clone(), tree, layout)
                             }))))
                         }
                         Ok(Built::Table(_)) => {}
@@ -264,7 +265,7 @@ impl Actions {
             match side {
                 Ok(side) => pane.data.set(Some(Arc::new(FlameData::new(
                     Arc::new(shown.derived(side)),
-                    view,
+                    view.clone(),
                     order,
                 )))),
                 Err(e) => {
@@ -297,7 +298,7 @@ impl Actions {
         let data = match self.diff.base.get_untracked() {
             None => {
                 if matches!(mode, Mode::Functions | Mode::Sandwich) {
-                    self.set_fn_table(&target, view);
+                    self.set_fn_table(&target, view.clone());
                 } else {
                     worker_build::cancel(Channel::Table);
                     self.view.fn_table.set(None);
@@ -401,7 +402,7 @@ impl Actions {
             (
                 ViewOptions {
                     event: Some(be),
-                    ..view
+                    ..view.clone()
                 },
                 ViewOptions {
                     event: Some(te),
@@ -426,17 +427,18 @@ impl Actions {
                     (e - origin.min(e)) as f64 / 1e9
                 )
             };
+            let labels = (label(a, a_offsets), label(b, view.offsets));
             (
                 ViewOptions {
                     time_range: Some(a),
                     offsets: a_offsets,
-                    ..view
+                    ..view.clone()
                 },
                 view,
-                (label(a, a_offsets), label(b, view.offsets)),
+                labels,
             )
         } else {
-            let bview = matching_view(&base.imported.profile, &target.imported.profile, view);
+            let bview = matching_view(&base.imported.profile, &target.imported.profile, view.clone());
             (bview, view, (base.name.clone(), target.name.clone()))
         }
     }
