@@ -15,6 +15,9 @@ pub struct DiffState {
     pub absolute: RwSignal<bool>,
     /// A two-count (difffolded) file is its own base and target: (base event, target event).
     pub events: RwSignal<Option<(u16, u16)>>,
+    /// A slice diff: the base is the open profile under this filter text (`""`: all samples), the target the
+    /// view's own label filter and thread choice (`slice.rs`).
+    pub slice_a: RwSignal<Option<String>>,
 }
 
 impl Default for DiffState {
@@ -24,6 +27,7 @@ impl Default for DiffState {
             widths: RwSignal::new(Widths::Target),
             absolute: RwSignal::new(false),
             events: RwSignal::new(None),
+            slice_a: RwSignal::new(None),
         }
     }
 }
@@ -35,12 +39,16 @@ impl DiffState {
 }
 
 impl Actions {
-    /// Swaps base and target: the two counts, the two ranges (or bands), or the two profiles.
+    /// Swaps base and target: the two counts, the two slices, the two ranges (or bands), or the two profiles.
     pub fn swap_diff(&self) {
         let (diff, heat, view) = (self.diff, self.heat, self.view);
         if let Some((be, te)) = diff.events.get_untracked() {
             diff.events.set(Some((te, be)));
             self.rebuild();
+            return;
+        }
+        if let Some(a) = diff.slice_a.get_untracked() {
+            self.swap_slices(a);
             return;
         }
         let v = view.options.get_untracked();
@@ -64,6 +72,7 @@ impl Actions {
     pub fn exit_diff(&self) {
         self.heat.range_a.set(None);
         self.heat.band_a.set(None);
+        self.diff.slice_a.set(None);
         if let Some((_, te)) = self.diff.events.get_untracked() {
             self.view.options.update(|v| v.event = Some(te));
             self.diff.events.set(None);

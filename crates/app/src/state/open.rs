@@ -74,6 +74,7 @@ impl Actions {
         self.heat.pending.set(None);
         self.heat.range_a.set(None);
         self.heat.band_a.set(None);
+        self.diff.slice_a.set(None);
         self.heat.sel_band.set(false);
         self.view.label_text.set(String::new());
         // Transforms and the selection name functions of the profile that was open; a link restores its

@@ -413,6 +413,15 @@ impl Actions {
                     format!("{} ({})", target.name, counts(te)),
                 ),
             )
+        } else if let Some(text) = self.diff.slice_a.get_untracked() {
+            // A slice diff: the base is this profile under the base's filters.
+            let name = |t: &str| {
+                let t = if t.is_empty() { "all samples" } else { t };
+                format!("{} [{t}]", target.name)
+            };
+            let labels = (name(&text), name(&self.slice_text()));
+            let bview = super::slice::slice_view(&target.imported.profile, &view, &text);
+            (bview, view, labels)
         } else if let (Some(a), Some(b)) = (self.heat.range_a.get_untracked(), view.time_range) {
             let origin = self.heat.heat.get_untracked().map_or(0, |h| h.origin_ns);
             let a_offsets = self.heat.band_a.get_untracked();
