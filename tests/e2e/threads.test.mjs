@@ -11,19 +11,20 @@ import { execFileSync } from 'node:child_process';
 import { serve, browser, waitForProfile, settle, outFile, ROOT } from './harness.mjs';
 
 const MADE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made');
+const PPROF = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'pprof');
 const CLI = path.join(ROOT, 'target', 'debug', 'scorch');
 const ORACLE = JSON.parse(fs.readFileSync(path.join(ROOT, 'crates', 'cli', 'tests', 'data', 'threads', 'oracle.json'), 'utf8'));
 const [A, B] = ORACLE.threads; // the busiest two: alpha, then beta
 let server, b;
 before(async () => {
-  server = await serve(undefined, '/', { '/made/': MADE });
+  server = await serve(undefined, '/', { '/made/': MADE, '/pprof/': PPROF });
   b = await browser();
 });
 after(async () => { await b?.close(); await server?.close(); });
 
-/** `scorch fold --tagfilter FILTER threads.txt`: the sum of its weights. */
-function cliTotal(filter) {
-  const out = execFileSync(CLI, ['fold', '--tagfilter', filter, path.join(MADE, 'threads.txt')],
+/** `scorch fold [--tagfilter FILTER] FILE` (threads.txt by default): the sum of its weights. */
+function cliTotal(filter, file = path.join(MADE, 'threads.txt')) {
+  const out = execFileSync(CLI, ['fold', ...(filter ? ['--tagfilter', filter] : []), file],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   return out.split('\n').filter(Boolean).reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 }
@@ -115,5 +116,38 @@ test('a slice diff: thread A against thread B has both CLI totals, swaps, and tr
   } finally { await fresh.close(); }
   await page.click('[data-testid=diff-exit]');
   await waitTotals(page, B.total);
+  assert.deepEqual(b.errors, []);
+});
+
+test('a label-slice diff of a pprof profile: api=query against all samples, totals as the CLI\'s', async () => {
+  const { page } = b;
+  const file = path.join(PPROF, 'parca-labels.pb.gz');
+  const [query, all] = [cliTotal('api=query', file), cliTotal('', file)];
+  assert.ok(query > 0 && query < all, `${query} ${all}`);
+  await page.goto(`${server.url}#url=${encodeURIComponent('/pprof/parca-labels.pb.gz')}`);
+  await waitForProfile(page, 'parca-labels.pb.gz');
+  // No threads in this pprof: no thread list.
+  assert.equal(await page.locator('[data-testid=threads-toggle]').count(), 0);
+  const filter = page.locator('[data-testid=label-filter]');
+  await filter.fill('api=query');
+  await filter.press('Enter');
+  await waitTotals(page, query);
+  await page.click('[data-testid=label-slice-diff]');
+  await page.locator('[data-testid=diff-legend]').waitFor();
+  await filter.fill('');
+  await filter.press('Enter');
+  await waitTotals(page, all, query);
+  const legend = await page.evaluate(() => ({ ...document.querySelector('[data-testid=diff-legend]').dataset }));
+  assert.deepEqual([legend.base, legend.target],
+    ['parca-labels.pb.gz [api=query]', 'parca-labels.pb.gz [all samples]']);
+  const url = await href(page);
+  assert.match(url, /&btf=api%3Dquery/);
+  const fresh = await browser();
+  try {
+    await fresh.page.goto(url);
+    await waitForProfile(fresh.page, 'diff');
+    await waitTotals(fresh.page, all, query);
+    assert.deepEqual(fresh.errors, []);
+  } finally { await fresh.close(); }
   assert.deepEqual(b.errors, []);
 });
