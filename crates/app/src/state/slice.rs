@@ -23,14 +23,17 @@ pub fn tids_of(p: &Profile, set: &ThreadSet) -> Vec<u32> {
     t
 }
 
-/// Every thread with one of these tids (a tid renamed during the recording is several threads of the table).
+/// Every thread with one of these tids (a tid renamed during the recording is several threads of the table);
+/// one pass over the threads, whatever the length of a link's list.
 pub fn threads_of_tids(p: &Profile, tids: &[u32]) -> ThreadSet {
+    let mut want = tids.to_vec();
+    want.sort_unstable();
     ThreadSet::new(
         p.threads
             .tid
             .iter()
             .enumerate()
-            .filter(|(_, t)| tids.contains(t))
+            .filter(|(_, t)| want.binary_search(t).is_ok())
             .map(|(i, _)| i as u32),
     )
 }

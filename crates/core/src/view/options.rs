@@ -193,39 +193,75 @@ pub fn has_threads(p: &Profile) -> bool {
     !p.threads.is_empty() && p.samples.thread.is_some()
 }
 
-/// The threads `comm=NAME`, `pid=N[,N…]` or `tid=N[,N…]` names; an error when it names none.
+/// The threads `comm=NAME`, `pid=N[,N…]` or `tid=N[,N…]` names; an error when a value names none. One pass over
+/// the threads with the values sorted: O((threads + values) × log values), however long a link's list is.
 pub fn thread_filter(p: &Profile, text: &str) -> Result<ThreadSet, String> {
     let (key, value) = text
         .split_once('=')
         .ok_or_else(|| format!("a thread filter is comm=NAME, pid=N or tid=N, not {text:?}"))?;
+    let key = key.trim();
     let t = &p.threads;
-    let mut out = Vec::new();
-    for v in value.split(',').map(str::trim) {
-        let before = out.len();
-        match key.trim() {
-            "comm" => out.extend(
-                (0..t.len() as u32)
-                    .filter(|&i| t.comm.get(i as usize).is_some_and(|&c| p.strings.get(c) == v)),
-            ),
-            k @ ("pid" | "tid") => {
-                let n: u32 = v.parse().map_err(|_| format!("{k}={v}: {v:?} is not a number"))?;
-                out.extend((0..t.len() as u32).filter(|&i| {
-                    let i = i as usize;
-                    if k == "tid" {
-                        t.tid.get(i) == Some(&n)
-                    } else {
-                        // perf printed only the tid: it stands for the pid too, as in the comm-pid root.
-                        t.pid.get(i).copied().flatten().or(t.tid.get(i).copied()) == Some(n)
-                    }
-                }))
+    let values: Vec<&str> = value.split(',').map(str::trim).collect();
+    let missing = |v: &str| format!("no thread has {key}={v}");
+    match key {
+        "comm" => {
+            let mut want = values.clone();
+            want.sort_unstable();
+            want.dedup();
+            let (found, out) = pick(t.len(), &want, |i| t.comm.get(i).map(|&c| p.strings.get(c)));
+            match values.iter().find(|v| found.binary_search(v).is_err()) {
+                Some(v) => Err(missing(v)),
+                None => Ok(ThreadSet::new(out)),
             }
-            k => return Err(format!("{k:?} names no threads (comm, pid or tid)")),
         }
-        if out.len() == before {
-            return Err(format!("no thread has {}={v}", key.trim()));
+        "pid" | "tid" => {
+            let asked = values
+                .iter()
+                .map(|v| {
+                    v.parse::<u32>()
+                        .map_err(|_| format!("{key}={v}: {v:?} is not a number"))
+                })
+                .collect::<Result<Vec<u32>, String>>()?;
+            let mut want = asked.clone();
+            want.sort_unstable();
+            want.dedup();
+            let (found, out) = pick(t.len(), &want, |i| {
+                let tid = t.tid.get(i).copied();
+                if key == "tid" {
+                    tid
+                } else {
+                    // perf printed only the tid: it stands for the pid too, as in the comm-pid root.
+                    t.pid.get(i).copied().flatten().or(tid)
+                }
+            });
+            match asked.iter().find(|v| found.binary_search(v).is_err()) {
+                Some(v) => Err(missing(&v.to_string())),
+                None => Ok(ThreadSet::new(out)),
+            }
+        }
+        k => Err(format!("{k:?} names no threads (comm, pid or tid)")),
+    }
+}
+
+/// The threads whose value (`of`) is in `want` (sorted), and which values of `want` some thread has.
+fn pick<T: Ord + Copy>(n: usize, want: &[T], of: impl Fn(usize) -> Option<T>) -> (Vec<T>, Vec<u32>) {
+    let mut hit = vec![false; want.len()];
+    let mut out = Vec::new();
+    for i in 0..n {
+        if let Some(k) = of(i).and_then(|v| want.binary_search(&v).ok()) {
+            if let Some(h) = hit.get_mut(k) {
+                *h = true;
+            }
+            out.push(i as u32);
         }
     }
-    Ok(ThreadSet::new(out))
+    let found = want
+        .iter()
+        .zip(hit)
+        .filter(|(_, h)| *h)
+        .map(|(&v, _)| v)
+        .collect();
+    (found, out)
 }
 
 /// The id of a label key used by some sample.
