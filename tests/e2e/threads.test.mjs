@@ -28,6 +28,19 @@ function cliTotal(filter, file = path.join(MADE, 'threads.txt')) {
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   return out.split('\n').filter(Boolean).reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 }
+/** The largest heatmap cell (50 rows a second, SEMANTICS's grid) of the samples of these tids, read from the
+ *  perf script text here: whole seconds are columns, so a cell is (second, offset × 50 / 1 s). */
+function heatMax(tids) {
+  const cells = new Map();
+  for (const line of fs.readFileSync(path.join(MADE, 'threads.txt'), 'utf8').split('\n')) {
+    const m = line.match(/^\S+\s+\d+\/(\d+)\s+(\d+)\.(\d+):/);
+    if (!m || !tids.includes(Number(m[1]))) continue;
+    const ns = Number(m[3].padEnd(9, '0'));
+    const key = `${m[2]}:${Math.floor(ns * 50 / 1e9)}`;
+    cells.set(key, (cells.get(key) || 0) + 1);
+  }
+  return Math.max(...cells.values());
+}
 const status = (page) => page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset }));
 const rows = (page) => page.evaluate(() => [...document.querySelectorAll('[data-testid=thread-row]')].map((r) => ({
   tid: Number(r.dataset.tid), samples: Number(r.dataset.samples), total: Number(r.dataset.total),
@@ -70,6 +83,10 @@ test('choosing threads: the status total is the CLI\'s fold --tagfilter tid=N, a
   await page.click(row(B.tid));
   await waitTotals(page, cliTotal(`tid=${B.tid}`));
   assert.equal(cliTotal(`tid=${B.tid}`), B.total);
+  // The heatmap follows the choice: its largest cell is thread B's.
+  await page.waitForFunction((m) => document.querySelector('[data-testid=heatmap-canvas]').dataset.max === m,
+    String(heatMax([B.tid])));
+  assert.notEqual(heatMax([B.tid]), heatMax(ORACLE.threads.map((t) => t.tid)));
   // Ctrl/Cmd-click adds a thread; the heatmap follows the choice.
   await page.keyboard.down('Control');
   await page.click(row(A.tid));

@@ -61,8 +61,10 @@ impl Actions {
                 self.view.label_text.set(tf.clone());
             }
         }
-        if !s.threads.is_empty() {
-            v.threads = Some(super::slice::threads_of_tids(p, &s.threads));
+        // Tids this profile does not have are ignored; none left: all threads.
+        let threads = super::slice::threads_of_tids(p, &s.threads);
+        if !threads.is_empty() {
+            v.threads = Some(threads);
         }
         self.diff.slice_a.set(s.base_filter.clone());
         if s.base_filter.is_some() {
