@@ -116,3 +116,60 @@ impl Actions {
         self.rebuild();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scorch_core::{import_bytes, ImportOptions};
+
+    /// Thread `a` is tid 1; tid 2 was renamed from `b` to `c` during the recording (two rows of the table).
+    const TEXT: &[u8] = b"a 1/1 1.0: 10 cpu-clock:\n\t1 f (/x)\n\n\
+b 1/2 1.5: 20 cpu-clock:\n\t1 g (/x)\n\n\
+c 1/2 2.0: 5 cpu-clock:\n\t1 h (/x)\n\n";
+
+    fn total(p: &Profile, v: &ViewOptions) -> u64 {
+        (0..p.samples.len()).filter_map(|i| v.weigh(p, i)).sum()
+    }
+
+    #[test]
+    fn tids_name_threads_both_ways() {
+        let p = import_bytes(TEXT, ImportOptions::default()).unwrap().profile;
+        assert_eq!(p.threads.len(), 3);
+        let two = threads_of_tids(&p, &[2, 99]);
+        assert_eq!(two.len(), 2, "both rows of tid 2; tid 99 is not in the profile");
+        assert_eq!(tids_of(&p, &two), [2]);
+        assert!(threads_of_tids(&p, &[99]).is_empty());
+        let v = ViewOptions::default_for(&p);
+        assert_eq!(
+            total(
+                &p,
+                &ViewOptions {
+                    threads: Some(two),
+                    ..v.clone()
+                }
+            ),
+            25
+        );
+    }
+
+    #[test]
+    fn a_slice_text_replaces_the_views_filters() {
+        let p = import_bytes(TEXT, ImportOptions::default()).unwrap().profile;
+        let v = ViewOptions {
+            threads: Some(threads_of_tids(&p, &[1])),
+            ..ViewOptions::default_for(&p)
+        };
+        assert_eq!(total(&p, &slice_view(&p, &v, "tid=2")), 25);
+        assert_eq!(total(&p, &slice_view(&p, &v, "")), 35, "empty: all samples");
+        assert_eq!(
+            total(&p, &slice_view(&p, &v, "pid=1 & comm=c")),
+            5,
+            "parts narrow each other"
+        );
+        assert_eq!(
+            total(&p, &slice_view(&p, &v, "tid=2 & nope=1")),
+            25,
+            "a part that does not parse is left out"
+        );
+    }
+}
