@@ -3,7 +3,9 @@
 //!
 //! Keys, in the order they are written: the source (`url`, or `base` + `target`, or `p` = a profile carried in
 //! the link with `pb` its diff base), `view=icicle`, `zoom` (frame names from the root, `;`-joined), `ev` (event
-//! or sample type by name), `w=count`, `root` (`comm|pid|tid|none|label:KEY`), `tf` (label filter text), `rows`,
+//! or sample type by name), `w=count`, `root` (`comm|pid|tid|none|label:KEY`), `tf` (label filter text), `th` (the
+//! chosen threads: their tids, `,`-joined), `btf` (the base slice of a slice diff: a filter text as `tf`, or
+//! `all`), `rows`,
 //! `idle=0`, `range` and `a` (time ranges as `START-END` nanoseconds after the heatmap origin), `off` and `aoff` (a
 //! band's offsets within each second of `range` and of `a`, as `FROM-TO` nanoseconds), `q` (search text)
 //! with `qf` (`r` regex, `c` case-sensitive), `tx` (transforms, one per line, as
@@ -166,6 +168,11 @@ pub struct UrlState {
     pub root: Option<String>,
     /// `tf`: the label filter as typed.
     pub label_filter: Option<String>,
+    /// `th`: the chosen threads by tid (sorted, distinct; empty: all threads).
+    pub threads: Vec<u32>,
+    /// `btf`: the base of a slice diff (the same profile under another filter): a filter text, or empty for
+    /// all samples (written `all`).
+    pub base_filter: Option<String>,
     /// `rows`
     pub rows: u32,
     /// `idle=0` turns the heatmap's idle filter off.
@@ -210,6 +217,8 @@ impl Default for UrlState {
             unit: None,
             root: None,
             label_filter: None,
+            threads: Vec::new(),
+            base_filter: None,
             rows: DEFAULT_ROWS,
             idle: true,
             range: None,
@@ -262,6 +271,17 @@ fn offsets(v: &str) -> Option<(u64, u64)> {
     range(v).filter(|&(a, b)| a < b && b <= 1_000_000_000)
 }
 
+/// `btf`'s word for a base slice of all samples.
+const ALL_SAMPLES: &str = "all";
+
+/// `12,13`: tids, sorted and distinct; what is not a number is skipped.
+fn tids(v: &str) -> Vec<u32> {
+    let mut t: Vec<u32> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+    t.sort_unstable();
+    t.dedup();
+    t
+}
+
 impl UrlState {
     /// Reads a fragment (with or without its `#`). Never fails: what it cannot read keeps its default.
     pub fn parse(hash: &str) -> UrlState {
@@ -308,6 +328,14 @@ impl UrlState {
         s.unit = get("unit").and_then(DeclaredUnit::parse);
         s.root = get("root").map(str::to_string);
         s.label_filter = get("tf").filter(|t| !t.is_empty()).map(str::to_string);
+        s.threads = get("th").map(tids).unwrap_or_default();
+        s.base_filter = get("btf").filter(|t| !t.is_empty()).map(|t| {
+            if t == ALL_SAMPLES {
+                String::new()
+            } else {
+                t.to_string()
+            }
+        });
         s.rows = get("rows").and_then(|r| r.parse().ok()).unwrap_or(DEFAULT_ROWS);
         s.idle = get("idle") != Some("0");
         s.range = get("range").and_then(range);
@@ -329,10 +357,10 @@ impl UrlState {
         s.scheme = get("color").and_then(ColorScheme::from_key).unwrap_or_default();
         s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
         s.absolute = get("abs") == Some("1");
-        const KNOWN: [&str; 29] = [
-            "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "rows",
-            "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "sel", "order", "color", "widths",
-            "abs", "",
+        const KNOWN: [&str; 31] = [
+            "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "th",
+            "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "sel", "order",
+            "color", "widths", "abs", "",
         ];
         s.unknown = pairs
             .into_iter()
@@ -378,6 +406,20 @@ impl UrlState {
         }
         if let Some(tf) = &self.label_filter {
             out.push(("tf", tf.clone()));
+        }
+        if !self.threads.is_empty() {
+            let t: Vec<String> = self.threads.iter().map(u32::to_string).collect();
+            out.push(("th", t.join(",")));
+        }
+        if let Some(b) = &self.base_filter {
+            out.push((
+                "btf",
+                if b.is_empty() {
+                    ALL_SAMPLES.to_string()
+                } else {
+                    b.clone()
+                },
+            ));
         }
         if self.rows != DEFAULT_ROWS {
             out.push(("rows", self.rows.to_string()));
@@ -461,6 +503,8 @@ impl UrlState {
             || self.range_a != other.range_a
             || self.offsets != other.offsets
             || self.offsets_a != other.offsets_a
+            || self.threads != other.threads
+            || self.base_filter != other.base_filter
             || self.transforms != other.transforms
             || self.mode != other.mode
             || self.selected != other.selected
@@ -478,6 +522,9 @@ impl UrlState {
             unit: None,
             root: None,
             label_filter: None,
+            // The carried stacks are the chosen threads' already, and hold no threads to slice by.
+            threads: Vec::new(),
+            base_filter: None,
             unknown: Vec::new(),
             ..self
         };
@@ -582,6 +629,31 @@ mod tests {
         assert_eq!((e.range, e.offsets, e.offsets_a), (None, None, None));
         let t = s.for_embedded("P".into(), None, true);
         assert_eq!(t.offsets, Some((200_000_000, 300_000_000)));
+    }
+
+    #[test]
+    fn round_trips_threads_and_a_slice_diff() {
+        let link = "#url=t.perf&tf=tenant%3Dacme&th=12,13&btf=tid%3D7";
+        let s = UrlState::parse(link);
+        assert_eq!(s.threads, [12, 13]);
+        assert_eq!(s.base_filter.as_deref(), Some("tid=7"));
+        assert_eq!(s.label_filter.as_deref(), Some("tenant=acme"));
+        assert!(s.unknown.is_empty());
+        assert_eq!(s.render().as_deref(), Some(link));
+        // Unsorted, repeated or bad tids are read as the set they name; `all` is a base of every sample.
+        let s = UrlState::parse("#th=13,x,12,13&btf=all");
+        assert_eq!(
+            (s.threads.as_slice(), s.base_filter.as_deref()),
+            (&[12, 13][..], Some(""))
+        );
+        assert_eq!(s.render().as_deref(), Some("#th=12,13&btf=all"));
+        // A link from before threads has none and no slice base; choosing threads is a step in history.
+        let old = UrlState::parse("#url=t.perf&tf=tenant%3Dacme");
+        assert_eq!((old.threads.len(), old.base_filter.clone()), (0, None));
+        assert!(UrlState::parse(link).is_step_from(&old));
+        // A link that carries its stacks drops both (they are baked in).
+        let e = UrlState::parse(link).for_embedded("P".into(), None, true);
+        assert_eq!((e.threads.len(), e.base_filter), (0, None));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use scorch_core::analysis::heatmap::{heatmap, HeatmapOptions};
 use scorch_core::analysis::sandwich;
 use scorch_core::analysis::transforms::{self, Transform};
 use scorch_core::model::DeclaredUnit;
-use scorch_core::view::{label_key, takes_declared_unit, LabelFilter, RootMode, ViewOptions, WeightMode};
+use scorch_core::view::{label_key, takes_declared_unit, RootMode, SampleFilter, ViewOptions, WeightMode};
 use scorch_core::Profile;
 
 /// `--event` / `--sample-type`: which of the profile's events (perf) or sample types (pprof) to show.
@@ -57,10 +57,11 @@ impl EventArgs {
     }
 }
 
-/// `--tagfilter`: only the samples with a label.
+/// `--tagfilter`: only the samples with a label, or of some threads.
 #[derive(Args, Debug, Clone, Default)]
 pub struct TagFilterArgs {
-    /// pprof: only samples with this label (numbers: KEY=LO:HI, units like 4kb, 10ms)
+    /// Only samples with this label (pprof; numbers: KEY=LO:HI, units like 4kb, 10ms), or of these threads
+    /// (perf: comm=NAME, pid=N, tid=N; several values: tid=12,13)
     #[arg(long, value_name = "KEY=VALUE")]
     pub tagfilter: Option<String>,
 }
@@ -184,7 +185,7 @@ pub fn view(p: &Profile, spec: &ViewSpec) -> Result<ViewOptions> {
         }
     }
     if let Some(f) = spec.tagfilter {
-        v.label = Some(LabelFilter::parse(p, f)?);
+        SampleFilter::parse(p, f)?.apply(&mut v);
     }
     if let Some(key) = spec.root.and_then(|r| r.tagroot.as_deref()) {
         let k = label_key(p, key).ok_or_else(|| format!("no label {key:?} in this profile"))?;

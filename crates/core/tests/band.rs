@@ -88,7 +88,7 @@ fn a_band_selects_exactly_flamescopes_cells_in_its_rectangle() {
             let band = ViewOptions {
                 time_range: Some(range),
                 offsets: Some(offsets),
-                ..v
+                ..v.clone()
             };
             let ours = (0..p.samples.len())
                 .filter(|&i| band.weigh(&p, i).is_some() && !idle[i])

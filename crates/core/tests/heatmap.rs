@@ -92,7 +92,7 @@ fn selections_are_half_open_and_flame_graphs_hold_exactly_their_samples() {
             &p,
             &ViewOptions {
                 time_range: Some(range),
-                ..v
+                ..v.clone()
             },
             Order::Alphabetical,
         );

@@ -273,7 +273,7 @@ fn labels_filter_and_group() {
     let api = label_key(&p, "api").unwrap();
     let grouped = ViewOptions {
         root: RootMode::Label(api),
-        ..base
+        ..base.clone()
     };
     let lines = to_folded_signed(&p, &grouped);
     let labelled: std::collections::BTreeSet<&str> = lines
@@ -290,7 +290,7 @@ fn labels_filter_and_group() {
             &p,
             &ViewOptions {
                 label: Some(f),
-                ..base
+                ..base.clone()
             },
         );
         assert!(t > 0);
@@ -308,7 +308,7 @@ fn labels_filter_and_group() {
         &p,
         &ViewOptions {
             label: Some(small),
-            ..v
+            ..v.clone()
         },
     );
     let (_, b) = top(

@@ -38,7 +38,7 @@ fn timestamps_travel_and_the_heatmap_comes_back() {
             p,
             &ViewOptions {
                 time_range: Some(range),
-                ..*v
+                ..v.clone()
             },
         )
     };

@@ -11,6 +11,7 @@ use super::keys;
 use super::sandwich::Sandwich;
 use super::shortcuts::Shortcuts;
 use super::status_line::StatusLine;
+use super::thread_list::ThreadList;
 use super::toolbar::Toolbar;
 use super::tooltip::Tooltip;
 use crate::state::view::Mode;
@@ -38,6 +39,7 @@ pub fn App() -> impl IntoView {
         <ErrorBanner/>
         <DiffBar/>
         <HeatmapPanel/>
+        <ThreadList/>
         <ExploreBar/>
         <Show when=move || matches!(mode(), Mode::Flame | Mode::Inverted) || diff.active()>
             <Breadcrumb/>

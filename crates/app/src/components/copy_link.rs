@@ -43,7 +43,7 @@ pub fn CopyLink() -> impl IntoView {
                 about = if let (Some(b), None) = (base, heat.range_a.get_untracked()) {
                     let bv = ViewOptions {
                         time_range: None,
-                        ..matching_view(&b.imported.profile, &loaded.imported.profile, v)
+                        ..matching_view(&b.imported.profile, &loaded.imported.profile, v.clone())
                     };
                     let bs = scorch_core::export::links::encode(
                         &b.imported.profile,

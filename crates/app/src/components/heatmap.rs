@@ -30,7 +30,11 @@ pub fn HeatmapPanel() -> impl IntoView {
         load.loaded
             .with(|l| l.as_ref().map(|l| l.imported.profile.samples.time_ns.is_some()))
     };
-    let file_diff = move || diff.base.with(|b| b.is_some()) && heat.range_a.with(|a| a.is_none());
+    let file_diff = move || {
+        diff.base.with(|b| b.is_some())
+            && heat.range_a.with(|a| a.is_none())
+            && diff.slice_a.with(|a| a.is_none())
+    };
 
     // Columns (seconds) in which the recorder lost events (perf `PERF_RECORD_LOST`).
     let lost_columns = move |h: &scorch_core::analysis::heatmap::Heatmap| -> Vec<(u32, u64)> {

@@ -21,6 +21,7 @@ pub mod sandwich;
 pub mod shortcuts;
 pub mod status_line;
 pub mod theme_toggle;
+pub mod thread_list;
 pub mod toolbar;
 pub mod tooltip;
 pub mod view_controls;

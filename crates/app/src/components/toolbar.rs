@@ -11,12 +11,17 @@ use leptos::prelude::*;
 #[component]
 pub fn Toolbar() -> impl IntoView {
     let ui = expect_context::<UiState>();
+    let load = expect_context::<crate::state::load::LoadState>();
     view! {
         <header class="toolbar">
             <span class="brand">"scorch"</span>
             <OpenControls/>
             <span class="spacer"></span>
             <ViewControls/>
+            <Show when=move || load.loaded.with(|l| l.as_ref().is_some_and(|l| scorch_core::view::has_threads(&l.imported.profile)))>
+                <button data-testid="threads-toggle" title="The threads: samples and activity; choose some to show"
+                    aria-pressed=move || ui.threads.get().to_string() on:click=move |_| ui.threads.update(|t| *t = !*t)>"Threads"</button>
+            </Show>
             <OrientationToggle/>
             <ThemeToggle/>
             <button data-testid="help-toggle" title="Keyboard shortcuts (?)" on:click=move |_| ui.help.update(|h| *h = !*h)>"?"</button>

@@ -10,6 +10,7 @@ use crate::url::{is_label_root, label_root_key, root_from_key, root_key, UrlKey}
 use leptos::prelude::*;
 use scorch_core::model::units::group_thousands;
 use scorch_core::model::DeclaredUnit;
+use scorch_core::view::SampleFilter;
 use scorch_core::{RootMode, ViewOptions, WeightMode};
 
 /// Event (or pprof sample type), weight, label filter and root selectors, shown when the profile has them.
@@ -18,6 +19,7 @@ pub fn ViewControls() -> impl IntoView {
     let actions = expect_context::<Actions>();
     let load = expect_context::<LoadState>();
     let view = expect_context::<ViewState>();
+    let diff = expect_context::<crate::state::diff::DiffState>();
     let with_profile = move |f: &dyn Fn(&scorch_core::Profile) -> Vec<(String, String)>| {
         load.loaded
             .with(|l| l.as_ref().map(|l| f(&l.imported.profile)).unwrap_or_default())
@@ -126,18 +128,32 @@ pub fn ViewControls() -> impl IntoView {
         let Some(loaded) = load.loaded.get_untracked() else {
             return;
         };
-        let label = if text.trim().is_empty() {
+        let filter = if text.trim().is_empty() {
             Ok(None)
         } else {
-            scorch_core::view::LabelFilter::parse(&loaded.imported.profile, text.trim()).map(Some)
+            SampleFilter::parse(&loaded.imported.profile, text.trim()).map(Some)
         };
-        match label {
+        let v = view.options.get_untracked();
+        match filter {
+            Ok(Some(SampleFilter::Threads(t))) => {
+                // comm=, pid=, tid=: a thread choice (the thread list shows it; the link carries it as `th`).
+                filter_error.set(None);
+                view.label_text.set(String::new());
+                actions.set_view(ViewOptions {
+                    label: None,
+                    threads: Some(t),
+                    ..v
+                });
+            }
             Ok(label) => {
                 filter_error.set(None);
                 view.label_text.set(text.trim().to_string());
                 actions.set_view(ViewOptions {
-                    label,
-                    ..view.options.get_untracked()
+                    label: label.and_then(|f| match f {
+                        SampleFilter::Label(l) => Some(l),
+                        SampleFilter::Threads(_) => None,
+                    }),
+                    ..v
                 });
             }
             Err(e) => filter_error.set(Some(e)),
@@ -178,13 +194,17 @@ pub fn ViewControls() -> impl IntoView {
                 </select>
             </label>
         </Show>
-        <Show when=move || !label_keys().is_empty()>
-            <label class="control">"Labels "
+        <Show when=move || !label_keys().is_empty() || has_threads()>
+            <label class="control">{move || if label_keys().is_empty() { "Filter " } else { "Labels " }}
                 <input data-testid="label-filter" class="label-filter" type="text" placeholder="key=value ⏎"
-                    title="Keep samples with this label: key=value, or key=LO:HI for numbers (units like 4kb, 10ms); empty shows all"
+                    title="Keep samples with this label: key=value, or key=LO:HI for numbers (units like 4kb, 10ms); perf's threads: comm=NAME, pid=N, tid=N (several: tid=12,13); empty shows all"
                     on:keydown=on_filter/>
             </label>
             {move || filter_error.get().map(|e| view! { <span class="filter-error" data-testid="label-filter-error">{e}</span> })}
+            <Show when=move || view.options.with(|v| v.label.is_some() || v.threads.is_some()) && !diff.slice_a.with(|a| a.is_some())>
+                <button data-testid="label-slice-diff" title="Keep this slice (label filter and threads) as the diff's base, then choose another to compare"
+                    on:click=move |_| actions.diff_against_slice()>"Diff against…"</button>
+            </Show>
         </Show>
         <Show when=move || has_threads() || !label_keys().is_empty()>
             <label class="control">"Root "

@@ -20,6 +20,9 @@ pub struct DiffState {
     /// until the user says "Diff anyway" (`allow_mismatch`), as `scorch diff --allow-mismatch`.
     pub refused: RwSignal<Option<(String, Vec<FactRow>)>>,
     pub allow_mismatch: RwSignal<bool>,
+    /// A slice diff: the base is the open profile under this filter text (`""`: all samples), the target the
+    /// view's own label filter and thread choice (`slice.rs`).
+    pub slice_a: RwSignal<Option<String>>,
 }
 
 impl Default for DiffState {
@@ -31,6 +34,7 @@ impl Default for DiffState {
             events: RwSignal::new(None),
             refused: RwSignal::new(None),
             allow_mismatch: RwSignal::new(false),
+            slice_a: RwSignal::new(None),
         }
     }
 }
@@ -42,12 +46,16 @@ impl DiffState {
 }
 
 impl Actions {
-    /// Swaps base and target: the two counts, the two ranges (or bands), or the two profiles.
+    /// Swaps base and target: the two counts, the two slices, the two ranges (or bands), or the two profiles.
     pub fn swap_diff(&self) {
         let (diff, heat, view) = (self.diff, self.heat, self.view);
         if let Some((be, te)) = diff.events.get_untracked() {
             diff.events.set(Some((te, be)));
             self.rebuild();
+            return;
+        }
+        if let Some(a) = diff.slice_a.get_untracked() {
+            self.swap_slices(a);
             return;
         }
         let v = view.options.get_untracked();
@@ -71,6 +79,7 @@ impl Actions {
     pub fn exit_diff(&self) {
         self.heat.range_a.set(None);
         self.heat.band_a.set(None);
+        self.diff.slice_a.set(None);
         if let Some((_, te)) = self.diff.events.get_untracked() {
             self.view.options.update(|v| v.event = Some(te));
             self.diff.events.set(None);

@@ -69,11 +69,13 @@ impl HeatState {
         // Recompute the grid when the profile, the event, labels, rows or the idle filter change (not on selection).
         let key = Memo::new(move |_| {
             let loaded = load.loaded.with(|l| l.as_ref().map(|l| Arc::as_ptr(l) as usize));
-            let v = view.options.with(|v| (v.event, v.label, v.weight));
+            let v = view
+                .options
+                .with(|v| (v.event, v.label, v.weight, v.threads.clone()));
             (loaded, v, heat.rows.get(), heat.idle.get())
         });
         Effect::new(move |_| {
-            let (_, (event, label, _), rows, idle) = key.get();
+            let (_, (event, label, _, threads), rows, idle) = key.get();
             let Some(loaded) = load.loaded.get_untracked() else {
                 return;
             };
@@ -81,6 +83,7 @@ impl HeatState {
             let v = ViewOptions {
                 event,
                 label,
+                threads,
                 ..ViewOptions::default_for(p)
             };
             let opts = scorch_core::analysis::heatmap::HeatmapOptions {

@@ -56,10 +56,19 @@ impl Actions {
             v.root = root;
         }
         if let Some(tf) = &s.label_filter {
-            if let Ok(filter) = scorch_core::view::LabelFilter::parse(p, tf) {
-                v.label = Some(filter);
+            if let Ok(filter) = scorch_core::view::SampleFilter::parse(p, tf) {
+                filter.apply(&mut v);
                 self.view.label_text.set(tf.clone());
             }
+        }
+        // Tids this profile does not have are ignored; none left: all threads.
+        let threads = super::slice::threads_of_tids(p, &s.threads);
+        if !threads.is_empty() {
+            v.threads = Some(threads);
+        }
+        self.diff.slice_a.set(s.base_filter.clone());
+        if s.base_filter.is_some() {
+            self.diff.base.set(Some(loaded.clone()));
         }
         self.heat.rows.set(s.rows);
         self.heat.idle.set(s.idle);
@@ -76,7 +85,7 @@ impl Actions {
                     p,
                     &ViewOptions {
                         time_range: None,
-                        ..v
+                        ..v.clone()
                     },
                     &opts,
                 )
@@ -167,6 +176,10 @@ impl Actions {
         if v.label.is_some() && !tf.is_empty() {
             s.label_filter = Some(tf);
         }
+        if let Some(set) = &v.threads {
+            s.threads = super::slice::tids_of(p, set);
+        }
+        s.base_filter = self.diff.slice_a.get_untracked();
         s.rows = self.heat.rows.get_untracked();
         s.idle = self.heat.idle.get_untracked();
         if let Some(h) = self.heat.heat.get_untracked() {
@@ -229,6 +242,7 @@ impl Actions {
             a.heat.idle.track();
             a.heat.range_a.track();
             a.heat.band_a.track();
+            a.diff.slice_a.track();
             a.diff.widths.track();
             a.diff.absolute.track();
             a.load.source.track();

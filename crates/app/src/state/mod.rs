@@ -5,7 +5,7 @@
 //! - [`view::ViewState`]: view options, orientation, view mode, order, colours, the function table;
 //! - [`search::SearchState`]: the search, the selected function and the transforms;
 //! - [`heatmap::HeatState`]: the heatmap, its settings and the time-range selection;
-//! - [`diff::DiffState`]: the diff base and its switches;
+//! - [`diff::DiffState`]: the diff base and its switches (a slice diff's base filter: `slice.rs`);
 //! - [`ui::UiState`]: theme and the shortcuts panel;
 //! - [`pane::Panes`]: the flame panes (main, and the sandwich's callers and callees), each its own data and zoom.
 //!
@@ -21,6 +21,7 @@ pub mod open;
 pub mod pane;
 pub mod rebuild;
 pub mod search;
+pub mod slice;
 pub mod ui;
 pub mod view;
 
@@ -129,7 +130,7 @@ impl<T: Clone> ViewFigure<T> {
             return x.clone();
         }
         let x = timed(name, f);
-        *last = Some((me, data.view, x.clone()));
+        *last = Some((me, data.view.clone(), x.clone()));
         x
     }
 }

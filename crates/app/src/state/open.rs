@@ -75,6 +75,7 @@ impl Actions {
         self.heat.pending.set(None);
         self.heat.range_a.set(None);
         self.heat.band_a.set(None);
+        self.diff.slice_a.set(None);
         self.heat.sel_band.set(false);
         self.view.label_text.set(String::new());
         // Transforms and the selection name functions of the profile that was open; a link restores its
@@ -214,11 +215,11 @@ impl Actions {
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let data = match done.flame {
             // Built by the worker (for this order and the default view).
-            Some((tree, layout)) => FlameData::from_parts(loaded.clone(), view, tree, layout),
+            Some((tree, layout)) => FlameData::from_parts(loaded.clone(), view.clone(), tree, layout),
             None => {
                 let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
                 yield_now().await;
-                FlameData::from_tree(loaded.clone(), view, tree)
+                FlameData::from_tree(loaded.clone(), view.clone(), tree)
             }
         };
         l.prebuilt.set_value(Some((Arc::new(data), order)));

@@ -76,7 +76,7 @@ async fn flame_in_worker(
     order: Order,
     job: Job,
 ) -> Result<Option<Arc<FlameData>>, String> {
-    match worker_build::build(channel, &shown.imported, view, order, vec![job]).await {
+    match worker_build::build(channel, &shown.imported, view.clone(), order, vec![job]).await {
         Ok(mut r) => match r.pop() {
             Some(Ok(Built::Flame(tree, layout))) => Ok(Some(Arc::new(super::timed("from parts", || {
                 FlameData::from_parts(shown.clone(), view, tree, layout)
@@ -126,7 +126,7 @@ impl Actions {
             let r = worker_build::build(
                 Channel::Table,
                 &target.imported,
-                view,
+                view.clone(),
                 order,
                 vec![Job::Functions],
             )
@@ -227,7 +227,8 @@ impl Actions {
             let a = *self;
             leptos::task::spawn_local(async move {
                 let jobs = vec![Job::Callers(f.clone()), Job::Callees(f)];
-                let r = worker_build::build(Channel::Sandwich, &shown.imported, view, order, jobs).await;
+                let r =
+                    worker_build::build(Channel::Sandwich, &shown.imported, view.clone(), order, jobs).await;
                 if current(&SANDWICH_GEN) != gen {
                     return;
                 }
@@ -245,7 +246,7 @@ impl Actions {
                     match side {
                         Ok(Built::Flame(tree, layout)) => {
                             pane.data.set(Some(Arc::new(super::timed("from parts", || {
-                                FlameData::from_parts(shown.clone(), view, tree, layout)
+                                FlameData::from_parts(shown.clone(), view.clone(), tree, layout)
                             }))))
                         }
                         Ok(Built::Table(_)) => {}
@@ -266,7 +267,7 @@ impl Actions {
             match side {
                 Ok(side) => pane.data.set(Some(Arc::new(FlameData::new(
                     Arc::new(shown.derived(side)),
-                    view,
+                    view.clone(),
                     order,
                 )))),
                 Err(e) => {
@@ -300,7 +301,7 @@ impl Actions {
             None => {
                 self.diff.refused.set(None);
                 if matches!(mode, Mode::Functions | Mode::Sandwich) {
-                    self.set_fn_table(&target, view);
+                    self.set_fn_table(&target, view.clone());
                 } else {
                     worker_build::cancel(Channel::Table);
                     self.view.fn_table.set(None);
@@ -424,7 +425,7 @@ impl Actions {
             (
                 ViewOptions {
                     event: Some(be),
-                    ..view
+                    ..view.clone()
                 },
                 ViewOptions {
                     event: Some(te),
@@ -435,6 +436,15 @@ impl Actions {
                     format!("{} ({})", target.name, counts(te)),
                 ),
             )
+        } else if let Some(text) = self.diff.slice_a.get_untracked() {
+            // A slice diff: the base is this profile under the base's filters.
+            let name = |t: &str| {
+                let t = if t.is_empty() { "all samples" } else { t };
+                format!("{} [{t}]", target.name)
+            };
+            let labels = (name(&text), name(&self.slice_text()));
+            let bview = super::slice::slice_view(&target.imported.profile, &view, &text);
+            (bview, view, labels)
         } else if let (Some(a), Some(b)) = (self.heat.range_a.get_untracked(), view.time_range) {
             let origin = self.heat.heat.get_untracked().map_or(0, |h| h.origin_ns);
             let a_offsets = self.heat.band_a.get_untracked();
@@ -449,17 +459,18 @@ impl Actions {
                     (e - origin.min(e)) as f64 / 1e9
                 )
             };
+            let labels = (label(a, a_offsets), label(b, view.offsets));
             (
                 ViewOptions {
                     time_range: Some(a),
                     offsets: a_offsets,
-                    ..view
+                    ..view.clone()
                 },
                 view,
-                (label(a, a_offsets), label(b, view.offsets)),
+                labels,
             )
         } else {
-            let bview = matching_view(&base.imported.profile, &target.imported.profile, view);
+            let bview = matching_view(&base.imported.profile, &target.imported.profile, view.clone());
             (bview, view, (base.name.clone(), target.name.clone()))
         }
     }

@@ -34,6 +34,8 @@ pub struct UiState {
     pub theme: RwSignal<Theme>,
     /// The keyboard shortcuts panel is open.
     pub help: RwSignal<bool>,
+    /// The thread list is open.
+    pub threads: RwSignal<bool>,
 }
 
 impl Default for UiState {
@@ -41,6 +43,7 @@ impl Default for UiState {
         UiState {
             theme: RwSignal::new(Theme::Auto),
             help: RwSignal::new(false),
+            threads: RwSignal::new(false),
         }
     }
 }

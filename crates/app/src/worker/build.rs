@@ -137,7 +137,7 @@ pub async fn build(
     let n = jobs.len();
     let request = Build {
         id,
-        view,
+        view: view.clone(),
         order: order.key().to_string(),
         jobs: jobs.clone(),
     };

@@ -44,7 +44,8 @@ pub struct DiffArgs {
     /// Diff sides whose sample types or units differ (an error otherwise)
     #[arg(long)]
     pub allow_mismatch: bool,
-    /// Only the base's samples with this label (KEY=VALUE or KEY=LO:HI, as --tagfilter); with one FILE and
+    /// Only the base's samples with this label or of these threads (KEY=VALUE, KEY=LO:HI, perf's comm=NAME,
+    /// pid=N, tid=N: as --tagfilter); with one FILE and
     /// --target-filter, a label-slice diff: one slice of a profile against another
     #[arg(long, value_name = "KEY=VALUE")]
     pub base_filter: Option<String>,
@@ -166,10 +167,10 @@ pub fn run(a: &DiffArgs) -> Result<()> {
         .map(|f| side_of(f, 1))
         .collect::<Result<Vec<_>>>()?;
     if a.folded {
-        let (Some(&b), Some(&t), 1, 1) = (bsides.first(), tsides.first(), bsides.len(), tsides.len()) else {
+        let (Some(b), Some(t), 1, 1) = (bsides.first(), tsides.first(), bsides.len(), tsides.len()) else {
             return Err(CliError::Usage("--folded takes one file per side".into()));
         };
-        return write_out(diff_folded(b, t, a.normalize).as_bytes());
+        return write_out(diff_folded(b.clone(), t.clone(), a.normalize).as_bytes());
     }
     let bfacts: Vec<Facts> = bsides.iter().map(facts).collect();
     let tfacts: Vec<Facts> = tsides.iter().map(facts).collect();

@@ -160,7 +160,7 @@ pub struct Diff {
 }
 
 /// One side of a diff: a profile and the view that selects its samples.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Side<'a> {
     pub profile: &'a Profile,
     pub view: ViewOptions,
@@ -180,7 +180,7 @@ impl Diff {
     /// Several runs per side, pooled: each side's weights are the sums over its runs (so its shares are shares
     /// of the runs together).
     pub fn pooled(base: &[Side<'_>], target: &[Side<'_>], by: MatchBy) -> Diff {
-        let runs: Vec<Side<'_>> = base.iter().chain(target).copied().collect();
+        let runs: Vec<Side<'_>> = base.iter().chain(target).cloned().collect();
         let m = Merged::new(&runs, by, base.len());
         let n = m.profile.stacks.len();
         let (mut base_self, mut target_self) = (vec![0u64; n], vec![0u64; n]);

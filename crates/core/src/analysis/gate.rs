@@ -97,7 +97,7 @@ pub struct GateReport {
 
 /// Runs the gate over `base` and `target` runs.
 pub fn gate(base: &[Side<'_>], target: &[Side<'_>], opts: &GateOptions) -> GateReport {
-    let runs: Vec<Side<'_>> = base.iter().chain(target).copied().collect();
+    let runs: Vec<Side<'_>> = base.iter().chain(target).cloned().collect();
     let m = Merged::new(&runs, opts.matching, base.len());
     let nruns = runs.len();
     // Per function, per run: its (self, total) weight.

@@ -186,7 +186,7 @@ pub fn heatmap(p: &Profile, v: &ViewOptions, o: &HeatmapOptions) -> Option<Heatm
     let v = ViewOptions {
         time_range: None,
         offsets: None,
-        ..*v
+        ..v.clone()
     };
     let idle = if o.idle_filter {
         idle_samples(p)

@@ -12,7 +12,8 @@
 //! - `lost.rs`: lost events (perf `PERF_RECORD_LOST`) per heatmap column;
 //! - `stats.rs`: sampling error (Wilson intervals of shares) and sampling rates;
 //! - `health.rs`: stack health (truncated and unsymbolized shares, depth) with advice;
-//! - `duration.rs`: how much of the recording's time the samples account for (the "missing time").
+//! - `duration.rs`: how much of the recording's time the samples account for (the "missing time");
+//! - `threads.rs`: the thread list (per thread: samples, total, an activity strip over time).
 
 pub mod compare;
 pub mod diff;
@@ -25,6 +26,7 @@ pub mod lost;
 pub mod sandwich;
 pub mod search;
 pub mod stats;
+pub mod threads;
 pub mod top;
 pub mod transforms;
 pub mod welch;

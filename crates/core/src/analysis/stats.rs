@@ -112,7 +112,7 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
         Format::PerfScript | Format::V8CpuProfile | Format::ChromeTrace => Some((
             ViewOptions {
                 weight: WeightMode::Count,
-                ..*v
+                ..v.clone()
             },
             CountSource::Records,
         )),
@@ -120,7 +120,7 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
         Format::Folded => {
             let weighed = ViewOptions {
                 weight: WeightMode::Weight,
-                ..*v
+                ..v.clone()
             };
             (weighed.unit(p) == Unit::Samples && p.meta.decimals == 0)
                 .then_some((weighed, CountSource::Weights))
@@ -136,7 +136,7 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
             let cv = ViewOptions {
                 event: Some(i as u16),
                 weight: WeightMode::Weight,
-                ..*v
+                ..v.clone()
             };
             let source = if v.event == Some(i as u16) && v.weight == WeightMode::Weight {
                 CountSource::Weights

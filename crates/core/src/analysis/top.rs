@@ -17,13 +17,13 @@ pub struct TopRow {
 /// All functions of a view, by flat (descending), then cum (descending), then name.
 /// Returns the rows and the view's signed total.
 pub fn top(p: &Profile, v: &ViewOptions) -> (Vec<TopRow>, i128) {
-    let mut parts = vec![(*v, 1i128)];
+    let mut parts = vec![(v.clone(), 1i128)];
     if let Some(e) = v.event {
         if let Some(twin) = p.events.iter().position(|x| x.negative_of == Some(e)) {
             parts.push((
                 ViewOptions {
                     event: Some(twin as u16),
-                    ..*v
+                    ..v.clone()
                 },
                 -1,
             ));

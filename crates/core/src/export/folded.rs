@@ -171,7 +171,7 @@ pub fn to_folded_signed(p: &Profile, v: &ViewOptions) -> String {
     }
     let neg = ViewOptions {
         event: Some(twin as u16),
-        ..*v
+        ..v.clone()
     };
     for ((r, s), w) in keyed_weights(p, &neg) {
         *net.entry((r, s)).or_default() -= i128::from(w);

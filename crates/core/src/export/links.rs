@@ -113,7 +113,7 @@ pub fn encode_timed(p: &Profile, v: &ViewOptions, max: usize) -> Option<Shared> 
     let v = ViewOptions {
         time_range: None,
         offsets: None,
-        ..*v
+        ..v.clone()
     };
     let mut by_key: rustc_hash::FxHashMap<(u32, StackId), Vec<(u64, u64)>> = Default::default();
     for (i, &t) in times.iter().enumerate() {

@@ -8,6 +8,7 @@ mod options;
 pub use calltree::{CallTree, NodeId, Order, TreeColumns, ROOT_FRAME};
 pub use layout::FlameLayout;
 pub use options::{
-    band_span_ns, keyed_weights, label_key, label_keys, parse_offsets_ms, takes_declared_unit, LabelFilter,
-    LabelMatch, RootMode, ViewOptions, WeightMode, NO_ROOT,
+    band_span_ns, has_threads, keyed_weights, label_key, label_keys, parse_offsets_ms, takes_declared_unit,
+    thread_filter, LabelFilter, LabelMatch, RootMode, SampleFilter, ThreadSet, ViewOptions, WeightMode,
+    NO_ROOT, THREAD_KEYS,
 };

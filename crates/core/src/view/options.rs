@@ -141,6 +141,129 @@ impl LabelFilter {
     }
 }
 
+/// The keys that name threads (perf's comm, pid and tid) in a filter, for profiles whose samples have threads
+/// and no label of the same name.
+pub const THREAD_KEYS: [&str; 3] = ["comm", "pid", "tid"];
+
+/// What a filter text selects: samples with a label, or samples of some threads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SampleFilter {
+    Label(LabelFilter),
+    Threads(ThreadSet),
+}
+
+impl SampleFilter {
+    /// Parses a label filter (see [`LabelFilter::parse`]) or, where the profile's samples have threads, a thread
+    /// filter `comm=NAME`, `pid=N` or `tid=N` (several values separated by commas: `tid=12,13`). A label of the
+    /// same name wins.
+    pub fn parse(p: &Profile, text: &str) -> Result<SampleFilter, String> {
+        let key = text.split_once('=').map(|(k, _)| k.trim());
+        match key {
+            Some(k) if THREAD_KEYS.contains(&k) && has_threads(p) && label_key(p, k).is_none() => {
+                thread_filter(p, text).map(SampleFilter::Threads)
+            }
+            _ => LabelFilter::parse(p, text)
+                .map_err(|e| {
+                    if has_threads(p) {
+                        format!("{e} (threads: comm=NAME, pid=N, tid=N)")
+                    } else {
+                        e
+                    }
+                })
+                .map(SampleFilter::Label),
+        }
+    }
+
+    /// Puts the filter on a view: a label filter replaces the view's, a thread set narrows the view's threads.
+    pub fn apply(self, v: &mut ViewOptions) {
+        match self {
+            SampleFilter::Label(f) => v.label = Some(f),
+            SampleFilter::Threads(t) => {
+                v.threads = Some(match &v.threads {
+                    Some(old) => old.intersect(&t),
+                    None => t,
+                })
+            }
+        }
+    }
+}
+
+/// Do the profile's samples carry threads?
+pub fn has_threads(p: &Profile) -> bool {
+    !p.threads.is_empty() && p.samples.thread.is_some()
+}
+
+/// The threads `comm=NAME`, `pid=N[,N…]` or `tid=N[,N…]` names; an error when a value names none. One pass over
+/// the threads with the values sorted: O((threads + values) × log values), however long a link's list is.
+pub fn thread_filter(p: &Profile, text: &str) -> Result<ThreadSet, String> {
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("a thread filter is comm=NAME, pid=N or tid=N, not {text:?}"))?;
+    let key = key.trim();
+    let t = &p.threads;
+    let values: Vec<&str> = value.split(',').map(str::trim).collect();
+    let missing = |v: &str| format!("no thread has {key}={v}");
+    match key {
+        "comm" => {
+            let mut want = values.clone();
+            want.sort_unstable();
+            want.dedup();
+            let (found, out) = pick(t.len(), &want, |i| t.comm.get(i).map(|&c| p.strings.get(c)));
+            match values.iter().find(|v| found.binary_search(v).is_err()) {
+                Some(v) => Err(missing(v)),
+                None => Ok(ThreadSet::new(out)),
+            }
+        }
+        "pid" | "tid" => {
+            let asked = values
+                .iter()
+                .map(|v| {
+                    v.parse::<u32>()
+                        .map_err(|_| format!("{key}={v}: {v:?} is not a number"))
+                })
+                .collect::<Result<Vec<u32>, String>>()?;
+            let mut want = asked.clone();
+            want.sort_unstable();
+            want.dedup();
+            let (found, out) = pick(t.len(), &want, |i| {
+                let tid = t.tid.get(i).copied();
+                if key == "tid" {
+                    tid
+                } else {
+                    // perf printed only the tid: it stands for the pid too, as in the comm-pid root.
+                    t.pid.get(i).copied().flatten().or(tid)
+                }
+            });
+            match asked.iter().find(|v| found.binary_search(v).is_err()) {
+                Some(v) => Err(missing(&v.to_string())),
+                None => Ok(ThreadSet::new(out)),
+            }
+        }
+        k => Err(format!("{k:?} names no threads (comm, pid or tid)")),
+    }
+}
+
+/// The threads whose value (`of`) is in `want` (sorted), and which values of `want` some thread has.
+fn pick<T: Ord + Copy>(n: usize, want: &[T], of: impl Fn(usize) -> Option<T>) -> (Vec<T>, Vec<u32>) {
+    let mut hit = vec![false; want.len()];
+    let mut out = Vec::new();
+    for i in 0..n {
+        if let Some(k) = of(i).and_then(|v| want.binary_search(&v).ok()) {
+            if let Some(h) = hit.get_mut(k) {
+                *h = true;
+            }
+            out.push(i as u32);
+        }
+    }
+    let found = want
+        .iter()
+        .zip(hit)
+        .filter(|(_, h)| *h)
+        .map(|(&v, _)| v)
+        .collect();
+    (found, out)
+}
+
 /// The id of a label key used by some sample.
 pub fn label_key(p: &Profile, key: &str) -> Option<StrId> {
     p.label_sets
@@ -181,8 +304,38 @@ pub enum WeightMode {
     Count,
 }
 
+/// A set of threads: sorted, distinct indices into [`Profile::threads`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct ThreadSet(Vec<u32>);
+
+impl ThreadSet {
+    pub fn new(threads: impl IntoIterator<Item = u32>) -> ThreadSet {
+        let mut v: Vec<u32> = threads.into_iter().collect();
+        v.sort_unstable();
+        v.dedup();
+        ThreadSet(v)
+    }
+    #[inline]
+    pub fn contains(&self, t: u32) -> bool {
+        self.0.binary_search(&t).is_ok()
+    }
+    pub fn as_slice(&self) -> &[u32] {
+        &self.0
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// The threads in both sets.
+    pub fn intersect(&self, other: &ThreadSet) -> ThreadSet {
+        ThreadSet(self.0.iter().copied().filter(|&t| other.contains(t)).collect())
+    }
+}
+
 /// The sample selection of a view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ViewOptions {
     /// Index into `Profile::events`; `None` means all samples (inputs without events).
     pub event: Option<u16>,
@@ -196,6 +349,8 @@ pub struct ViewOptions {
     pub offsets: Option<(u64, u64)>,
     /// Only samples with this label.
     pub label: Option<LabelFilter>,
+    /// Only samples of these threads (`None`: all). A profile without threads has no sample in any set.
+    pub threads: Option<ThreadSet>,
     /// The unit the user declared for a unit-less input (folded counts); ignored for inputs that state theirs.
     pub declared: Option<DeclaredUnit>,
 }
@@ -241,6 +396,12 @@ impl ViewOptions {
         if let Some(f) = &self.label {
             let set = p.samples.labels.as_ref().and_then(|c| c.get(i)).copied();
             if !set.is_some_and(|s| f.matches(p, s)) {
+                return None;
+            }
+        }
+        if let Some(set) = &self.threads {
+            let t = p.samples.thread.as_ref().and_then(|c| c.get(i)).copied();
+            if !t.is_some_and(|t| set.contains(t)) {
                 return None;
             }
         }
