@@ -108,7 +108,10 @@ pub fn StatusLine() -> impl IntoView {
                 duration.get().unwrap_or_default(),
                 // Warnings about input lines are skipped lines; others (line 0: unmatched sched_switch
                 // switch-outs, …) are warnings, listed in the Info panel.
-                match (p.meta.warnings.count, p.meta.warnings.first.iter().all(|w| w.line > 0)) {
+                match (
+                    p.meta.warnings.count,
+                    p.meta.warnings.first.iter().all(|w| w.line > 0)
+                ) {
                     (0, _) => String::new(),
                     (1, true) => " · 1 line skipped".to_string(),
                     (n, true) => format!(" · {} lines skipped", group_thousands(n)),

@@ -381,7 +381,7 @@ impl Actions {
                         view: v,
                     })
                 };
-                let (bf, tf) = (side(&base, bview), side(&target, tview));
+                let (bf, tf) = (side(&base, bview.clone()), side(&target, tview.clone()));
                 // The two counts of one file are one recording's two columns: comparable by construction.
                 let two_counts = self.diff.events.get_untracked().is_some();
                 let rows =
