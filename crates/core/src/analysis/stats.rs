@@ -95,8 +95,8 @@ pub enum CountSource {
 /// profile has no sample counts (see the module doc).
 pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSource)> {
     match p.meta.format {
-        // Each record is one sample (V8: weighed by the time to the next one).
-        Format::PerfScript | Format::V8CpuProfile | Format::ChromeTrace => Some((
+        // Each record is one sample (V8: weighed by the time to the next one; speedscope: by its weight).
+        Format::PerfScript | Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope => Some((
             ViewOptions {
                 weight: WeightMode::Count,
                 ..*v

@@ -5,14 +5,17 @@ use super::folded::FoldedFormat;
 use super::importer::{Applicable, Importer};
 use super::perf::PerfFormat;
 use super::pprof::PprofFormat;
+use super::speedscope::SpeedscopeFormat;
 use super::v8::{ChromeTraceFormat, CpuProfileFormat};
 use crate::model::Format;
 
 /// The importers, in the order they are asked: binary first (text never starts with a valid run of
-/// profile.proto fields), then the JSON formats (a `{` or `[` with their keys), then perf script, then folded
+/// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope first, since it answers
+/// no at once on another JSON format's keys while the V8 formats wait for theirs), then perf script, then folded
 /// (whose lines are the least distinctive).
-static IMPORTERS: [&dyn Importer; 5] = [
+static IMPORTERS: [&dyn Importer; 6] = [
     &PprofFormat,
+    &SpeedscopeFormat,
     &CpuProfileFormat,
     &ChromeTraceFormat,
     &PerfFormat,

@@ -15,6 +15,8 @@ pub enum Format {
     V8CpuProfile,
     /// Chrome/Edge trace JSON with V8 CPU profile events (DevTools Performance panel, CDP tracing).
     ChromeTrace,
+    /// speedscope's JSON file format (`sampled` and `evented` profiles; py-spy, rbspy, austin, speedscope).
+    Speedscope,
 }
 
 impl Format {
@@ -25,6 +27,7 @@ impl Format {
             Format::Pprof => "pprof",
             Format::V8CpuProfile => "v8-cpuprofile",
             Format::ChromeTrace => "chrome-trace",
+            Format::Speedscope => "speedscope",
         }
     }
 }
@@ -36,7 +39,7 @@ impl Format {
             Format::Folded => "stack lines",
             Format::PerfScript => "samples",
             Format::Pprof => "samples",
-            Format::V8CpuProfile | Format::ChromeTrace => "samples",
+            Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope => "samples",
         }
     }
 }

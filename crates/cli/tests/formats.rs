@@ -1,0 +1,132 @@
+//! speedscope, bpftrace and async-profiler files through the binary (`crates/core/tests/data/…`, README.md
+//! in each): `scorch fold --count` (and `scorch fold`'s weights) equal an independent reading of the file by a
+//! Python script in `tests/oracles/` written from the format's documentation, not from scorch; for the formats
+//! with time, `scorch heatmap --json --all-events --no-idle-filter` holds every sample; `scorch info` names the
+//! format.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::process::Command;
+
+fn scorch(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_scorch"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn root() -> String {
+    format!("{}/../..", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn data(dir: &str, name: &str) -> String {
+    format!("{}/crates/core/tests/data/{dir}/{name}", root())
+}
+
+/// Runs an oracle script; its lines are `STACK COUNT WEIGHT` (`weighted`) or `STACK COUNT`.
+fn oracle(script: &str, args: &[&str], weighted: bool) -> BTreeMap<String, (u64, u64)> {
+    let out = Command::new("python3")
+        .arg(format!("{}/tests/oracles/{script}", root()))
+        .args(args)
+        .output()
+        .expect("python3 runs the oracle");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut m = BTreeMap::new();
+    for line in text.lines() {
+        let (rest, last) = line.rsplit_once(' ').unwrap();
+        let last: u64 = last.parse().unwrap();
+        let (stack, count, weight) = if weighted {
+            let (s, c) = rest.rsplit_once(' ').unwrap();
+            (s.to_string(), c.parse().unwrap(), last)
+        } else {
+            (rest.to_string(), last, last)
+        };
+        let e: &mut (u64, u64) = m.entry(stack).or_default();
+        e.0 += count;
+        e.1 += weight;
+    }
+    m
+}
+
+/// `scorch fold` output as stack → value.
+fn fold(args: &[&str]) -> BTreeMap<String, u64> {
+    let (code, out, err) = scorch(args);
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .map(|l| {
+            let (s, n) = l.rsplit_once(' ').unwrap();
+            (s.to_string(), n.parse().unwrap())
+        })
+        .collect()
+}
+
+fn heatmap_cells(file: &str) -> u64 {
+    let (code, out, err) = scorch(&["heatmap", "--json", "--all-events", "--no-idle-filter", file]);
+    assert_eq!(code, 0, "{err}");
+    let j: Value = serde_json::from_str(&out).unwrap();
+    j["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c.as_array().unwrap())
+        .map(|x| x.as_u64().unwrap())
+        .sum()
+}
+
+fn info(file: &str) -> Value {
+    let (code, out, err) = scorch(&["info", "--json", file]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn speedscope_counts_and_weights_equal_the_oracle() {
+    for (name, timed) in [
+        ("py-spy-threads.speedscope.json", true),
+        ("evented-ms.speedscope.json", true),
+        ("speedscope-simple-evented.json", false),
+    ] {
+        let file = data("speedscope", name);
+        let want = oracle("speedscope.py", &[&file], true);
+        assert!(!want.is_empty());
+        let counts = fold(&["fold", "--count", &file]);
+        let c: BTreeMap<_, _> = want.iter().map(|(k, v)| (k.clone(), v.0)).collect();
+        assert_eq!(counts, c, "{name}: counts");
+        let weights = fold(&["fold", &file]);
+        let w: BTreeMap<_, _> = want.iter().map(|(k, v)| (k.clone(), v.1)).collect();
+        assert_eq!(weights, w, "{name}: weights");
+        let samples: u64 = c.values().sum();
+        let i = info(&file);
+        assert_eq!(i["format"], "speedscope");
+        assert_eq!(i["samples"].as_u64(), Some(samples), "{name}: {i}");
+        if timed {
+            assert_eq!(heatmap_cells(&file), samples, "{name}: heatmap cells");
+        }
+    }
+}
+
+#[test]
+fn an_unknown_json_file_says_which_formats_were_tried() {
+    let dir = std::env::temp_dir().join(format!("scorch-formats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("x.json");
+    std::fs::write(&f, br#"{"hello": [1, 2, 3]}"#).unwrap();
+    let (code, _, err) = scorch(&["info", f.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    for name in [
+        "speedscope",
+        "v8-cpuprofile",
+        "chrome-trace",
+        "perf-script",
+        "folded",
+    ] {
+        assert!(err.contains(name), "{name} missing: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
