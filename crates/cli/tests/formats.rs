@@ -130,3 +130,59 @@ fn an_unknown_json_file_says_which_formats_were_tried() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn bpftrace_counts_equal_the_oracles() {
+    for (name, maps) in [
+        ("kstack-ustack-comm.txt", &["@"][..]),
+        ("two-maps.txt", &["@", "@kernel"][..]),
+    ] {
+        let file = data("bpftrace", name);
+        for map in maps {
+            let want = oracle("bpftrace.py", &[&file, map], true);
+            assert!(!want.is_empty());
+            // Weights are the blocks' COUNTs (samples); --count counts blocks, as it counts folded lines.
+            let weights = fold(&["fold", "--event", map, &file]);
+            let w: BTreeMap<_, _> = want.iter().map(|(k, v)| (k.clone(), v.1)).collect();
+            assert_eq!(weights, w, "{name} {map}: counts");
+            let blocks = fold(&["fold", "--count", "--event", map, &file]);
+            let b: BTreeMap<_, _> = want.iter().map(|(k, v)| (k.clone(), v.0)).collect();
+            assert_eq!(blocks, b, "{name} {map}: blocks");
+        }
+        assert_eq!(info(&file)["format"], "bpftrace");
+    }
+    // FlameGraph's own collapser on the map it reads (`@[ustack]`), its offsets dropped.
+    let pl = std::fs::read_to_string(data("bpftrace", "two-maps.stackcollapse-bpftrace.txt")).unwrap();
+    let mut want: BTreeMap<String, u64> = BTreeMap::new();
+    for line in pl.lines() {
+        let (stack, n) = line.rsplit_once(' ').unwrap();
+        let stack: Vec<&str> = stack
+            .split(';')
+            .map(|f| match f.rsplit_once('+') {
+                Some((name, off)) if !name.is_empty() && off.bytes().all(|c| c.is_ascii_digit()) => name,
+                _ => f,
+            })
+            .collect();
+        *want.entry(stack.join(";")).or_default() += n.parse::<u64>().unwrap();
+    }
+    assert_eq!(
+        fold(&["fold", "--event", "@", &data("bpftrace", "two-maps.txt")]),
+        want
+    );
+}
+
+#[test]
+fn async_profiler_collapsed_folds_to_its_own_lines() {
+    // async-profiler's `collapsed` is folded: each line is `frames COUNT`, and scorch's export writes the same
+    // stacks back (kinds as the same `_[k]`/`_[j]`/`_[i]` suffixes), summed per stack.
+    let file = data("async-profiler", "collapsed-threads.txt");
+    let mut want: BTreeMap<String, u64> = BTreeMap::new();
+    for line in std::fs::read_to_string(&file).unwrap().lines() {
+        let (stack, n) = line.rsplit_once(' ').unwrap();
+        *want.entry(stack.to_string()).or_default() += n.parse::<u64>().unwrap();
+    }
+    assert_eq!(fold(&["fold", &file]), want);
+    let i = info(&file);
+    assert_eq!(i["format"], "folded");
+    assert_eq!(i["total"].as_u64(), Some(want.values().sum()));
+}

@@ -104,3 +104,58 @@ fn speedscope_broken_files_are_typed_errors() {
     let at = text.windows(3).position(|w| w == b"\"x\"").unwrap() as u64;
     assert!((at..=at + 3).contains(&e.offset), "{e}: offset {}", e.offset);
 }
+
+#[test]
+fn bpftrace_files_read_the_same_however_cut() {
+    let p = same_however_cut("bpftrace", "kstack-ustack-comm.txt", Format::Bpftrace);
+    assert_eq!(p.meta.records, 120);
+    assert_eq!(p.total(), 296);
+    assert!(p.meta.warnings.is_empty());
+    let p = same_however_cut("bpftrace", "two-maps.txt", Format::Bpftrace);
+    let names: Vec<_> = p.events.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, vec!["@", "@kernel"]);
+}
+
+#[test]
+fn bpftrace_cut_input_is_a_warning_or_a_typed_error() {
+    let good = data("bpftrace", "kstack-ustack-comm.txt");
+    // Cut inside a block: the blocks before it, and a warning for the cut one (its line named).
+    let cut = good.windows(12).position(|w| w == b"do_task_stat").unwrap() + 6;
+    let p = load(&good[..cut]).unwrap();
+    assert_eq!(p.meta.warnings.count, 1);
+    assert!(
+        p.meta.warnings.first[0].message.contains("cut off by the end"),
+        "{:?}",
+        p.meta.warnings
+    );
+    // Nothing complete: a typed error.
+    let e = load(b"Attaching 1 probe...\n@[\n    spin+38\n").unwrap_err();
+    assert_eq!(
+        (e.format, e.kind),
+        (Some(Format::Bpftrace), ImportErrorKind::NoValidRecords)
+    );
+}
+
+#[test]
+fn async_profiler_collapsed_reads_as_folded_with_its_kinds() {
+    let p = same_however_cut("async-profiler", "collapsed-threads.txt", Format::Folded);
+    let kind = |name: &str| {
+        (0..p.frames.len())
+            .map(|i| scorch_core::FrameId(i as u32))
+            .find(|&f| p.frame_name(f) == name)
+            .map(|f| p.frame_kind(f))
+    };
+    use scorch_core::FrameKind;
+    // `--threads` roots are plain frames named as written.
+    assert_eq!(kind("[main tid=4402]"), Some(FrameKind::User));
+    // `_[j]` JIT-compiled, `_[i]` inlined, `_[k]` kernel: the kind, and the suffix leaves the name.
+    assert_eq!(kind("com.example.App.compute"), Some(FrameKind::Jit));
+    assert_eq!(kind("java.util.HashMap.putVal"), Some(FrameKind::Inline));
+    assert_eq!(kind("do_syscall_64"), Some(FrameKind::Kernel));
+    // `_[0]` (interpreted) and `_[1]` (C1-compiled) are not kinds scorch has: they stay in the name.
+    assert_eq!(kind("com.example.App.compute_[0]"), Some(FrameKind::User));
+    assert_eq!(kind("com.example.App.compute_[1]"), Some(FrameKind::User));
+    // Native frames have no suffix.
+    assert_eq!(kind("writeBytes"), Some(FrameKind::User));
+    assert_eq!(p.total(), 965);
+}

@@ -104,7 +104,8 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
             CountSource::Records,
         )),
         // Folded counts are samples unless the file or the user says otherwise (`# unit:`, a declared unit).
-        Format::Folded => {
+        // bpftrace's `count()` values are sample counts, as folded ones are.
+        Format::Folded | Format::Bpftrace => {
             let weighed = ViewOptions {
                 weight: WeightMode::Weight,
                 ..*v

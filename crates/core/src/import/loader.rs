@@ -4,6 +4,7 @@
 //! decompressed stream is sniffed for its format; the chosen importer receives the rest chunk by chunk.
 //! Nothing here holds the whole input; memory follows the profile's distinct content.
 
+use super::bpftrace::{BpftraceOptions, BpftraceParser};
 use super::folded::{FoldedOptions, FoldedParser};
 use super::importer::SNIFF_WINDOW;
 use super::perf::{Naming, PerfOptions, PerfParser};
@@ -46,6 +47,7 @@ enum Parser {
     CpuProfile(CpuProfileParser),
     Trace(Box<TraceParser>),
     Speedscope(SpeedscopeParser),
+    Bpftrace(Box<BpftraceParser>),
 }
 
 impl Parser {
@@ -57,6 +59,7 @@ impl Parser {
             Parser::CpuProfile(p) => p.feed(chunk),
             Parser::Trace(p) => p.feed(chunk),
             Parser::Speedscope(p) => p.feed(chunk),
+            Parser::Bpftrace(p) => p.feed(chunk),
         }
     }
     fn finish(self) -> Result<Profile, ImportError> {
@@ -67,6 +70,7 @@ impl Parser {
             Parser::CpuProfile(p) => p.finish(),
             Parser::Trace(p) => p.finish(),
             Parser::Speedscope(p) => p.finish(),
+            Parser::Bpftrace(p) => p.finish(),
         }
     }
     fn samples(&self) -> usize {
@@ -74,6 +78,7 @@ impl Parser {
             Parser::Folded(p) => p.samples(),
             Parser::Perf(p) => p.samples(),
             Parser::Trace(p) => p.samples(),
+            Parser::Bpftrace(p) => p.samples(),
             Parser::Pprof(_) | Parser::CpuProfile(_) | Parser::Speedscope(_) => 0,
         }
     }
@@ -85,6 +90,7 @@ impl Parser {
             Parser::CpuProfile(_) => Format::V8CpuProfile,
             Parser::Trace(_) => Format::ChromeTrace,
             Parser::Speedscope(_) => Format::Speedscope,
+            Parser::Bpftrace(_) => Format::Bpftrace,
         }
     }
 }
@@ -174,6 +180,9 @@ impl Sink {
                     })),
                     Format::ChromeTrace => Parser::Trace(Box::new(TraceParser::new(&V8Options {
                         max_bytes: self.opts.max_pprof_bytes,
+                    }))),
+                    Format::Bpftrace => Parser::Bpftrace(Box::new(BpftraceParser::new(&BpftraceOptions {
+                        max_line: self.opts.max_line,
                     }))),
                     Format::Speedscope => Parser::Speedscope(SpeedscopeParser::new(&SpeedscopeOptions {
                         max_bytes: self.opts.max_pprof_bytes,

@@ -6,6 +6,7 @@
 //! (`folded/`, `perf/`, `pprof/`, `v8/`, `speedscope/`, `bpftrace/`), which sit below the dispatcher (`sniff.rs`) and the streaming
 //! [`Loader`] (`loader.rs`). No format imports another format or the dispatcher.
 
+pub mod bpftrace;
 pub mod folded;
 pub mod importer;
 pub(crate) mod json;

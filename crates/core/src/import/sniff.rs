@@ -1,6 +1,7 @@
 //! Deciding the format of an input from its content (never from the file name): the dispatcher asks each
 //! importer in turn whether the input is its own.
 
+use super::bpftrace::BpftraceFormat;
 use super::folded::FoldedFormat;
 use super::importer::{Applicable, Importer};
 use super::perf::PerfFormat;
@@ -11,13 +12,14 @@ use crate::model::Format;
 
 /// The importers, in the order they are asked: binary first (text never starts with a valid run of
 /// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope first, since it answers
-/// no at once on another JSON format's keys while the V8 formats wait for theirs), then perf script, then folded
-/// (whose lines are the least distinctive).
-static IMPORTERS: [&dyn Importer; 6] = [
+/// no at once on another JSON format's keys while the V8 formats wait for theirs), then bpftrace's `@[` blocks,
+/// then perf script, then folded (whose lines are the least distinctive).
+static IMPORTERS: [&dyn Importer; 7] = [
     &PprofFormat,
     &SpeedscopeFormat,
     &CpuProfileFormat,
     &ChromeTraceFormat,
+    &BpftraceFormat,
     &PerfFormat,
     &FoldedFormat,
 ];

@@ -17,6 +17,8 @@ pub enum Format {
     ChromeTrace,
     /// speedscope's JSON file format (`sampled` and `evented` profiles; py-spy, rbspy, austin, speedscope).
     Speedscope,
+    /// bpftrace's printed maps of stacks (`@[` + one frame per line + `]: COUNT`).
+    Bpftrace,
 }
 
 impl Format {
@@ -28,6 +30,7 @@ impl Format {
             Format::V8CpuProfile => "v8-cpuprofile",
             Format::ChromeTrace => "chrome-trace",
             Format::Speedscope => "speedscope",
+            Format::Bpftrace => "bpftrace",
         }
     }
 }
@@ -40,6 +43,7 @@ impl Format {
             Format::PerfScript => "samples",
             Format::Pprof => "samples",
             Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope => "samples",
+            Format::Bpftrace => "stack blocks",
         }
     }
 }
