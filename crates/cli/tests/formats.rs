@@ -28,8 +28,8 @@ fn data(dir: &str, name: &str) -> String {
     format!("{}/crates/core/tests/data/{dir}/{name}", root())
 }
 
-/// Runs an oracle script; its lines are `STACK COUNT WEIGHT` (`weighted`) or `STACK COUNT`.
-fn oracle(script: &str, args: &[&str], weighted: bool) -> BTreeMap<String, (u64, u64)> {
+/// Runs an oracle script; its lines are `STACK N1 N2 …` (`fields` numbers), summed per stack.
+fn oracle_n(script: &str, args: &[&str], fields: usize) -> BTreeMap<String, Vec<u64>> {
     let out = Command::new("python3")
         .arg(format!("{}/tests/oracles/{script}", root()))
         .args(args)
@@ -37,21 +37,29 @@ fn oracle(script: &str, args: &[&str], weighted: bool) -> BTreeMap<String, (u64,
         .expect("python3 runs the oracle");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
-    let mut m = BTreeMap::new();
+    let mut m: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     for line in text.lines() {
-        let (rest, last) = line.rsplit_once(' ').unwrap();
-        let last: u64 = last.parse().unwrap();
-        let (stack, count, weight) = if weighted {
-            let (s, c) = rest.rsplit_once(' ').unwrap();
-            (s.to_string(), c.parse().unwrap(), last)
-        } else {
-            (rest.to_string(), last, last)
-        };
-        let e: &mut (u64, u64) = m.entry(stack).or_default();
-        e.0 += count;
-        e.1 += weight;
+        let mut rest = line;
+        let mut nums = vec![0u64; fields];
+        for k in (0..fields).rev() {
+            let (r, n) = rest.rsplit_once(' ').unwrap();
+            nums[k] = n.parse().unwrap();
+            rest = r;
+        }
+        let e = m.entry(rest.to_string()).or_insert_with(|| vec![0; fields]);
+        for (a, b) in e.iter_mut().zip(nums) {
+            *a += b;
+        }
     }
     m
+}
+
+/// `STACK COUNT WEIGHT` oracles as (count, weight).
+fn oracle(script: &str, args: &[&str], _weighted: bool) -> BTreeMap<String, (u64, u64)> {
+    oracle_n(script, args, 2)
+        .into_iter()
+        .map(|(k, v)| (k, (v[0], v[1])))
+        .collect()
 }
 
 /// `scorch fold` output as stack → value.
@@ -185,4 +193,29 @@ fn async_profiler_collapsed_folds_to_its_own_lines() {
     let i = info(&file);
     assert_eq!(i["format"], "folded");
     assert_eq!(i["total"].as_u64(), Some(want.values().sum()));
+}
+
+#[test]
+fn gecko_counts_and_times_equal_the_oracle() {
+    for name in [
+        "samply-two-threads.json.gz",
+        "samply-two-threads.symbolicated.json",
+    ] {
+        let file = data("gecko", name);
+        let want = oracle_n("gecko.py", &[&file], 3);
+        assert!(!want.is_empty());
+        let counts = fold(&["fold", "--count", &file]);
+        let c: BTreeMap<_, _> = want.iter().map(|(k, v)| (k.clone(), v[0])).collect();
+        assert_eq!(counts, c, "{name}: counts");
+        let weights = fold(&["fold", &file]);
+        let w: BTreeMap<_, _> = want.iter().map(|(k, v)| (k.clone(), v[1])).collect();
+        assert_eq!(weights, w, "{name}: weights");
+        let samples: u64 = c.values().sum();
+        let timed: u64 = want.values().map(|v| v[2]).sum();
+        assert_eq!(timed, samples, "{name}: every sample has a time");
+        assert_eq!(heatmap_cells(&file), samples, "{name}: heatmap cells");
+        let i = info(&file);
+        assert_eq!(i["format"], "gecko");
+        assert_eq!(i["samples"].as_u64(), Some(samples));
+    }
 }

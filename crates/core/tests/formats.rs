@@ -159,3 +159,45 @@ fn async_profiler_collapsed_reads_as_folded_with_its_kinds() {
     assert_eq!(kind("writeBytes"), Some(FrameKind::User));
     assert_eq!(p.total(), 965);
 }
+
+#[test]
+fn gecko_files_read_the_same_however_cut_with_exact_times() {
+    let p = same_however_cut("gecko", "samply-two-threads.symbolicated.json", Format::Gecko);
+    assert_eq!(p.threads.len(), 2);
+    // Every sample's time is the file's `time` in ms as integer ns (read here with serde_json).
+    let v: serde_json::Value =
+        serde_json::from_slice(&data("gecko", "samply-two-threads.symbolicated.json")).unwrap();
+    let mut want = Vec::new();
+    for t in v["threads"].as_array().unwrap() {
+        for x in t["samples"]["time"].as_array().unwrap() {
+            want.push((x.as_f64().unwrap() * 1e6).round() as u64);
+        }
+    }
+    assert_eq!(p.samples.time_ns.as_ref().unwrap(), &want);
+    // The gzip'd recording is the same profile (unsymbolicated names).
+    let z = load(&data("gecko", "samply-two-threads.json.gz")).unwrap();
+    assert_eq!(z.samples.time_ns, p.samples.time_ns);
+    assert_eq!(z.total(), p.total());
+}
+
+#[test]
+fn gecko_broken_files_are_typed_errors() {
+    let good = data("gecko", "samply-two-threads.symbolicated.json");
+    for cut in [good.len() / 3, good.len() - 2] {
+        let e = load(&good[..cut]).unwrap_err();
+        assert_eq!(
+            (e.format, e.kind.clone()),
+            (Some(Format::Gecko), ImportErrorKind::Malformed),
+            "{e}"
+        );
+    }
+    let text = String::from_utf8(good)
+        .unwrap()
+        .replacen("\"stack\":[", "\"stack\":[\"x\",", 1);
+    let e = load(text.as_bytes()).unwrap_err();
+    assert!(
+        e.message.starts_with("threads[0].samples.stack[0]: invalid type"),
+        "{e}"
+    );
+    assert!(e.offset > 0);
+}

@@ -96,7 +96,11 @@ pub enum CountSource {
 pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSource)> {
     match p.meta.format {
         // Each record is one sample (V8: weighed by the time to the next one; speedscope: by its weight).
-        Format::PerfScript | Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope => Some((
+        Format::PerfScript
+        | Format::V8CpuProfile
+        | Format::ChromeTrace
+        | Format::Speedscope
+        | Format::Gecko => Some((
             ViewOptions {
                 weight: WeightMode::Count,
                 ..*v

@@ -6,6 +6,7 @@
 
 use super::bpftrace::{BpftraceOptions, BpftraceParser};
 use super::folded::{FoldedOptions, FoldedParser};
+use super::gecko::{GeckoOptions, GeckoParser};
 use super::importer::SNIFF_WINDOW;
 use super::perf::{Naming, PerfOptions, PerfParser};
 use super::pprof::{PprofOptions, PprofParser};
@@ -48,6 +49,7 @@ enum Parser {
     Trace(Box<TraceParser>),
     Speedscope(SpeedscopeParser),
     Bpftrace(Box<BpftraceParser>),
+    Gecko(GeckoParser),
 }
 
 impl Parser {
@@ -60,6 +62,7 @@ impl Parser {
             Parser::Trace(p) => p.feed(chunk),
             Parser::Speedscope(p) => p.feed(chunk),
             Parser::Bpftrace(p) => p.feed(chunk),
+            Parser::Gecko(p) => p.feed(chunk),
         }
     }
     fn finish(self) -> Result<Profile, ImportError> {
@@ -71,6 +74,7 @@ impl Parser {
             Parser::Trace(p) => p.finish(),
             Parser::Speedscope(p) => p.finish(),
             Parser::Bpftrace(p) => p.finish(),
+            Parser::Gecko(p) => p.finish(),
         }
     }
     fn samples(&self) -> usize {
@@ -79,7 +83,7 @@ impl Parser {
             Parser::Perf(p) => p.samples(),
             Parser::Trace(p) => p.samples(),
             Parser::Bpftrace(p) => p.samples(),
-            Parser::Pprof(_) | Parser::CpuProfile(_) | Parser::Speedscope(_) => 0,
+            Parser::Pprof(_) | Parser::CpuProfile(_) | Parser::Speedscope(_) | Parser::Gecko(_) => 0,
         }
     }
     fn format(&self) -> Format {
@@ -91,6 +95,7 @@ impl Parser {
             Parser::Trace(_) => Format::ChromeTrace,
             Parser::Speedscope(_) => Format::Speedscope,
             Parser::Bpftrace(_) => Format::Bpftrace,
+            Parser::Gecko(_) => Format::Gecko,
         }
     }
 }
@@ -184,6 +189,9 @@ impl Sink {
                     Format::Bpftrace => Parser::Bpftrace(Box::new(BpftraceParser::new(&BpftraceOptions {
                         max_line: self.opts.max_line,
                     }))),
+                    Format::Gecko => Parser::Gecko(GeckoParser::new(&GeckoOptions {
+                        max_bytes: self.opts.max_pprof_bytes,
+                    })),
                     Format::Speedscope => Parser::Speedscope(SpeedscopeParser::new(&SpeedscopeOptions {
                         max_bytes: self.opts.max_pprof_bytes,
                     })),
@@ -287,7 +295,7 @@ fn describe_unknown(head: &[u8]) -> String {
         "binary data"
     } else if matches!(super::json::first_significant(head), Some((_, b'{' | b'['))) {
         "JSON, but not a speedscope file (a top-level object with \"$schema\" naming speedscope's \
-         file-format-schema, or \"shared\" and \"profiles\"), a V8 .cpuprofile (a top-level object whose \"nodes\" \
+         file-format-schema, or \"shared\" and \"profiles\"), a Firefox Profiler profile (\"meta\" and \"threads\"), a V8 .cpuprofile (a top-level object whose \"nodes\" \
          have a \"callFrame\") or a Chrome trace (a \"traceEvents\" array, or a top-level array of events with a \
          \"ph\")"
     } else {

@@ -3,6 +3,7 @@
 
 use super::bpftrace::BpftraceFormat;
 use super::folded::FoldedFormat;
+use super::gecko::GeckoFormat;
 use super::importer::{Applicable, Importer};
 use super::perf::PerfFormat;
 use super::pprof::PprofFormat;
@@ -11,12 +12,13 @@ use super::v8::{ChromeTraceFormat, CpuProfileFormat};
 use crate::model::Format;
 
 /// The importers, in the order they are asked: binary first (text never starts with a valid run of
-/// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope first, since it answers
-/// no at once on another JSON format's keys while the V8 formats wait for theirs), then bpftrace's `@[` blocks,
+/// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope and Gecko first, since
+/// they answer no at once on another JSON format's keys while the V8 formats wait for theirs), then bpftrace's `@[` blocks,
 /// then perf script, then folded (whose lines are the least distinctive).
-static IMPORTERS: [&dyn Importer; 7] = [
+static IMPORTERS: [&dyn Importer; 8] = [
     &PprofFormat,
     &SpeedscopeFormat,
+    &GeckoFormat,
     &CpuProfileFormat,
     &ChromeTraceFormat,
     &BpftraceFormat,

@@ -19,6 +19,8 @@ pub enum Format {
     Speedscope,
     /// bpftrace's printed maps of stacks (`@[` + one frame per line + `]: COUNT`).
     Bpftrace,
+    /// The Firefox Profiler's processed profile JSON (samply, the Firefox Profiler's download).
+    Gecko,
 }
 
 impl Format {
@@ -31,6 +33,7 @@ impl Format {
             Format::ChromeTrace => "chrome-trace",
             Format::Speedscope => "speedscope",
             Format::Bpftrace => "bpftrace",
+            Format::Gecko => "gecko",
         }
     }
 }
@@ -42,7 +45,7 @@ impl Format {
             Format::Folded => "stack lines",
             Format::PerfScript => "samples",
             Format::Pprof => "samples",
-            Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope => "samples",
+            Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope | Format::Gecko => "samples",
             Format::Bpftrace => "stack blocks",
         }
     }
