@@ -42,6 +42,13 @@ test('each file opens by drop with the numbers the CLI gives', async () => {
       assert.equal(await heat.count(), 0, `${f}: no times, no heatmap`);
     }
     await page.screenshot({ path: outFile(`formats-${f}.png`) });
+    if (format === 'speedscope') {
+      // speedscope's samples weigh their weights; the switch counts them, one per sample.
+      await page.selectOption('[data-testid=weight-select]', { label: 'sample count' });
+      await page.waitForFunction((n) => document.querySelector('[data-testid=status]').dataset.total === n, want.samples);
+      await page.selectOption('[data-testid=weight-select]', { label: 'weight' });
+      await page.waitForFunction((t) => document.querySelector('[data-testid=status]').dataset.total === t, want.total);
+    }
   }
   assert.deepEqual(b.errors, []);
 });
