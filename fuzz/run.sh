@@ -12,7 +12,8 @@ case $target in
     folded) cp -n $data/folded/*.txt $data/folded/*.folded $data/folded/*.collapsed "corpus/$target/" 2>/dev/null || true ;;
     perf) find $data/perf $data/perf-made -maxdepth 1 -type f ! -name '*.gz' ! -name '*.md' -size -200k -exec cp -n {} "corpus/$target/" \; ;;
     pprof) for f in $data/pprof/*.pb.gz; do zcat -f "$f" > "corpus/$target/$(basename "$f" .gz)" 2>/dev/null || true; done; cp -n $data/pprof/*.pb "corpus/$target/" ;;
-    json) cp -n $data/v8/*.cpuprofile $data/v8/*.json "corpus/$target/" ;;
+    json) cp -n $data/v8/*.cpuprofile $data/v8/*.json $data/speedscope/*.json $data/gecko/*.symbolicated.json \
+            $data/bpftrace/*.txt "corpus/$target/" ;;
     loader|link) cp -n $data/folded/inf-base-flames.txt $data/perf/fg-perf-dd-stacks-01.txt $data/pprof/parca-fib.pb.gz "corpus/$target/" ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac

@@ -280,7 +280,9 @@ fn a_json_file_that_is_neither_names_the_formats_tried() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("looks like JSON"), "{err}");
     assert!(
-        err.contains("tried pprof, v8-cpuprofile, chrome-trace, perf-script, folded"),
+        err.contains(
+            "tried pprof, speedscope, gecko, v8-cpuprofile, chrome-trace, bpftrace, perf-script, folded"
+        ),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

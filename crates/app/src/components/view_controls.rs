@@ -56,17 +56,24 @@ pub fn ViewControls() -> impl IntoView {
                 .is_some_and(|l| l.imported.profile.meta.format == scorch_core::Format::Pprof)
         })
     };
-    // V8 profiles have no events, but each sample weighs its time or 1, as perf's period or count.
-    let is_v8 = move || {
-        load.loaded.with(|l| {
-            l.as_ref().is_some_and(|l| {
-                matches!(
-                    l.imported.profile.meta.format,
-                    scorch_core::Format::V8CpuProfile | scorch_core::Format::ChromeTrace
-                )
-            })
-        })
+    let format = move || {
+        load.loaded
+            .with(|l| l.as_ref().map(|l| l.imported.profile.meta.format))
     };
+    // V8 profiles have no events, but each sample weighs its time or 1, as perf's period or count; so do
+    // speedscope's samples (time, bytes or counts).
+    let is_v8 = move || {
+        matches!(
+            format(),
+            Some(
+                scorch_core::Format::V8CpuProfile
+                    | scorch_core::Format::ChromeTrace
+                    | scorch_core::Format::Speedscope
+            )
+        )
+    };
+    // bpftrace's maps are events, but a block is no sample: its COUNT is the only weight worth showing.
+    let is_bpftrace = move || format() == Some(scorch_core::Format::Bpftrace);
     // Folded counts whose file does not say what they are: the user declares their unit.
     let declarable = move || {
         load.loaded.with(|l| {
@@ -174,11 +181,15 @@ pub fn ViewControls() -> impl IntoView {
                 </select>
             </label>
         </Show>
-        <Show when=move || (!events().is_empty() && !is_pprof()) || is_v8()>
+        <Show when=move || (!events().is_empty() && !is_pprof() && !is_bpftrace()) || is_v8()>
             <label class="control">"Weight "
                 <select data-testid="weight-select" on:change=on_weight
                     prop:value=move || view.options.get().weight.key()>
-                    <option value=WeightMode::Weight.key()>{move || if is_v8() { "time" } else { "period" }}</option>
+                    <option value=WeightMode::Weight.key()>{move || match format() {
+                        Some(scorch_core::Format::Speedscope) => "weight",
+                        _ if is_v8() => "time",
+                        _ => "period",
+                    }}</option>
                     <option value=WeightMode::Count.key()>"sample count"</option>
                 </select>
             </label>

@@ -44,8 +44,8 @@ pub enum Basis {
     /// A V8 CPU profile (`.cpuprofile`, a Chrome trace's profile): V8's sampler records every JavaScript frame
     /// from its `(root)`, so stacks are whole by construction; `broken` is 0.
     V8Profiler,
-    /// A pprof from another producer in which no stack names any entry point: its producer trims them, so names
-    /// cannot tell; `broken` is 0 and not judged.
+    /// A pprof from another producer, or a speedscope file, in which no stack names any entry point: its
+    /// producer trims them, so names cannot tell; `broken` is 0 and not judged.
     NoEntryPoints,
 }
 
@@ -163,7 +163,7 @@ impl StackHealth {
             Basis::GoRuntime => "complete by construction (pprof from the Go runtime)".to_string(),
             Basis::V8Profiler => "complete by construction (V8's profiler records every frame)".to_string(),
             Basis::NoEntryPoints => {
-                "not judged (no stack names an entry point: this pprof's producer trims them)".to_string()
+                "not judged (no stack names an entry point: this file's producer trims them)".to_string()
             }
             Basis::EntryPoints => format!(
                 "{} of the total in stacks that reach no known entry point",
@@ -378,7 +378,7 @@ fn basis(p: &Profile, ok: &[bool]) -> Basis {
         Basis::GoRuntime
     } else if matches!(p.meta.format, Format::V8CpuProfile | Format::ChromeTrace) {
         Basis::V8Profiler
-    } else if p.meta.format == Format::Pprof && !ok.iter().any(|&b| b) {
+    } else if matches!(p.meta.format, Format::Pprof | Format::Speedscope) && !ok.iter().any(|&b| b) {
         Basis::NoEntryPoints
     } else {
         Basis::EntryPoints

@@ -108,8 +108,12 @@ pub enum CountSource {
 /// profile has no sample counts (see the module doc).
 pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSource)> {
     match p.meta.format {
-        // Each record is one sample (V8: weighed by the time to the next one).
-        Format::PerfScript | Format::V8CpuProfile | Format::ChromeTrace => Some((
+        // Each record is one sample (V8: weighed by the time to the next one; speedscope: by its weight).
+        Format::PerfScript
+        | Format::V8CpuProfile
+        | Format::ChromeTrace
+        | Format::Speedscope
+        | Format::Gecko => Some((
             ViewOptions {
                 weight: WeightMode::Count,
                 ..v.clone()
@@ -117,7 +121,8 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
             CountSource::Records,
         )),
         // Folded counts are samples unless the file or the user says otherwise (`# unit:`, a declared unit).
-        Format::Folded => {
+        // bpftrace's `count()` values are sample counts, as folded ones are.
+        Format::Folded | Format::Bpftrace => {
             let weighed = ViewOptions {
                 weight: WeightMode::Weight,
                 ..v.clone()

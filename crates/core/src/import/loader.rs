@@ -4,11 +4,14 @@
 //! decompressed stream is sniffed for its format; the chosen importer receives the rest chunk by chunk.
 //! Nothing here holds the whole input; memory follows the profile's distinct content.
 
+use super::bpftrace::{BpftraceOptions, BpftraceParser};
 use super::folded::{FoldedOptions, FoldedParser};
+use super::gecko::{GeckoOptions, GeckoParser};
 use super::importer::SNIFF_WINDOW;
 use super::perf::{Naming, PerfOptions, PerfParser};
 use super::pprof::{PprofOptions, PprofParser};
 use super::sniff::{sniff, tried, Sniff};
+use super::speedscope::{SpeedscopeOptions, SpeedscopeParser};
 use super::v8::{CpuProfileParser, TraceParser, V8Options};
 use crate::model::{Format, ImportError, ImportErrorKind, Imported, Profile};
 use std::io::Write;
@@ -44,6 +47,9 @@ enum Parser {
     Pprof(PprofParser),
     CpuProfile(CpuProfileParser),
     Trace(Box<TraceParser>),
+    Speedscope(SpeedscopeParser),
+    Bpftrace(Box<BpftraceParser>),
+    Gecko(GeckoParser),
 }
 
 impl Parser {
@@ -54,6 +60,9 @@ impl Parser {
             Parser::Pprof(p) => p.feed(chunk),
             Parser::CpuProfile(p) => p.feed(chunk),
             Parser::Trace(p) => p.feed(chunk),
+            Parser::Speedscope(p) => p.feed(chunk),
+            Parser::Bpftrace(p) => p.feed(chunk),
+            Parser::Gecko(p) => p.feed(chunk),
         }
     }
     fn finish(self) -> Result<Profile, ImportError> {
@@ -63,6 +72,9 @@ impl Parser {
             Parser::Pprof(p) => p.finish(),
             Parser::CpuProfile(p) => p.finish(),
             Parser::Trace(p) => p.finish(),
+            Parser::Speedscope(p) => p.finish(),
+            Parser::Bpftrace(p) => p.finish(),
+            Parser::Gecko(p) => p.finish(),
         }
     }
     fn samples(&self) -> usize {
@@ -70,7 +82,8 @@ impl Parser {
             Parser::Folded(p) => p.samples(),
             Parser::Perf(p) => p.samples(),
             Parser::Trace(p) => p.samples(),
-            Parser::Pprof(_) | Parser::CpuProfile(_) => 0,
+            Parser::Bpftrace(p) => p.samples(),
+            Parser::Pprof(_) | Parser::CpuProfile(_) | Parser::Speedscope(_) | Parser::Gecko(_) => 0,
         }
     }
     fn format(&self) -> Format {
@@ -80,6 +93,9 @@ impl Parser {
             Parser::Pprof(_) => Format::Pprof,
             Parser::CpuProfile(_) => Format::V8CpuProfile,
             Parser::Trace(_) => Format::ChromeTrace,
+            Parser::Speedscope(_) => Format::Speedscope,
+            Parser::Bpftrace(_) => Format::Bpftrace,
+            Parser::Gecko(_) => Format::Gecko,
         }
     }
 }
@@ -170,6 +186,15 @@ impl Sink {
                     Format::ChromeTrace => Parser::Trace(Box::new(TraceParser::new(&V8Options {
                         max_bytes: self.opts.max_pprof_bytes,
                     }))),
+                    Format::Bpftrace => Parser::Bpftrace(Box::new(BpftraceParser::new(&BpftraceOptions {
+                        max_line: self.opts.max_line,
+                    }))),
+                    Format::Gecko => Parser::Gecko(GeckoParser::new(&GeckoOptions {
+                        max_bytes: self.opts.max_pprof_bytes,
+                    })),
+                    Format::Speedscope => Parser::Speedscope(SpeedscopeParser::new(&SpeedscopeOptions {
+                        max_bytes: self.opts.max_pprof_bytes,
+                    })),
                 };
                 let head = std::mem::take(&mut self.head);
                 parser.feed(&head)?;
@@ -269,8 +294,10 @@ fn describe_unknown(head: &[u8]) -> String {
     } else if head.iter().take(512).any(|&b| b == 0) {
         "binary data"
     } else if matches!(super::json::first_significant(head), Some((_, b'{' | b'['))) {
-        "JSON, but neither a V8 .cpuprofile (a top-level object whose \"nodes\" have a \"callFrame\") nor a \
-         Chrome trace (a \"traceEvents\" array, or a top-level array of events with a \"ph\")"
+        "JSON, but not a speedscope file (a top-level object with \"$schema\" naming speedscope's \
+         file-format-schema, or \"shared\" and \"profiles\"), a Firefox Profiler profile (\"meta\" and \"threads\"), a V8 .cpuprofile (a top-level object whose \"nodes\" \
+         have a \"callFrame\") or a Chrome trace (a \"traceEvents\" array, or a top-level array of events with a \
+         \"ph\")"
     } else {
         "text"
     };

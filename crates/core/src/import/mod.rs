@@ -3,10 +3,12 @@
 //! Inside, dependencies flow one way too: the shared pieces (`importer.rs`: the trait every format answers,
 //! `lines.rs`: line splitting, `kind.rs`: frame kinds several formats derive, `json.rs`: JSON
 //! sniffing, streaming and typed parsing) sit below the formats
-//! (`folded/`, `perf/`, `pprof/`, `v8/`), which sit below the dispatcher (`sniff.rs`) and the streaming
+//! (`folded/`, `perf/`, `pprof/`, `v8/`, `speedscope/`, `gecko/`, `bpftrace/`), which sit below the dispatcher (`sniff.rs`) and the streaming
 //! [`Loader`] (`loader.rs`). No format imports another format or the dispatcher.
 
+pub mod bpftrace;
 pub mod folded;
+pub mod gecko;
 pub mod importer;
 pub(crate) mod json;
 mod kind;
@@ -15,6 +17,7 @@ mod loader;
 pub mod perf;
 pub mod pprof;
 mod sniff;
+pub mod speedscope;
 pub mod v8;
 
 pub use crate::model::Imported;

@@ -1,20 +1,27 @@
 //! Deciding the format of an input from its content (never from the file name): the dispatcher asks each
 //! importer in turn whether the input is its own.
 
+use super::bpftrace::BpftraceFormat;
 use super::folded::FoldedFormat;
+use super::gecko::GeckoFormat;
 use super::importer::{Applicable, Importer};
 use super::perf::PerfFormat;
 use super::pprof::PprofFormat;
+use super::speedscope::SpeedscopeFormat;
 use super::v8::{ChromeTraceFormat, CpuProfileFormat};
 use crate::model::Format;
 
 /// The importers, in the order they are asked: binary first (text never starts with a valid run of
-/// profile.proto fields), then the JSON formats (a `{` or `[` with their keys), then perf script, then folded
-/// (whose lines are the least distinctive).
-static IMPORTERS: [&dyn Importer; 5] = [
+/// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope and Gecko first, since
+/// they answer no at once on another JSON format's keys while the V8 formats wait for theirs), then bpftrace's `@[` blocks,
+/// then perf script, then folded (whose lines are the least distinctive).
+static IMPORTERS: [&dyn Importer; 8] = [
     &PprofFormat,
+    &SpeedscopeFormat,
+    &GeckoFormat,
     &CpuProfileFormat,
     &ChromeTraceFormat,
+    &BpftraceFormat,
     &PerfFormat,
     &FoldedFormat,
 ];

@@ -15,6 +15,12 @@ pub enum Format {
     V8CpuProfile,
     /// Chrome/Edge trace JSON with V8 CPU profile events (DevTools Performance panel, CDP tracing).
     ChromeTrace,
+    /// speedscope's JSON file format (`sampled` and `evented` profiles; py-spy, rbspy, austin, speedscope).
+    Speedscope,
+    /// bpftrace's printed maps of stacks (`@[` + one frame per line + `]: COUNT`).
+    Bpftrace,
+    /// The Firefox Profiler's processed profile JSON (samply, the Firefox Profiler's download).
+    Gecko,
 }
 
 impl Format {
@@ -25,6 +31,9 @@ impl Format {
             Format::Pprof => "pprof",
             Format::V8CpuProfile => "v8-cpuprofile",
             Format::ChromeTrace => "chrome-trace",
+            Format::Speedscope => "speedscope",
+            Format::Bpftrace => "bpftrace",
+            Format::Gecko => "gecko",
         }
     }
 }
@@ -36,7 +45,8 @@ impl Format {
             Format::Folded => "stack lines",
             Format::PerfScript => "samples",
             Format::Pprof => "samples",
-            Format::V8CpuProfile | Format::ChromeTrace => "samples",
+            Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope | Format::Gecko => "samples",
+            Format::Bpftrace => "stack blocks",
         }
     }
 }

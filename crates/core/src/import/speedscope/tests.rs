@@ -1,0 +1,103 @@
+use super::*;
+
+fn import(doc: &str) -> Result<Profile, ImportError> {
+    let mut p = SpeedscopeParser::new(&SpeedscopeOptions::default());
+    p.feed(doc.as_bytes())?;
+    p.finish()
+}
+
+const FRAMES: &str = r#""shared":{"frames":[{"name":"a"},{"name":"b"},{"name":"c"}]}"#;
+
+#[test]
+fn evented_intervals_with_exact_times() {
+    let doc = format!(
+        r#"{{{FRAMES},"profiles":[{{"type":"evented","name":"p","unit":"microseconds","startValue":5,"endValue":30,
+        "events":[{{"type":"O","frame":0,"at":10}},{{"type":"O","frame":1,"at":12}},{{"type":"C","frame":1,"at":15}},
+        {{"type":"C","frame":0,"at":20}},{{"type":"O","frame":2,"at":25}}]}}]}}"#
+    );
+    let p = import(&doc).unwrap();
+    assert_eq!(p.samples.weight, vec![2000, 3000, 5000, 5000]);
+    assert_eq!(
+        p.samples.time_ns.clone().unwrap(),
+        vec![10_000, 12_000, 15_000, 25_000]
+    );
+    assert_eq!(p.meta.unit, Unit::Nanoseconds);
+    assert_eq!(p.meta.warnings.count, 1, "c is still open at the end");
+    let names: Vec<_> = p
+        .samples
+        .stack
+        .iter()
+        .map(|&s| {
+            p.stack_frames(s)
+                .iter()
+                .map(|&f| p.frame_name(f).to_string())
+                .collect::<Vec<_>>()
+                .join(";")
+        })
+        .collect();
+    assert_eq!(names, vec!["a", "a;b", "a", "c"]);
+}
+
+#[test]
+fn sampled_units_events_and_names() {
+    let doc = r#"{"shared":{"frames":[{"name":"f","file":"x.py","line":3},{"name":"f","file":"x.py","line":4},{"name":"g"}]},
+      "profiles":[{"type":"sampled","name":"T1","unit":"seconds","startValue":1,"endValue":2,"samples":[[2,0],[2,1],[]],"weights":[0.25,0.5,1]},
+                  {"type":"sampled","name":"heap","unit":"bytes","startValue":0,"endValue":1,"samples":[[2]],"weights":[4096]}]}"#;
+    let p = import(doc).unwrap();
+    assert_eq!(p.events.len(), 2);
+    assert_eq!(
+        p.samples.weight,
+        vec![250_000_000, 500_000_000, 1_000_000_000, 4096]
+    );
+    assert!(p.samples.time_ns.is_none(), "bytes have no time");
+    assert_eq!(p.frame_name(p.stack_frames(p.samples.stack[1])[1]), "f (x.py:4)");
+    assert_eq!(p.samples.stack[2], EMPTY_STACK);
+    assert_eq!(p.threads.len(), 2);
+}
+
+#[test]
+fn errors_name_the_path() {
+    let cases = [
+        (
+            r#"{"shared":{"frames":[]},"profiles":[{"type":"sampled","samples":[[0]],"weights":[1]}]}"#,
+            "profiles[0].samples[0][0]: frame 0 does not exist",
+        ),
+        (
+            r#"{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","samples":[[0]],"weights":[]}]}"#,
+            "profiles[0]: 1 samples but 0 weights",
+        ),
+        (
+            r#"{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","samples":[[0]],"weights":[-1]}]}"#,
+            "profiles[0].weights[0]: the weight -1 is negative",
+        ),
+        (
+            r#"{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"flat"}]}"#,
+            "profiles[0].type: \"flat\"",
+        ),
+        (
+            r#"{"shared":{"frames":[{"name":"a"},{"name":"b"}]},"profiles":[{"type":"evented","events":[{"type":"O","frame":0,"at":0},{"type":"O","frame":1,"at":1},{"type":"C","frame":0,"at":2}]}]}"#,
+            "profiles[0].events[2]: closes frame 0 but frame 1",
+        ),
+        (
+            r#"{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"evented","events":[{"type":"O","frame":0,"at":5},{"type":"C","frame":0,"at":2}]}]}"#,
+            "profiles[0].events[1].at: the events go back in time",
+        ),
+        (
+            r#"{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","samples":[["x"]],"weights":[1]}]}"#,
+            "profiles[0].samples[0][0]: invalid type",
+        ),
+        (
+            r#"{"shared":{"frames":[{"name":"a"}]},"profiles":[]}"#,
+            "holds no samples",
+        ),
+        (
+            r#"{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"seconds","samples":[[0]],"weights":[1e300]}]}"#,
+            "out of range",
+        ),
+    ];
+    for (doc, want) in cases {
+        let e = import(doc).unwrap_err();
+        assert!(e.message.contains(want), "{doc}: {e}");
+        assert_eq!(e.format, Some(Format::Speedscope));
+    }
+}
