@@ -15,6 +15,7 @@ mod loader;
 pub mod perf;
 pub mod pprof;
 mod sniff;
+pub mod split;
 pub mod v8;
 
 pub use crate::model::Imported;

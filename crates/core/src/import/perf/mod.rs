@@ -22,6 +22,7 @@ mod sniff;
 mod tests;
 
 pub use parser::PerfParser;
+pub(crate) use parser::{complete, PerfPart};
 pub use sniff::PerfFormat;
 
 /// How frames and roots are named.
