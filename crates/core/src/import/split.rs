@@ -175,16 +175,16 @@ pub fn merge_slices(results: Vec<Result<SlicePart, ImportError>>) -> Result<Opti
         match r.map_err(|e| base.shift_error(e))?.inner {
             PartInner::Folded(None) => return Ok(None),
             PartInner::Folded(Some(mut part)) => {
-                base.shift_warnings(&mut part.profile.meta.warnings);
-                let declared = part.unit_declared.then(|| part.profile.meta.unit.clone());
+                base.shift_warnings(&mut part.profile.profile.meta.warnings);
+                let declared = part.unit_declared.then(|| part.profile.profile.meta.unit.clone());
                 let end = part.end;
                 match &mut folded {
                     None => {
                         let unit = declared.unwrap_or(Unit::Samples);
-                        folded = Some((Merger::new(part.profile), unit));
+                        folded = Some((Merger::from_indexed(part.profile), unit));
                     }
                     Some((m, unit)) => {
-                        m.append(part.profile)?;
+                        m.append(part.profile.profile)?;
                         if let Some(d) = declared {
                             *unit = d;
                         }
@@ -193,7 +193,7 @@ pub fn merge_slices(results: Vec<Result<SlicePart, ImportError>>) -> Result<Opti
                 base = base.after(end);
             }
             PartInner::Perf(mut part) => {
-                base.shift_warnings(&mut part.profile.meta.warnings);
+                base.shift_warnings(&mut part.profile.profile.meta.warnings);
                 let end = base.shift_end(part.end);
                 let next = base.after(part.end);
                 match &mut perf {
@@ -204,10 +204,10 @@ pub fn merge_slices(results: Vec<Result<SlicePart, ImportError>>) -> Result<Opti
                             untimed: part.untimed,
                             end,
                         };
-                        perf = Some((Merger::new(part.profile), tail));
+                        perf = Some((Merger::from_indexed(part.profile), tail));
                     }
                     Some((m, tail)) => {
-                        m.append(part.profile)?;
+                        m.append(part.profile.profile)?;
                         tail.lost = merge_lost(std::mem::take(&mut tail.lost), part.lost);
                         tail.lost_samples =
                             merge_lost(std::mem::take(&mut tail.lost_samples), part.lost_samples);
@@ -230,7 +230,7 @@ pub fn merge_slices(results: Vec<Result<SlicePart, ImportError>>) -> Result<Opti
     }
     match perf {
         Some((m, tail)) => complete(PerfPart {
-            profile: m.finish(),
+            profile: m.finish_indexed(),
             lost: tail.lost,
             lost_samples: tail.lost_samples,
             untimed: tail.untimed,

@@ -45,6 +45,21 @@ fn pow10(k: u32) -> Option<u64> {
 }
 
 impl Merger {
+    /// Starts from a profile with its builder's maps: only its threads and events are indexed here.
+    pub fn from_indexed(first: super::Indexed) -> Self {
+        let mut m = Merger {
+            string_ids: first.string_ids,
+            frame_ids: first.frame_ids,
+            stack_ids: first.stack_ids,
+            thread_ids: HashMap::default(),
+            event_ids: HashMap::default(),
+            label_ids: first.label_set_ids,
+            p: first.profile,
+        };
+        m.index_small();
+        m
+    }
+
     /// Starts from `first`, indexing its tables (the first occurrence of a repeated entry wins).
     pub fn new(first: Profile) -> Self {
         let mut m = Merger {
@@ -56,6 +71,7 @@ impl Merger {
             label_ids: HashMap::default(),
             p: first,
         };
+        m.index_small();
         let p = &m.p;
         for i in 0..p.strings.len() {
             let s = StrId(i as u32);
@@ -67,13 +83,6 @@ impl Merger {
         for (i, (&par, &f)) in p.stacks.parent.iter().zip(&p.stacks.frame).enumerate() {
             m.stack_ids.entry((par, f)).or_insert(StackId(i as u32));
         }
-        let t = &p.threads;
-        for (i, ((&c, &pid), &tid)) in t.comm.iter().zip(&t.pid).zip(&t.tid).enumerate() {
-            m.thread_ids.entry((c, pid, tid)).or_insert(i as u32);
-        }
-        for (i, e) in p.events.iter().enumerate() {
-            m.event_ids.entry(e.name.clone()).or_insert(i as u16);
-        }
         for (i, set) in p.label_sets.iter().enumerate() {
             let key: Vec<_> = set.iter().map(|l| (l.key, l.value)).collect();
             m.label_ids.entry(key).or_insert(i as u32);
@@ -81,9 +90,31 @@ impl Merger {
         m
     }
 
+    /// Indexes the threads and events (no builder keeps maps of these).
+    fn index_small(&mut self) {
+        let t = &self.p.threads;
+        for (i, ((&c, &pid), &tid)) in t.comm.iter().zip(&t.pid).zip(&t.tid).enumerate() {
+            self.thread_ids.entry((c, pid, tid)).or_insert(i as u32);
+        }
+        for (i, e) in self.p.events.iter().enumerate() {
+            self.event_ids.entry(e.name.clone()).or_insert(i as u16);
+        }
+    }
+
     /// The merged profile.
     pub fn finish(self) -> Profile {
         self.p
+    }
+
+    /// The merged profile with the interning maps (to merge it further later).
+    pub fn finish_indexed(self) -> super::Indexed {
+        super::Indexed {
+            profile: self.p,
+            string_ids: self.string_ids,
+            frame_ids: self.frame_ids,
+            stack_ids: self.stack_ids,
+            label_set_ids: self.label_ids,
+        }
     }
 
     /// The profile so far.

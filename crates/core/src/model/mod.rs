@@ -18,7 +18,7 @@ pub mod lost;
 pub mod merge;
 pub mod units;
 
-pub use builder::{FullSample, ProfileBuilder};
+pub use builder::{FullSample, Indexed, ProfileBuilder};
 pub use error::{ImportError, ImportErrorKind, Warning, Warnings};
 pub use format::Format;
 pub use lost::Lost;

@@ -22,8 +22,8 @@ pub use sniff::FoldedFormat;
 
 use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
 use crate::model::{
-    DeclaredUnit, Format, FrameKind, FullSample, ImportError, ImportErrorKind, Profile, ProfileBuilder,
-    StackId, Unit, Warnings, EMPTY_STACK,
+    DeclaredUnit, Format, FrameKind, FullSample, ImportError, ImportErrorKind, Indexed, Profile,
+    ProfileBuilder, StackId, Unit, Warnings, EMPTY_STACK,
 };
 
 /// Most decimals kept from a fractional count.
@@ -187,7 +187,8 @@ pub(crate) fn no_records(warnings: &Warnings) -> ImportError {
 /// A parse of one slice of a folded input (see [`FoldedParser::finish_part`]).
 #[derive(Debug)]
 pub(crate) struct FoldedPart {
-    pub profile: Profile,
+    /// With the builder's maps, for merging.
+    pub profile: Indexed,
     /// Whether the slice declared its unit (`# unit:`): the last declaration wins, as in a single parse.
     pub unit_declared: bool,
     /// Where the part's input ended (1-based line after its last, bytes read).
@@ -365,7 +366,7 @@ impl FoldedParser {
         Ok(Some(FoldedPart {
             profile: self
                 .b
-                .build(self.unit.clone(), self.decimals, self.records, self.warnings),
+                .build_indexed(self.unit.clone(), self.decimals, self.records, self.warnings),
             unit_declared: self.unit_declared,
             end,
         }))

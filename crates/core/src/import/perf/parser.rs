@@ -6,8 +6,8 @@ use super::names::{inferno_names, scorch_names};
 use super::{Naming, PerfOptions};
 use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
 use crate::model::{
-    Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Lost, Profile, ProfileBuilder,
-    StackId, Unit, Warnings, EMPTY_STACK,
+    Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Indexed, Lost, Profile,
+    ProfileBuilder, StackId, Unit, Warnings, EMPTY_STACK,
 };
 use rustc_hash::FxHashMap;
 
@@ -116,7 +116,7 @@ impl PerfParser {
         self.end_sample()?;
         let unit = self.b.event_unit(0).unwrap_or(Unit::Samples);
         Ok(PerfPart {
-            profile: self.b.build(unit, 0, self.records, self.warnings),
+            profile: self.b.build_indexed(unit, 0, self.records, self.warnings),
             lost: self.lost,
             lost_samples: self.lost_samples,
             untimed: self.untimed,
@@ -396,8 +396,9 @@ impl PerfParser {
 /// parse gives.
 #[derive(Debug)]
 pub(crate) struct PerfPart {
-    /// Times kept even when some samples have none (dropped in [`complete`]).
-    pub profile: Profile,
+    /// Times kept even when some samples have none (dropped in [`complete`]); with the builder's maps for
+    /// merging.
+    pub profile: Indexed,
     /// `PERF_RECORD_LOST` and `PERF_RECORD_LOST_SAMPLES`, kept apart: which counts depends on the whole input.
     pub lost: Lost,
     pub lost_samples: Lost,
@@ -411,12 +412,13 @@ pub(crate) struct PerfPart {
 /// chooses the lost counts, and takes the unit of the first event.
 pub(crate) fn complete(part: PerfPart) -> Result<Profile, ImportError> {
     let PerfPart {
-        mut profile,
+        profile,
         mut lost,
         lost_samples,
         untimed,
         end,
     } = part;
+    let mut profile = profile.profile;
     let records = profile.meta.records;
     let warnings = &mut profile.meta.warnings;
     if records == 0 {
