@@ -211,7 +211,22 @@ fn parse_slice(
             return Ok(Err(e));
         }
     }
-    Ok(parser.finish())
+    let part = parser.finish();
+    if std::env::var_os("SCORCH_TRACE_PARSE").is_some() {
+        // Linux: this thread's time on a CPU and waiting for one (ns), which tell contention from work.
+        if let Ok(st) = std::fs::read_to_string("/proc/thread-self/schedstat") {
+            let v: Vec<f64> = st.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+            if let [run, wait, ..] = v.as_slice() {
+                eprintln!(
+                    "scorch: slice at {start}: {} bytes, {:.0} ms on a CPU, {:.0} ms waiting for one",
+                    end - start,
+                    run / 1e6,
+                    wait / 1e6
+                );
+            }
+        }
+    }
+    Ok(part)
 }
 
 /// Prints the loader's warnings (the first few, then how many more) to standard error.

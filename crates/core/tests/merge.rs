@@ -316,3 +316,37 @@ fn merging_two_unrelated_profiles_sums_their_stacks() {
     assert_eq!(m.total(), 10);
     assert_eq!(m.meta.records, 4);
 }
+
+#[test]
+fn a_profile_with_repeated_frame_names_merges_into_one_prefix_tree() {
+    // `add_frame` after an analysis pushes a string without interning it; two frames of B then map to one.
+    let a = import_bytes(b"main;x 1\n", ImportOptions::default())
+        .unwrap()
+        .profile;
+    let mut b = import_bytes(b"main;y 2\n", ImportOptions::default())
+        .unwrap()
+        .profile;
+    let main2 = {
+        let s = b.strings.push("main");
+        b.frames.name.push(s);
+        b.frames.kind.push(scorch_core::FrameKind::User);
+        scorch_core::FrameId((b.frames.len() - 1) as u32)
+    };
+    let root = b.stacks.len() as u32;
+    b.stacks.parent.push(scorch_core::model::NO_PARENT);
+    b.stacks.frame.push(main2);
+    b.stacks.parent.push(root);
+    b.stacks.frame.push(
+        b.frames
+            .name
+            .iter()
+            .position(|&n| b.strings.get(n) == "y")
+            .map(|i| scorch_core::FrameId(i as u32))
+            .unwrap(),
+    );
+    b.validate().unwrap();
+    let m = merge(a, b).unwrap();
+    m.validate().unwrap();
+    assert_eq!(m.stacks.len(), 3, "main, main;x, main;y");
+    assert_eq!(to_folded(&m), "main;x 1\nmain;y 2\n");
+}

@@ -24,6 +24,9 @@ pub struct Merger {
     string_ids: HashMap<Box<str>, StrId>,
     frame_ids: HashMap<(StrId, FrameKind), FrameId>,
     stack_ids: HashMap<(u32, FrameId), StackId>,
+    /// Stack rows below this index are in `stack_ids`; rows an append added are indexed only when another
+    /// append (or [`Merger::finish_indexed`]) needs them.
+    stacks_indexed: usize,
     thread_ids: HashMap<(StrId, Option<u32>, u32), u32>,
     event_ids: HashMap<String, u16>,
     label_ids: HashMap<Vec<(StrId, LabelValue)>, u32>,
@@ -54,6 +57,7 @@ impl Merger {
             thread_ids: HashMap::default(),
             event_ids: HashMap::default(),
             label_ids: first.label_set_ids,
+            stacks_indexed: first.profile.stacks.len(),
             p: first.profile,
         };
         m.index_small();
@@ -69,6 +73,7 @@ impl Merger {
             thread_ids: HashMap::default(),
             event_ids: HashMap::default(),
             label_ids: HashMap::default(),
+            stacks_indexed: 0,
             p: first,
         };
         m.index_small();
@@ -80,9 +85,8 @@ impl Merger {
         for (i, (&n, &k)) in p.frames.name.iter().zip(&p.frames.kind).enumerate() {
             m.frame_ids.entry((n, k)).or_insert(FrameId(i as u32));
         }
-        for (i, (&par, &f)) in p.stacks.parent.iter().zip(&p.stacks.frame).enumerate() {
-            m.stack_ids.entry((par, f)).or_insert(StackId(i as u32));
-        }
+        m.index_stacks();
+        let p = &m.p;
         for (i, set) in p.label_sets.iter().enumerate() {
             let key: Vec<_> = set.iter().map(|l| (l.key, l.value)).collect();
             m.label_ids.entry(key).or_insert(i as u32);
@@ -106,8 +110,18 @@ impl Merger {
         self.p
     }
 
+    /// Puts the stack rows not yet in `stack_ids` there.
+    fn index_stacks(&mut self) {
+        let rows = self.p.stacks.parent.iter().zip(&self.p.stacks.frame);
+        for (i, (&par, &f)) in rows.enumerate().skip(self.stacks_indexed) {
+            self.stack_ids.entry((par, f)).or_insert(StackId(i as u32));
+        }
+        self.stacks_indexed = self.p.stacks.len();
+    }
+
     /// The merged profile with the interning maps (to merge it further later).
-    pub fn finish_indexed(self) -> super::Indexed {
+    pub fn finish_indexed(mut self) -> super::Indexed {
+        self.index_stacks();
         super::Indexed {
             profile: self.p,
             string_ids: self.string_ids,
@@ -140,13 +154,29 @@ impl Merger {
         })
     }
 
-    fn stack(&mut self, parent: u32, frame: FrameId) -> StackId {
+    /// The row of (parent, frame) for one row of an appended profile. Rows this append adds are not put in
+    /// `stack_ids`: the appended table holds each (parent, frame) once and the remap is one-to-one, so no
+    /// later row of the same append can ask for them; and a row under a row this append added is new without
+    /// a lookup (`added` is the first row of this append).
+    ///
+    /// When two frames of the appended profile map to one (its strings were not interned), the remap is not
+    /// one-to-one and every added row is indexed at once (`eager`).
+    fn stack(&mut self, parent: u32, frame: FrameId, added: usize, eager: bool) -> StackId {
+        let fresh = !eager && parent != NO_PARENT && parent as usize >= added;
+        if !fresh {
+            if let Some(&s) = self.stack_ids.get(&(parent, frame)) {
+                return s;
+            }
+        }
         let stacks = &mut self.p.stacks;
-        *self.stack_ids.entry((parent, frame)).or_insert_with(|| {
-            stacks.parent.push(parent);
-            stacks.frame.push(frame);
-            StackId((stacks.frame.len() - 1) as u32)
-        })
+        stacks.parent.push(parent);
+        stacks.frame.push(frame);
+        let s = StackId((stacks.frame.len() - 1) as u32);
+        if eager {
+            self.stack_ids.insert((parent, frame), s);
+            self.stacks_indexed = stacks.frame.len();
+        }
+        s
     }
 
     /// Scales every weight of the merged profile to `decimals` (weights are `value × 10^decimals`).
@@ -193,6 +223,13 @@ impl Merger {
             .map(|(&n, &k)| self.frame(smap(n), k))
             .collect();
         let fmap = |f: FrameId| frame_map.get(f.idx()).copied().unwrap_or(f);
+        let mut seen = vec![false; self.p.frames.len()];
+        let eager = frame_map.iter().any(|f| match seen.get_mut(f.idx()) {
+            Some(x) => std::mem::replace(x, true),
+            None => true,
+        });
+        self.index_stacks();
+        let added = self.p.stacks.len();
         let mut stack_map: Vec<StackId> = Vec::with_capacity(b.stacks.len());
         for (&par, &f) in b.stacks.parent.iter().zip(&b.stacks.frame) {
             // Topological: a parent row comes before its children, so it is mapped already.
@@ -201,7 +238,7 @@ impl Merger {
             } else {
                 stack_map.get(par as usize).map_or(NO_PARENT, |s| s.0)
             };
-            let s = self.stack(p, fmap(f));
+            let s = self.stack(p, fmap(f), added, eager);
             stack_map.push(s);
         }
 
