@@ -350,3 +350,81 @@ fn a_profile_with_repeated_frame_names_merges_into_one_prefix_tree() {
     assert_eq!(m.stacks.len(), 3, "main, main;x, main;y");
     assert_eq!(to_folded(&m), "main;x 1\nmain;y 2\n");
 }
+
+mod random {
+    //! Random inputs built from pieces of both formats, good and broken, cut at random boundaries.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn perf_piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (0u32..4, 0u32..3, 1u64..5, prop::option::of(1u64..1000)).prop_map(|(c, e, t, p)| {
+                let ev = ["cpu-clock:", "cycles:u:", "page-faults:"][e as usize];
+                let per = p.map_or(String::new(), |p| format!("{p} "));
+                format!("comm{c} 1/{c} [000] {t}.000000001: {per}{ev}\n")
+            }),
+            (0u32..6).prop_map(|f| format!("\t40{f:04x} f{f}+0x1 (/bin/x)\n")),
+            (0u32..3).prop_map(|f| format!("\tffffffff8100{f:04x} k{f} ([kernel.kallsyms])\n")),
+            Just("\n".to_string()),
+            Just("\r\n".to_string()),
+            Just("   \n".to_string()),
+            Just("# comment\n".to_string()),
+            Just("perf 0 [000] 3.0: PERF_RECORD_LOST lost 4\n".to_string()),
+            Just("perf 0 [000] 0.0: PERF_RECORD_LOST_SAMPLES lost 9\n".to_string()),
+            Just("comm9 7 2.5: cpu-clock:\n".to_string()),
+            Just("garbage line\n".to_string()),
+            Just("\tzz broken (frame\n".to_string()),
+        ]
+    }
+
+    fn folded_piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (prop::collection::vec(0u32..5, 1..6), 0u64..100).prop_map(|(fs, c)| {
+                let s: Vec<String> = fs.iter().map(|f| format!("f{f}")).collect();
+                format!("{} {c}\n", s.join(";"))
+            }),
+            (0u32..5, 0u64..100, 1u32..99).prop_map(|(f, c, d)| format!("main;f{f} {c}.{d}\n")),
+            Just(" 3\n".to_string()),
+            Just("main;x 2\r\n".to_string()),
+            Just("\n".to_string()),
+            Just("# unit: ms\n".to_string()),
+            Just("# unit: parsecs\n".to_string()),
+            Just("no count\n".to_string()),
+        ]
+    }
+
+    fn check(format: Format, text: &str, n: usize) -> Result<(), TestCaseError> {
+        let single = import_bytes(text.as_bytes(), ImportOptions::default());
+        let sliced = parse_sliced(format, text.as_bytes(), n, &ImportOptions::default());
+        match (single, sliced) {
+            (Ok(s), Ok(Some(p))) if s.profile.meta.format == format => {
+                prop_assert_eq!(json(&p), json(&s.profile));
+            }
+            // Sniffed as another format (or not at all): rejected (proptest fails when too many are).
+            (Ok(s), _) if s.profile.meta.format != format => prop_assume!(false),
+            (Err(e), _) if e.format != Some(format) => prop_assume!(false),
+            (Err(e), Err(f)) => prop_assert_eq!((e.kind, e.line, e.offset), (f.kind, f.line, f.offset)),
+            (a, b) => prop_assert!(
+                false,
+                "single {:?}, sliced {:?}",
+                a.map(|_| ()),
+                b.map(|p| p.is_some())
+            ),
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn random_perf_sliced_equals_single(pieces in prop::collection::vec(perf_piece(), 1..80), n in 1usize..9) {
+            let head = "comm0 1/0 [000] 1.000000001: cpu-clock:\n\t400000 f0+0x1 (/bin/x)\n\n";
+            check(Format::PerfScript, &format!("{head}{}", pieces.concat()), n)?;
+        }
+
+        #[test]
+        fn random_folded_sliced_equals_single(pieces in prop::collection::vec(folded_piece(), 1..60), n in 1usize..9) {
+            check(Format::Folded, &format!("main;f0 1\n{}", pieces.concat()), n)?;
+        }
+    }
+}
