@@ -13,6 +13,9 @@ const CHUNK: usize = 128 << 10;
 /// Files at least this large (plain folded or perf script) are parsed in slices on several threads.
 const PARALLEL_MIN: u64 = 8 << 20;
 
+/// The longest stretch read at once to find a record boundary near a cut.
+const MAX_WINDOW: usize = 64 << 20;
+
 static THREADS: OnceLock<Option<usize>> = OnceLock::new();
 
 /// The thread count asked for on the command line (`--threads N`), which wins over `SCORCH_THREADS`.
@@ -92,9 +95,10 @@ fn read_at(file: &mut std::fs::File, at: u64, len: usize) -> std::io::Result<Vec
 /// folded file that must be read whole (then the caller streams it); else the profile a single parse gives.
 /// Slices are cut at record boundaries near `size × k / threads`; each thread reads its slice in chunks.
 fn load_parallel(path: &str, opts: &ImportOptions) -> std::result::Result<Option<Imported>, ParError> {
-    let n = threads();
     let mut file = std::fs::File::open(path)?;
     let len = file.metadata()?.len();
+    // Slices of at least 1 MiB, so that an absurd thread count costs no more than one thread per MiB.
+    let n = threads().min(usize::try_from(len >> 20).unwrap_or(usize::MAX));
     if n < 2 || len < PARALLEL_MIN || len > opts.max_decompressed {
         return Ok(None);
     }
@@ -174,6 +178,9 @@ fn cut_points(file: &mut std::fs::File, format: Format, len: u64, n: usize) -> s
             }
             if at + bytes.len() as u64 >= limit || bytes.len() < window {
                 break;
+            }
+            if window >= MAX_WINDOW {
+                break; // no record boundary within 64 MiB: no cut here
             }
             window = window.saturating_mul(4);
         }

@@ -128,7 +128,11 @@ fn check(name: &str, text: &str) {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, text).unwrap();
     let p = path.to_str().unwrap();
-    for args in [vec!["fold", p], vec!["info", "--json", p]] {
+    let mut runs = vec![vec!["fold", p], vec!["info", "--json", p]];
+    if name.ends_with(".perf") {
+        runs.push(vec!["fold", "--compat", "inferno", "--all", p]);
+    }
+    for args in runs {
         let (one, err1) = scorch(&args, 1);
         assert!(!err1.contains("slices"), "{err1}");
         assert!(one.len() > 100, "{args:?}: {one}");
