@@ -1,20 +1,55 @@
-//! Reading profiles in chunks into the streaming loader, printing warnings, writing output.
+//! Reading profiles in chunks into the streaming loader (or, for large plain files, in slices on every core),
+//! printing warnings, writing output.
 
 use crate::error::{CliError, Result};
-use scorch_core::{ImportOptions, Imported, Loader};
-use std::io::{Read, Write};
+use scorch_core::import::split::{merge_slices, next_boundary, splittable, SliceParser, SlicePart};
+use scorch_core::{sniff, Format, ImportError, ImportOptions, Imported, Loader, Sniff};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::sync::OnceLock;
 
-/// Reads the file (`-`: standard input) in 128 KiB chunks into the streaming loader (small enough to stay in
-/// cache).
+/// Chunk size of every read: small enough to stay in cache.
+const CHUNK: usize = 128 << 10;
+
+/// Files at least this large (plain folded or perf script) are parsed in slices on several threads.
+const PARALLEL_MIN: u64 = 8 << 20;
+
+/// The longest stretch read at once to find a record boundary near a cut.
+const MAX_WINDOW: usize = 64 << 20;
+
+static THREADS: OnceLock<Option<usize>> = OnceLock::new();
+
+/// The thread count asked for on the command line (`--threads N`), which wins over `SCORCH_THREADS`.
+pub fn set_threads(n: Option<usize>) {
+    let _ = THREADS.set(n);
+}
+
+/// Parse threads: `--threads N`, else `SCORCH_THREADS`, else the cores available.
+fn threads() -> usize {
+    THREADS
+        .get()
+        .copied()
+        .flatten()
+        .or_else(|| std::env::var("SCORCH_THREADS").ok()?.trim().parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// Reads the file (`-`: standard input) in 128 KiB chunks into the streaming loader; a large plain folded or
+/// perf script file is parsed in slices on [`threads`] threads instead, with the same result byte for byte.
 pub fn load(path: &str, opts: ImportOptions) -> Result<Imported> {
     let fail = |e: &dyn std::fmt::Display| CliError::Input(format!("{path}: {e}"));
+    if path != "-" {
+        if let Some(imp) = load_parallel(path, &opts).map_err(|e| fail(&e))? {
+            return Ok(imp);
+        }
+    }
     let mut input: Box<dyn Read> = if path == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         Box::new(std::fs::File::open(path).map_err(|e| fail(&e))?)
     };
     let mut loader = Loader::new(opts);
-    let mut buf = vec![0u8; 128 << 10];
+    let mut buf = vec![0u8; CHUNK];
     loop {
         let n = match input.read(&mut buf) {
             Ok(0) => break,
@@ -25,6 +60,180 @@ pub fn load(path: &str, opts: ImportOptions) -> Result<Imported> {
         loader.feed(&buf[..n]).map_err(|e| fail(&e))?;
     }
     loader.finish().map_err(|e| fail(&e))
+}
+
+/// Why the parallel path failed: the file, or the input.
+enum ParError {
+    Io(std::io::Error),
+    Import(ImportError),
+}
+
+impl std::fmt::Display for ParError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParError::Io(e) => write!(f, "{e}"),
+            ParError::Import(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<std::io::Error> for ParError {
+    fn from(e: std::io::Error) -> Self {
+        ParError::Io(e)
+    }
+}
+
+/// Reads up to `len` bytes at `at`.
+fn read_at(file: &mut std::fs::File, at: u64, len: usize) -> std::io::Result<Vec<u8>> {
+    file.seek(SeekFrom::Start(at))?;
+    let mut out = Vec::with_capacity(len);
+    file.take(len as u64).read_to_end(&mut out)?;
+    Ok(out)
+}
+
+/// The parallel parse: `None` when the file is small, compressed, UTF-16, not folded or perf script, or a
+/// folded file that must be read whole (then the caller streams it); else the profile a single parse gives.
+/// Slices are cut at record boundaries near `size × k / threads`; each thread reads its slice in chunks.
+fn load_parallel(path: &str, opts: &ImportOptions) -> std::result::Result<Option<Imported>, ParError> {
+    let mut file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    // Slices of at least 1 MiB, so that an absurd thread count costs no more than one thread per MiB.
+    let n = threads().min(usize::try_from(len >> 20).unwrap_or(usize::MAX));
+    if n < 2 || len < PARALLEL_MIN || len > opts.max_decompressed {
+        return Ok(None);
+    }
+    let head = read_at(&mut file, 0, scorch_core::import::SNIFF_WINDOW)?;
+    if head.starts_with(&[0x1f, 0x8b]) || head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
+        return Ok(None);
+    }
+    let format = match sniff(&head, true) {
+        Sniff::Yes(f) if splittable(f) => f,
+        _ => return Ok(None),
+    };
+    let trace = std::env::var_os("SCORCH_TRACE_PARSE").is_some();
+    let t0 = std::time::Instant::now();
+    let cuts = cut_points(&mut file, format, len, n)?;
+    if trace {
+        eprintln!("scorch: parsing {len} bytes in {} slices", cuts.len() - 1);
+    }
+    let results: Vec<std::io::Result<std::result::Result<SlicePart, ImportError>>> =
+        std::thread::scope(|s| {
+            let handles: Vec<_> = cuts
+                .windows(2)
+                .map(|w| {
+                    let (start, end) = (w.first().copied().unwrap_or(0), w.get(1).copied().unwrap_or(0));
+                    s.spawn(move || parse_slice(path, format, start, end, opts))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(std::io::Error::other("a parse thread panicked")))
+                })
+                .collect()
+        });
+    let results = results.into_iter().collect::<std::io::Result<Vec<_>>>()?;
+    let t1 = std::time::Instant::now();
+    let merged = merge_slices(results).map_err(ParError::Import)?;
+    if trace {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        eprintln!(
+            "scorch: cut and parse {:.0} ms, merge {:.0} ms",
+            ms(t1 - t0),
+            ms(t1.elapsed())
+        );
+    }
+    match merged {
+        Some(profile) => Ok(Some(Imported {
+            profile,
+            gzip: false,
+            bytes: len,
+        })),
+        None => {
+            if trace {
+                eprintln!("scorch: this input is read whole");
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// `0 = c0 < c1 < … < ck = len`: slice starts at record boundaries near `len × i / n` (a cut is left out when
+/// no boundary lies between it and the next target).
+fn cut_points(file: &mut std::fs::File, format: Format, len: u64, n: usize) -> std::io::Result<Vec<u64>> {
+    let mut cuts = vec![0u64];
+    for i in 1..n as u64 {
+        let target = (len / n as u64).saturating_mul(i);
+        let limit = (len / n as u64).saturating_mul(i + 1).min(len);
+        let last = cuts.last().copied().unwrap_or(0);
+        let mut window = 1usize << 20;
+        let mut cut = None;
+        while target.max(last) < limit {
+            let at = target.max(last);
+            let bytes = read_at(file, at, window)?;
+            if let Some(b) = next_boundary(format, &bytes) {
+                cut = Some(at + b as u64);
+                break;
+            }
+            if at + bytes.len() as u64 >= limit || bytes.len() < window {
+                break;
+            }
+            if window >= MAX_WINDOW {
+                break; // no record boundary within 64 MiB: no cut here
+            }
+            window = window.saturating_mul(4);
+        }
+        if let Some(c) = cut.filter(|&c| c > last && c < len) {
+            cuts.push(c);
+        }
+    }
+    cuts.push(len);
+    Ok(cuts)
+}
+
+/// One thread's work: its slice read in chunks into a slice parser.
+fn parse_slice(
+    path: &str,
+    format: Format,
+    start: u64,
+    end: u64,
+    opts: &ImportOptions,
+) -> std::io::Result<std::result::Result<SlicePart, ImportError>> {
+    let mut file = std::fs::File::open(path)?;
+    file.seek(SeekFrom::Start(start))?;
+    let mut input = file.take(end - start);
+    let Some(mut parser) = SliceParser::new(format, opts) else {
+        return Err(std::io::Error::other("not a format read in slices"));
+    };
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if let Err(e) = parser.feed(buf.get(..n).unwrap_or_default()) {
+            return Ok(Err(e));
+        }
+    }
+    let part = parser.finish();
+    if std::env::var_os("SCORCH_TRACE_PARSE").is_some() {
+        // Linux: this thread's time on a CPU and waiting for one (ns), which tell contention from work.
+        if let Ok(st) = std::fs::read_to_string("/proc/thread-self/schedstat") {
+            let v: Vec<f64> = st.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+            if let [run, wait, ..] = v.as_slice() {
+                eprintln!(
+                    "scorch: slice at {start}: {} bytes, {:.0} ms on a CPU, {:.0} ms waiting for one",
+                    end - start,
+                    run / 1e6,
+                    wait / 1e6
+                );
+            }
+        }
+    }
+    Ok(part)
 }
 
 /// Prints the loader's warnings (the first few, then how many more) to standard error.

@@ -26,6 +26,7 @@ fn main() -> ExitCode {
             };
         }
     };
+    io::set_threads(cli.threads);
     match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -24,6 +24,10 @@ use clap::{Parser, Subcommand};
                   2 usage error, 3 regression (diff --fail-if-grows)."
 )]
 pub struct Cli {
+    /// Threads for parsing large plain folded and perf script files (default: the cores available, or
+    /// `SCORCH_THREADS`); the output is the same for any count.
+    #[arg(long, global = true, hide = true, value_name = "N")]
+    pub threads: Option<usize>,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -18,6 +18,7 @@ pub mod perf;
 pub mod pprof;
 mod sniff;
 pub mod speedscope;
+pub mod split;
 pub mod v8;
 
 pub use crate::model::Imported;

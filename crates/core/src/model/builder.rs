@@ -338,7 +338,13 @@ impl ProfileBuilder {
     }
 
     pub fn build(self, unit: Unit, decimals: u32, records: u64, warnings: Warnings) -> Profile {
-        Profile {
+        self.build_indexed(unit, decimals, records, warnings).profile
+    }
+
+    /// [`ProfileBuilder::build`], keeping the interning maps, so that a [`super::Merger`] can append to the
+    /// profile without indexing its tables again.
+    pub fn build_indexed(self, unit: Unit, decimals: u32, records: u64, warnings: Warnings) -> Indexed {
+        let profile = Profile {
             strings: self.strings,
             frames: self.frames,
             stacks: self.stacks,
@@ -358,6 +364,23 @@ impl ProfileBuilder {
                 lost: self.lost,
             },
             total: self.total,
+        };
+        Indexed {
+            profile,
+            string_ids: self.string_ids,
+            frame_ids: self.frame_ids,
+            stack_ids: self.stack_ids,
+            label_set_ids: self.label_set_ids,
         }
     }
+}
+
+/// A built profile with its builder's interning maps (see [`ProfileBuilder::build_indexed`]).
+#[derive(Debug)]
+pub struct Indexed {
+    pub profile: Profile,
+    pub(super) string_ids: HashMap<Box<str>, StrId>,
+    pub(super) frame_ids: HashMap<(StrId, FrameKind), FrameId>,
+    pub(super) stack_ids: HashMap<(u32, FrameId), StackId>,
+    pub(super) label_set_ids: HashMap<Vec<(StrId, LabelValue)>, u32>,
 }

@@ -15,12 +15,14 @@ mod builder;
 pub mod error;
 pub mod format;
 pub mod lost;
+pub mod merge;
 pub mod units;
 
-pub use builder::{FullSample, ProfileBuilder};
+pub use builder::{FullSample, Indexed, ProfileBuilder};
 pub use error::{ImportError, ImportErrorKind, Warning, Warnings};
 pub use format::Format;
 pub use lost::Lost;
+pub use merge::Merger;
 pub use units::{DeclaredUnit, Unit, Weight};
 
 macro_rules! id_type {

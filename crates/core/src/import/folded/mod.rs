@@ -22,8 +22,8 @@ pub use sniff::FoldedFormat;
 
 use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
 use crate::model::{
-    DeclaredUnit, Format, FrameKind, FullSample, ImportError, ImportErrorKind, Profile, ProfileBuilder,
-    StackId, Unit, Warnings, EMPTY_STACK,
+    DeclaredUnit, Format, FrameKind, FullSample, ImportError, ImportErrorKind, Indexed, Profile,
+    ProfileBuilder, StackId, Unit, Warnings, EMPTY_STACK,
 };
 
 /// Most decimals kept from a fractional count.
@@ -163,6 +163,38 @@ fn parse_count(s: &[u8]) -> Option<Count> {
     })
 }
 
+/// The error for an input without a single `stack COUNT` line.
+pub(crate) fn no_records(warnings: &Warnings) -> ImportError {
+    let (kind, msg) = if warnings.is_empty() {
+        (
+            ImportErrorKind::Empty,
+            "no stacks: the input is empty or holds only comments".to_string(),
+        )
+    } else {
+        (
+            ImportErrorKind::NoValidRecords,
+            format!(
+                "none of the lines is `stack COUNT` ({} lines skipped)",
+                warnings.count
+            ),
+        )
+    };
+    let line = warnings.first.first().map(|w| w.line);
+    let offset = warnings.first.first().map_or(0, |w| w.offset);
+    ImportError::new(Some(Format::Folded), kind, offset, line, msg)
+}
+
+/// A parse of one slice of a folded input (see [`FoldedParser::finish_part`]).
+#[derive(Debug)]
+pub(crate) struct FoldedPart {
+    /// With the builder's maps, for merging.
+    pub profile: Indexed,
+    /// Whether the slice declared its unit (`# unit:`): the last declaration wins, as in a single parse.
+    pub unit_declared: bool,
+    /// Where the part's input ended (1-based line after its last, bytes read).
+    pub end: LinePos,
+}
+
 /// Chunk-driven folded importer.
 #[derive(Debug)]
 pub struct FoldedParser {
@@ -182,6 +214,8 @@ pub struct FoldedParser {
     empty: Option<(u64, u64)>,
     /// Set by a `# scorch-unit: NAME` comment (scorch's own links carry one); samples otherwise.
     unit: Unit,
+    /// Whether a `# unit:` line set [`FoldedParser::unit`] (a slice's unit then overrides earlier slices').
+    unit_declared: bool,
     /// `# scorch-times` (scorch's links with timestamps): lines end in ` @T0,D1,…`; the samples with their times,
     /// and how many lines had none (then the times are dropped: a profile has them for all samples or none).
     timed: Option<Vec<(StackId, u64, u64)>>,
@@ -217,6 +251,7 @@ impl FoldedParser {
             base_weight: Vec::new(),
             empty: None,
             unit: Unit::Samples,
+            unit_declared: false,
             one_count: false,
             timed: None,
             untimed_lines: 0,
@@ -239,23 +274,7 @@ impl FoldedParser {
         lines.finish(|line, pos| self.line(line, pos))?;
         let end = lines.position();
         if self.records == 0 {
-            let (kind, msg) = if self.warnings.is_empty() {
-                (
-                    ImportErrorKind::Empty,
-                    "no stacks: the input is empty or holds only comments".to_string(),
-                )
-            } else {
-                (
-                    ImportErrorKind::NoValidRecords,
-                    format!(
-                        "none of the lines is `stack COUNT` ({} lines skipped)",
-                        self.warnings.count
-                    ),
-                )
-            };
-            let line = self.warnings.first.first().map(|w| w.line);
-            let offset = self.warnings.first.first().map_or(0, |w| w.offset);
-            return Err(ImportError::new(Some(Format::Folded), kind, offset, line, msg));
+            return Err(no_records(&self.warnings));
         }
         if self.two_count_lines > 0 {
             // A differential file (difffolded.pl, inferno-diff-folded): two events, base and target.
@@ -326,6 +345,33 @@ impl FoldedParser {
             .build(self.unit.clone(), self.decimals, self.records, self.warnings))
     }
 
+    /// Reads the rest and returns a slice's parse before the whole-input step (see `crate::import::split`):
+    /// one sample per stack in stack order, then the frameless lines' weight. `None` for inputs whose lines
+    /// depend on state a slice cannot know (two-count lines, scorch's link directives): parse those whole.
+    pub(crate) fn finish_part(mut self) -> Result<Option<FoldedPart>, ImportError> {
+        let mut lines = std::mem::replace(&mut self.lines, LineSplitter::new(Format::Folded, 0));
+        lines.finish(|line, pos| self.line(line, pos))?;
+        let end = lines.position();
+        if self.two_count_lines > 0 || self.one_count || self.timed.is_some() || self.data {
+            return Ok(None);
+        }
+        for (i, (&w, &named)) in self.weight.iter().zip(&self.named).enumerate() {
+            if named {
+                self.b.push_sample(StackId(i as u32), w, end.offset)?;
+            }
+        }
+        if let Some((w, _)) = self.empty {
+            self.b.push_sample(EMPTY_STACK, w, end.offset)?;
+        }
+        Ok(Some(FoldedPart {
+            profile: self
+                .b
+                .build_indexed(self.unit.clone(), self.decimals, self.records, self.warnings),
+            unit_declared: self.unit_declared,
+            end,
+        }))
+    }
+
     // Real lines this reads:
     //   java;start_thread;JavaMain;Interpreter_[j];SharedRuntime::foo_[k] 12
     //   main;compute 31.23
@@ -354,6 +400,7 @@ impl FoldedParser {
         if let Some(unit) = line.strip_prefix(b"# unit:") {
             if let Some(d) = std::str::from_utf8(unit).ok().and_then(DeclaredUnit::parse) {
                 self.unit = d.unit();
+                self.unit_declared = true;
             } else {
                 self.warnings.push(
                     pos.line,

@@ -24,6 +24,7 @@ mod tests;
 
 pub use parser::PerfParser;
 pub use sched::derive_offcpu;
+pub(crate) use parser::{complete, PerfPart};
 pub use sniff::PerfFormat;
 
 /// How frames and roots are named.

@@ -7,8 +7,8 @@ use super::sched::{derive_offcpu, parse_switch, switch_labels, OFFCPU_TIME, SCHE
 use super::{Naming, PerfOptions};
 use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
 use crate::model::{
-    Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Lost, Profile, ProfileBuilder,
-    StackId, Unit, Warnings, EMPTY_STACK,
+    Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Indexed, Lost, Profile,
+    ProfileBuilder, StackId, Unit, Warnings, EMPTY_STACK,
 };
 use rustc_hash::FxHashMap;
 
@@ -112,62 +112,30 @@ impl PerfParser {
 
     /// The profile, with the events derived from the whole input (off-CPU time, wall-clock: `sched.rs`).
     pub fn finish(self) -> Result<Profile, ImportError> {
-        Ok(derive_offcpu(self.finish_raw()?))
+        complete(self.finish_part()?)
     }
 
-    /// The profile as read, without the derived events: for a part of the input (a slice parsed beside
-    /// others), whose parts are merged and then given [`derive_offcpu`] once, since a thread's switch-in may
-    /// lie in another part than its switch-out.
-    pub fn finish_raw(mut self) -> Result<Profile, ImportError> {
+    /// The profile as read, without the derived events (the derivation's tests).
+    #[cfg(test)]
+    pub(crate) fn finish_raw(self) -> Result<Profile, ImportError> {
+        complete_raw(self.finish_part()?)
+    }
+
+    /// Reads the rest and returns what the whole-input step ([`complete`]) needs: a slice's parse, before
+    /// the checks and choices that need the whole input (see `crate::import::split`).
+    pub(crate) fn finish_part(mut self) -> Result<PerfPart, ImportError> {
         let mut lines = std::mem::replace(&mut self.lines, LineSplitter::new(Format::PerfScript, 0));
         lines.finish(|line, pos| self.line(line, pos))?;
         let end = lines.position();
         self.end_sample()?;
-        if self.records == 0 {
-            let (kind, msg) = if self.warnings.is_empty() {
-                (
-                    ImportErrorKind::Empty,
-                    "no samples: the input holds no event lines".to_string(),
-                )
-            } else {
-                (
-                    ImportErrorKind::NoValidRecords,
-                    format!("no sample could be read ({} lines skipped)", self.warnings.count),
-                )
-            };
-            let line = self.warnings.first.first().map(|w| w.line);
-            let offset = self.warnings.first.first().map_or(0, |w| w.offset);
-            return Err(ImportError::new(
-                Some(Format::PerfScript),
-                kind,
-                offset,
-                line,
-                msg,
-            ));
-        }
-        if self.untimed > 0 && self.untimed < self.records {
-            self.warnings.push(
-                end.line,
-                end.offset,
-                format!(
-                    "{} of {} samples have no timestamp: the timeline is unavailable",
-                    self.untimed, self.records
-                ),
-            );
-        }
-        if self.untimed > 0 {
-            self.b.drop_times();
-        }
-        let mut lost = std::mem::take(&mut self.lost);
-        lost.finish();
-        let lost_samples = std::mem::take(&mut self.lost_samples);
-        if lost.records > 0 {
-            self.b.set_lost(lost);
-        } else if lost_samples.records > 0 {
-            self.b.set_lost(lost_samples);
-        }
         let unit = self.b.event_unit(0).unwrap_or(Unit::Samples);
-        Ok(self.b.build(unit, 0, self.records, self.warnings))
+        Ok(PerfPart {
+            profile: self.b.build_indexed(unit, 0, self.records, self.warnings),
+            lost: self.lost,
+            lost_samples: self.lost_samples,
+            untimed: self.untimed,
+            end,
+        })
     }
 
     fn line(&mut self, raw: &[u8], pos: LinePos) -> Result<(), ImportError> {
@@ -350,6 +318,16 @@ impl PerfParser {
         let Some(i) = line.iter().position(|&b| is_space(b)) else {
             return false;
         };
+        // Only a line `parse_frame` would read (a hex address first): otherwise what the cache holds would
+        // decide whether a broken line is a frame, and the result would depend on the lines before it.
+        if !line
+            .get(..i)
+            .unwrap_or_default()
+            .iter()
+            .all(u8::is_ascii_hexdigit)
+        {
+            return false;
+        }
         let cache = self.frame_cache.get(usize::from(cur.java));
         match cache.and_then(|c| c.get(line.get(i..).unwrap_or_default())) {
             Some(ids) => {
@@ -441,4 +419,83 @@ impl PerfParser {
             cur.offset,
         )
     }
+}
+
+/// A parse of one slice of a perf script input (or of all of it) before the whole-input step. Parts of
+/// consecutive slices merge into one part ([`PerfPart::append`]); [`complete`] then gives the profile a single
+/// parse gives.
+#[derive(Debug)]
+pub(crate) struct PerfPart {
+    /// Times kept even when some samples have none (dropped in [`complete`]); with the builder's maps for
+    /// merging.
+    pub profile: Indexed,
+    /// `PERF_RECORD_LOST` and `PERF_RECORD_LOST_SAMPLES`, kept apart: which counts depends on the whole input.
+    pub lost: Lost,
+    pub lost_samples: Lost,
+    /// Samples without a timestamp.
+    pub untimed: u64,
+    /// Where the part's input ended (1-based line after its last, bytes read).
+    pub end: LinePos,
+}
+
+/// The whole-input step: fails when no sample was read, drops the times unless every sample had one,
+/// chooses the lost counts, and takes the unit of the first event.
+/// The whole-input step: checks and choices that need the whole input, then the events derived from it
+/// (off-CPU time, wall-clock: `sched.rs`), once — a thread's switch-in may lie in another slice than its
+/// switch-out.
+pub(crate) fn complete(part: PerfPart) -> Result<Profile, ImportError> {
+    Ok(derive_offcpu(complete_raw(part)?))
+}
+
+fn complete_raw(part: PerfPart) -> Result<Profile, ImportError> {
+    let PerfPart {
+        profile,
+        mut lost,
+        lost_samples,
+        untimed,
+        end,
+    } = part;
+    let mut profile = profile.profile;
+    let records = profile.meta.records;
+    let warnings = &mut profile.meta.warnings;
+    if records == 0 {
+        let (kind, msg) = if warnings.is_empty() {
+            (
+                ImportErrorKind::Empty,
+                "no samples: the input holds no event lines".to_string(),
+            )
+        } else {
+            (
+                ImportErrorKind::NoValidRecords,
+                format!("no sample could be read ({} lines skipped)", warnings.count),
+            )
+        };
+        let line = warnings.first.first().map(|w| w.line);
+        let offset = warnings.first.first().map_or(0, |w| w.offset);
+        return Err(ImportError::new(
+            Some(Format::PerfScript),
+            kind,
+            offset,
+            line,
+            msg,
+        ));
+    }
+    if untimed > 0 && untimed < records {
+        warnings.push(
+            end.line,
+            end.offset,
+            format!("{untimed} of {records} samples have no timestamp: the timeline is unavailable"),
+        );
+    }
+    if untimed > 0 {
+        profile.samples.time_ns = None;
+    }
+    lost.finish();
+    if lost.records > 0 {
+        profile.meta.lost = Some(lost);
+    } else if lost_samples.records > 0 {
+        profile.meta.lost = Some(lost_samples);
+    }
+    profile.meta.unit = profile.events.first().map_or(Unit::Samples, |e| e.unit.clone());
+    Ok(profile)
 }
