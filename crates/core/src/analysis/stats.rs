@@ -584,7 +584,8 @@ a 1 [000] 1.020: 9 cpu-clock:\n\t1 g (/a)\n\n";
     fn newcombe_difference_matches_statsmodels() {
         // statsmodels 0.14: confint_proportions_2indep(k2, n2, k1, n1, method="newcomb", compare="diff"),
         // i.e. the interval of k2/n2 − k1/n1.
-        let cases: [((u64, u64, u64, u64), (f64, f64)); 4] = [
+        type Case = ((u64, u64, u64, u64), (f64, f64));
+        let cases: [Case; 4] = [
             ((3, 65, 8, 80), (-0.04052621119381579, 0.14419732594529783)),
             ((5, 200, 0, 100), (-0.05717834040664199, 0.014652270283188891)),
             ((40, 136, 50, 213), (-0.15590686926789996, 0.03373198312584834)),
