@@ -189,11 +189,7 @@ impl StackChart {
 
     fn close_from(&mut self, open: &mut Vec<(Key, u32)>, keep: usize, t: u64) {
         for (d, o) in open.iter().enumerate().skip(keep) {
-            if let Some(e) = self
-                .rows
-                .get_mut(d)
-                .and_then(|row| row.end.get_mut(o.1 as usize))
-            {
+            if let Some(e) = self.rows.get_mut(d).and_then(|row| row.end.get_mut(o.1 as usize)) {
                 *e = t;
             }
         }
@@ -365,7 +361,12 @@ mod tests {
         assert_eq!(c.interval_ns, 10);
         assert_eq!(c.end_ns, 50);
         assert_eq!(c.stack_at(45), Vec::<FrameId>::new());
-        let at = |t| -> Vec<String> { c.stack_at(t).iter().map(|&f| p.frame_name(f).to_string()).collect() };
+        let at = |t| -> Vec<String> {
+            c.stack_at(t)
+                .iter()
+                .map(|&f| p.frame_name(f).to_string())
+                .collect()
+        };
         assert_eq!(at(15), vec!["a"]);
         assert_eq!(at(20), vec!["a", "b"]);
         assert_eq!(at(39), vec!["a", "b"]);
@@ -403,7 +404,10 @@ mod tests {
         assert_eq!((c.samples, c.depth_count(), c.box_count()), (0, 0, 0));
         // One sample: no interval to measure, it lasts 1 ms.
         let c = StackChart::build(&p, &none_root(&p)).unwrap();
-        assert_eq!(row(&p, &c, 0), vec![b(0, DEFAULT_INTERVAL_NS, "a", DEFAULT_INTERVAL_NS)]);
+        assert_eq!(
+            row(&p, &c, 0),
+            vec![b(0, DEFAULT_INTERVAL_NS, "a", DEFAULT_INTERVAL_NS)]
+        );
         let untimed = profile(&[(None, &["a"])]);
         assert!(untimed.samples.time_ns.is_none());
         assert_eq!(StackChart::build(&untimed, &none_root(&untimed)), None);
