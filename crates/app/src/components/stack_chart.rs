@@ -11,6 +11,8 @@ use crate::state::search::SearchState;
 use crate::state::ui::UiState;
 use crate::state::view::ViewState;
 use crate::state::Actions;
+use crate::worker::build::{self as worker_build, Built, Channel};
+use crate::worker::protocol::Job;
 use leptos::prelude::*;
 use scorch_core::view::StackChart;
 use std::sync::Arc;
@@ -36,39 +38,41 @@ thread_local! {
     static CACHE: std::cell::RefCell<Option<Arc<ChartData>>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The chart of `loaded` under `view`: the cached one, or built now.
-fn chart_of(loaded: &Arc<crate::render::Loaded>, view: &scorch_core::ViewOptions) -> Option<Arc<ChartData>> {
-    let key = ChartData::key(view);
-    let hit = CACHE.with(|c| {
+/// The cached chart of `loaded` under the view `key`.
+fn cached(loaded: &Arc<crate::render::Loaded>, key: &scorch_core::ViewOptions) -> Option<Arc<ChartData>> {
+    CACHE.with(|c| {
         c.borrow()
             .as_ref()
-            .filter(|d| Arc::ptr_eq(&d.loaded, loaded) && d.view == key)
+            .filter(|d| Arc::ptr_eq(&d.loaded, loaded) && d.view == *key)
             .cloned()
-    });
-    if hit.is_some() {
-        return hit;
-    }
-    let now = || {
-        web_sys::window()
-            .and_then(|w| w.performance())
-            .map_or(0.0, |p| p.now())
-    };
-    let t0 = now();
-    let built = crate::state::timed("stack chart", || {
-        StackChart::build(&loaded.imported.profile, &key)
-    });
+    })
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Keeps a built chart (`None` without timestamps) as the cached one.
+fn keep(
+    loaded: &Arc<crate::render::Loaded>,
+    key: scorch_core::ViewOptions,
+    built: Option<StackChart>,
+    t0: f64,
+) -> Option<Arc<ChartData>> {
     #[cfg(feature = "testing")]
     crate::testing::chart::note_build(now() - t0);
     #[cfg(not(feature = "testing"))]
     let _ = t0;
-    let built = built?;
-    let d = Arc::new(ChartData {
-        loaded: loaded.clone(),
-        view: key,
-        chart: built,
-    });
+    let d = Arc::new(ChartData::new(loaded.clone(), key, built?));
     CACHE.with(|c| *c.borrow_mut() = Some(d.clone()));
     Some(d)
+}
+
+thread_local! {
+    /// Bumped by every chart request: a worker's answer for an older one is dropped.
+    static GEN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 #[component]
@@ -82,6 +86,7 @@ pub fn StackChartView() -> impl IntoView {
     let scroll_ref = NodeRef::<leptos::html::Div>::new();
     let data: RwSignal<Option<Arc<ChartData>>> = RwSignal::new(None);
     let untimed = RwSignal::new(false);
+    let building = RwSignal::new(false);
     let width = RwSignal::new(800.0f64);
     let height = RwSignal::new(400.0f64);
     let scroll_top = RwSignal::new(0.0f64);
@@ -89,18 +94,75 @@ pub fn StackChartView() -> impl IntoView {
     let drag: RwSignal<Option<Drag>> = RwSignal::new(None);
     let win = view.chart_window;
 
-    // (Re)build when the shown profile or the view (its time range and band aside) changes.
+    // (Re)build when the shown profile or the view (its time range and band aside) changes: here, or for a large
+    // profile in a worker (building takes about 70 ms per million samples), the chart shown so far staying.
     Effect::new(move |_| {
         let shown = load.shown.get();
         let key = view.options.with(ChartData::key);
+        let gen = GEN.with(|g| {
+            g.set(g.get().wrapping_add(1));
+            g.get()
+        });
         let Some(shown) = shown else {
             data.set(None);
             return;
         };
-        let d = chart_of(&shown, &key);
-        untimed.set(d.is_none());
-        hover.set(None);
-        data.set(d);
+        if data.with_untracked(|d| {
+            d.as_ref()
+                .is_some_and(|d| Arc::ptr_eq(&d.loaded, &shown) && d.view == key)
+        }) {
+            return;
+        }
+        if let Some(d) = cached(&shown, &key) {
+            untimed.set(false);
+            hover.set(None);
+            return data.set(Some(d));
+        }
+        let t0 = now();
+        if !crate::state::rebuild::large(&shown.imported.profile) {
+            worker_build::cancel(Channel::Chart);
+            let built =
+                crate::state::timed("stack chart", || StackChart::build(&shown.imported.profile, &key));
+            let d = keep(&shown, key, built, t0);
+            untimed.set(d.is_none());
+            hover.set(None);
+            return data.set(d);
+        }
+        building.set(true);
+        leptos::task::spawn_local(async move {
+            let r = worker_build::build(
+                Channel::Chart,
+                &shown.imported,
+                key.clone(),
+                scorch_core::view::calltree::Order::default(),
+                vec![Job::Chart],
+            )
+            .await;
+            if GEN.with(|g| g.get()) != gen {
+                return;
+            }
+            building.set(false);
+            match r.map(|mut v| v.pop()) {
+                Ok(Some(Ok(Built::Chart(c)))) => {
+                    let d = keep(&shown, key, c, t0);
+                    untimed.set(d.is_none());
+                    hover.set(None);
+                    data.set(d);
+                }
+                Err(crate::worker::LoadError::Cancelled) => {}
+                Ok(Some(Err(e))) => load
+                    .error
+                    .set(Some(format!("Could not build the stack chart: {e}"))),
+                Err(e) => load
+                    .error
+                    .set(Some(format!("Could not build the stack chart: {e}"))),
+                Ok(_) => {}
+            }
+        });
+    });
+    on_cleanup(|| {
+        GEN.with(|g| g.set(g.get().wrapping_add(1)));
+        worker_build::cancel(Channel::Chart);
     });
     // A heatmap range zooms the chart to it (and clearing it shows the whole chart); the first run keeps a window
     // a link gave.
@@ -356,6 +418,9 @@ pub fn StackChartView() -> impl IntoView {
     let boxes_attr = move || data.with(|d| d.as_ref().map_or(0, |d| d.chart.box_count()).to_string());
 
     view! {
+        <Show when=move || building.get()>
+            <div class="sandwich-empty" data-testid="chart-building">"Building the stack chart…"</div>
+        </Show>
         <Show when=move || untimed.get()>
             <div class="sandwich-empty" data-testid="chart-untimed">
                 "This profile has no timestamps: there is no stack chart (the flame graph and the table show it)."

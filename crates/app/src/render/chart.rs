@@ -23,9 +23,21 @@ pub struct ChartData {
     /// The view it was built for (time range and band cleared: they are the chart's zoom, not a filter).
     pub view: ViewOptions,
     pub chart: StackChart,
+    /// Colours per frame id for the scheme last painted (0: not yet computed, else 0x01RRGGBB), filled as frames
+    /// are drawn: a paint of a zoomed-out window looks up one colour per pixel and row.
+    colors: std::sync::Mutex<(ColorScheme, Vec<u32>)>,
 }
 
 impl ChartData {
+    pub fn new(loaded: Arc<Loaded>, view: ViewOptions, chart: StackChart) -> ChartData {
+        ChartData {
+            loaded,
+            view,
+            chart,
+            colors: std::sync::Mutex::new((ColorScheme::Name, Vec::new())),
+        }
+    }
+
     /// The key a chart is built for: the profile and the view without its time range and band.
     pub fn key(view: &ViewOptions) -> ViewOptions {
         ViewOptions {
@@ -131,20 +143,38 @@ fn draw(ctx: &CanvasRenderingContext2d, d: &ChartData, g: &ChartGeom, look: &Cha
     let dh = (g.height * dpr).round().max(0.0) as usize;
     let mut labels: Vec<Label> = Vec::new();
     let chart = &d.chart;
+    let frames = d.loaded.imported.profile.frames.len();
+    let mut cache = d.colors.lock().ok();
+    let mut none = (look.scheme, Vec::new());
+    let colors = cache.as_deref_mut().unwrap_or(&mut none);
+    if colors.0 != look.scheme || colors.1.len() != frames {
+        *colors = (look.scheme, vec![0; frames]);
+    }
+    let mut rgb_of = |f: scorch_core::FrameId| -> Rgb {
+        match colors.1.get_mut(f.idx()) {
+            Some(c) if *c != 0 => [(*c >> 16) as u8, (*c >> 8) as u8, *c as u8],
+            Some(c) => {
+                let [r, g, b] = d.loaded.scheme_rgb(f, look.scheme);
+                *c = 0x0100_0000 | u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b);
+                [r, g, b]
+            }
+            None => d.loaded.scheme_rgb(f, look.scheme),
+        }
+    };
     PIXELS.with(|px| {
         let mut buf = px.borrow_mut();
         buf.clear();
         buf.resize(dw * dh * 4, 0);
         let dims = (dw, dh, dpr);
-        let style = |f: scorch_core::FrameId| -> (Rgb, f64) {
+        let mut style = |f: scorch_core::FrameId| -> (Rgb, f64) {
             match look
                 .search
                 .as_deref()
                 .map(|m| m.get(f.idx()).copied().unwrap_or(false))
             {
                 Some(true) => (MATCH_RGB, 1.0),
-                Some(false) => (d.loaded.scheme_rgb(f, look.scheme), 0.35),
-                None => (d.loaded.scheme_rgb(f, look.scheme), 1.0),
+                Some(false) => (rgb_of(f), 0.35),
+                None => (rgb_of(f), 1.0),
             }
         };
         for (depth, row) in chart.rows.iter().enumerate() {

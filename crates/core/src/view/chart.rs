@@ -16,6 +16,7 @@
 //! span. Boxes are stored per depth as sorted columns: boxes at one depth are disjoint, so both `start` and
 //! `end` are non-decreasing and a window is found by binary search.
 
+use super::calltree::TreeColumns;
 use super::options::ViewOptions;
 use crate::model::{FrameId, Profile, StackId, EMPTY_STACK};
 use std::ops::Range;
@@ -232,6 +233,64 @@ impl StackChart {
     pub fn box_count(&self) -> usize {
         self.rows.iter().map(ChartRow::len).sum()
     }
+
+    /// The chart as plain columns, to move it between threads as typed arrays: per row its frames (`u32s`);
+    /// `[start_ns, end_ns, samples, interval_ns]`, then per row its starts, ends and self times (`u64s`).
+    pub fn into_columns(self) -> TreeColumns {
+        let mut c = TreeColumns {
+            u32s: Vec::with_capacity(self.rows.len()),
+            u64s: vec![vec![self.start_ns, self.end_ns, self.samples, self.interval_ns]],
+        };
+        for row in self.rows {
+            c.u32s.push(row.frame.into_iter().map(|f| f.0).collect());
+            c.u64s.push(row.start);
+            c.u64s.push(row.end);
+            c.u64s.push(row.self_ns);
+        }
+        c
+    }
+
+    /// The chart from [`StackChart::into_columns`]; `None` when the columns do not fit together (lengths
+    /// differ, a box ends before it starts, boxes of a row overlap or are out of order, a frame is not one of
+    /// the profile's `frames`).
+    pub fn from_columns(c: TreeColumns, frames: usize) -> Option<StackChart> {
+        let mut u64s = c.u64s.into_iter();
+        let head = u64s.next()?;
+        let [start_ns, end_ns, samples, interval_ns] = <[u64; 4]>::try_from(head).ok()?;
+        let mut rows = Vec::with_capacity(c.u32s.len());
+        for fr in c.u32s {
+            let (start, end, self_ns) = (u64s.next()?, u64s.next()?, u64s.next()?);
+            let n = fr.len();
+            if start.len() != n
+                || end.len() != n
+                || self_ns.len() != n
+                || fr.iter().any(|&f| f as usize >= frames)
+            {
+                return None;
+            }
+            let ordered = start.iter().zip(&end).all(|(s, e)| s <= e)
+                && end.iter().zip(start.iter().skip(1)).all(|(e, s)| e <= s);
+            if !ordered {
+                return None;
+            }
+            rows.push(ChartRow {
+                start,
+                end,
+                frame: fr.into_iter().map(FrameId).collect(),
+                self_ns,
+            });
+        }
+        if u64s.next().is_some() {
+            return None;
+        }
+        Some(StackChart {
+            rows,
+            start_ns,
+            end_ns,
+            samples,
+            interval_ns,
+        })
+    }
 }
 
 /// The median of the positive differences between consecutive times (ascending), or
@@ -391,6 +450,26 @@ mod tests {
             ..ViewOptions::default_for(&p)
         };
         assert_eq!(StackChart::build(&p, &ranged).unwrap(), c);
+    }
+
+    #[test]
+    fn columns_round_trip_and_refuse_what_does_not_fit() {
+        let p = timed(&[(0, &["a", "x"]), (10, &["b", "x"]), (20, &["b", "x", "y"])]);
+        let c = StackChart::build(&p, &ViewOptions::default_for(&p)).unwrap();
+        let frames = p.frames.len();
+        assert_eq!(
+            StackChart::from_columns(c.clone().into_columns(), frames),
+            Some(c.clone())
+        );
+        let mut bad = c.clone().into_columns();
+        bad.u64s[4].swap(0, 1); // row 1's starts out of order
+        assert_eq!(StackChart::from_columns(bad, frames), None);
+        let mut bad = c.clone().into_columns();
+        bad.u32s[1][0] = frames as u32;
+        assert_eq!(StackChart::from_columns(bad, frames), None);
+        let mut bad = c.into_columns();
+        bad.u64s.pop();
+        assert_eq!(StackChart::from_columns(bad, frames), None);
     }
 
     #[test]
