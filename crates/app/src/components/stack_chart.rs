@@ -314,7 +314,7 @@ pub fn StackChartView() -> impl IntoView {
             None => {
                 let g = geom(&d);
                 let next = g.depth_at(y).and_then(|depth| {
-                    let row = d.chart.rows.get(depth)?;
+                    let row = d.chart.row(depth)?;
                     let i = row.at(g.t(x))?;
                     Some(ChartHover {
                         depth,
@@ -378,7 +378,7 @@ pub fn StackChartView() -> impl IntoView {
     let tooltip = move || {
         let h = hover.get()?;
         let d = data.get()?;
-        let row = d.chart.rows.get(h.depth)?;
+        let row = d.chart.row(h.depth)?;
         let (s, e, f, own) = (
             *row.start.get(h.i)?,
             *row.end.get(h.i)?,
@@ -427,6 +427,7 @@ pub fn StackChartView() -> impl IntoView {
             </div>
         </Show>
         <div class="flame-scroll chart-scroll" node_ref=scroll_ref
+            style:display=move || untimed.get().then_some("none")
             on:scroll=move |_| {
                 if let Some(el) = scroll_ref.try_get_untracked().flatten() {
                     scroll_top.set(f64::from(el.scroll_top()));

@@ -177,7 +177,7 @@ fn draw(ctx: &CanvasRenderingContext2d, d: &ChartData, g: &ChartGeom, look: &Cha
                 None => (rgb_of(f), 1.0),
             }
         };
-        for (depth, row) in chart.rows.iter().enumerate() {
+        for (depth, row) in chart.rows().enumerate() {
             let y = g.row_y(depth);
             if y + ROW_H <= RULER_H || y >= g.height {
                 continue;

@@ -21,19 +21,19 @@ use super::options::ViewOptions;
 use crate::model::{FrameId, Profile, StackId, EMPTY_STACK};
 use std::ops::Range;
 
-/// The boxes at one depth, in time order, as columns.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ChartRow {
+/// The boxes at one depth, in time order, as columns (slices of the chart's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChartRow<'a> {
     /// Start time of each box (ns, the profile's clock).
-    pub start: Vec<u64>,
+    pub start: &'a [u64],
     /// End time of each box (exclusive; ≥ its start, ≤ the next box's start).
-    pub end: Vec<u64>,
-    pub frame: Vec<FrameId>,
+    pub end: &'a [u64],
+    pub frame: &'a [FrameId],
     /// Time of the samples whose leaf this box is (ns).
-    pub self_ns: Vec<u64>,
+    pub self_ns: &'a [u64],
 }
 
-impl ChartRow {
+impl ChartRow<'_> {
     pub fn len(&self) -> usize {
         self.start.len()
     }
@@ -64,11 +64,16 @@ impl ChartRow {
     }
 }
 
-/// A stack chart of one view.
+/// A stack chart of one view: its boxes as flat columns sorted by (depth, start), `row_start[d]..row_start[d + 1]`
+/// the boxes at depth `d` (0: the root). Flat, so a stack millions of frames deep costs its boxes and one offset
+/// per depth, not a set of vectors per depth.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StackChart {
-    /// Row `d` holds the boxes at depth `d` (0: the root).
-    pub rows: Vec<ChartRow>,
+    row_start: Vec<u64>,
+    start: Vec<u64>,
+    end: Vec<u64>,
+    frame: Vec<FrameId>,
+    self_ns: Vec<u64>,
     /// Time of the first selected sample; `end_ns` the end of the last box.
     pub start_ns: u64,
     pub end_ns: u64,
@@ -81,11 +86,93 @@ pub struct StackChart {
 /// The last sample's duration when no interval can be measured.
 pub const DEFAULT_INTERVAL_NS: u64 = 1_000_000;
 
-/// An open box on the current path: what it stands for (a stack row, or a root frame) and its index in its row.
+/// What an open box on the current path stands for: a stack row, or a root frame.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Key {
     Root(FrameId),
     Stack(StackId),
+}
+
+/// Boxes as they are opened (all depths mixed), before they are sorted into rows.
+#[derive(Default)]
+struct Boxes {
+    start: Vec<u64>,
+    end: Vec<u64>,
+    frame: Vec<FrameId>,
+    self_ns: Vec<u64>,
+    depth: Vec<u32>,
+}
+
+impl Boxes {
+    fn add_self(&mut self, open: &[(Key, usize)], dt: u64) {
+        if let Some(x) = open.last().and_then(|o| self.self_ns.get_mut(o.1)) {
+            *x = x.saturating_add(dt);
+        }
+    }
+
+    fn close_from(&mut self, open: &mut Vec<(Key, usize)>, keep: usize, t: u64) {
+        for o in open.iter().skip(keep) {
+            if let Some(e) = self.end.get_mut(o.1) {
+                *e = t;
+            }
+        }
+        open.truncate(keep);
+    }
+
+    fn open_box(&mut self, open: &mut Vec<(Key, usize)>, key: Key, f: FrameId, t: u64) {
+        open.push((key, self.start.len()));
+        self.start.push(t);
+        self.end.push(t);
+        self.frame.push(f);
+        self.self_ns.push(0);
+        self.depth.push(open.len().saturating_sub(1) as u32);
+    }
+
+    /// Sorted into rows by depth (a stable counting sort: each row stays in time order).
+    fn into_chart(self) -> StackChart {
+        let depths = self.depth.iter().max().map_or(0, |&d| d as usize + 1);
+        let mut row_start = vec![0u64; depths + 1];
+        for &d in &self.depth {
+            if let Some(c) = row_start.get_mut(d as usize + 1) {
+                *c += 1;
+            }
+        }
+        for i in 1..row_start.len() {
+            let prev = row_start.get(i - 1).copied().unwrap_or(0);
+            if let Some(c) = row_start.get_mut(i) {
+                *c += prev;
+            }
+        }
+        let n = self.start.len();
+        let mut at = row_start.clone();
+        let mut c = StackChart {
+            start: vec![0; n],
+            end: vec![0; n],
+            frame: vec![FrameId(0); n],
+            self_ns: vec![0; n],
+            ..StackChart::default()
+        };
+        for (i, &d) in self.depth.iter().enumerate() {
+            let Some(slot) = at.get_mut(d as usize) else {
+                continue;
+            };
+            let j = *slot as usize;
+            *slot += 1;
+            if let (Some(s), Some(e), Some(f), Some(o)) = (
+                c.start.get_mut(j),
+                c.end.get_mut(j),
+                c.frame.get_mut(j),
+                c.self_ns.get_mut(j),
+            ) {
+                *s = self.start.get(i).copied().unwrap_or(0);
+                *e = self.end.get(i).copied().unwrap_or(0);
+                *f = self.frame.get(i).copied().unwrap_or(FrameId(0));
+                *o = self.self_ns.get(i).copied().unwrap_or(0);
+            }
+        }
+        c.row_start = row_start;
+        c
+    }
 }
 
 impl StackChart {
@@ -108,16 +195,17 @@ impl StackChart {
         }) {
             order.sort_by_key(|&i| (time(i), i));
         }
-        let mut chart = StackChart {
-            samples: order.len() as u64,
-            interval_ns: median_interval(order.iter().map(|&i| time(i))),
-            ..StackChart::default()
-        };
+        let samples = order.len() as u64;
+        let interval_ns = median_interval(order.iter().map(|&i| time(i)));
         let (Some(&first), Some(&last)) = (order.first(), order.last()) else {
-            return Some(chart);
+            return Some(StackChart {
+                samples,
+                interval_ns,
+                row_start: vec![0],
+                ..StackChart::default()
+            });
         };
-        chart.start_ns = time(first);
-        chart.end_ns = time(last).saturating_add(chart.interval_ns);
+        let (start_ns, end_ns) = (time(first), time(last).saturating_add(interval_ns));
         // Depth of each stack row (rows are topological: a parent comes before its children).
         let mut depth = vec![0u32; p.stacks.len()];
         for i in 0..depth.len() {
@@ -129,7 +217,8 @@ impl StackChart {
                 *x = d;
             }
         }
-        let mut open: Vec<(Key, u32)> = Vec::new();
+        let mut boxes = Boxes::default();
+        let mut open: Vec<(Key, usize)> = Vec::new();
         let mut fresh: Vec<StackId> = Vec::new();
         let mut prev_t: Option<u64> = None;
         for &i in &order {
@@ -142,7 +231,7 @@ impl StackChart {
                 .copied()
                 .filter(|&s| s != EMPTY_STACK);
             if let Some(pt) = prev_t {
-                chart.add_self(&open, t.saturating_sub(pt));
+                boxes.add_self(&open, t.saturating_sub(pt));
             }
             prev_t = Some(t);
             let off = usize::from(root.is_some());
@@ -163,64 +252,54 @@ impl StackChart {
                 fresh.push(s);
                 cur = p.stacks.parent(s);
             }
-            chart.close_from(&mut open, keep, t);
+            boxes.close_from(&mut open, keep, t);
             if let (Some(r), false) = (root, root_ok) {
-                chart.open_box(&mut open, Key::Root(r), r, t);
+                boxes.open_box(&mut open, Key::Root(r), r, t);
             }
             for &s in fresh.iter().rev() {
                 let f = p.stacks.frame.get(s.idx()).copied().unwrap_or(FrameId(0));
-                chart.open_box(&mut open, Key::Stack(s), f, t);
+                boxes.open_box(&mut open, Key::Stack(s), f, t);
             }
         }
-        chart.add_self(&open, chart.interval_ns);
-        let end = chart.end_ns;
-        chart.close_from(&mut open, 0, end);
-        Some(chart)
-    }
-
-    fn add_self(&mut self, open: &[(Key, u32)], dt: u64) {
-        if let Some(x) = open
-            .last()
-            .zip(self.rows.get_mut(open.len().wrapping_sub(1)))
-            .and_then(|(o, row)| row.self_ns.get_mut(o.1 as usize))
-        {
-            *x = x.saturating_add(dt);
-        }
-    }
-
-    fn close_from(&mut self, open: &mut Vec<(Key, u32)>, keep: usize, t: u64) {
-        for (d, o) in open.iter().enumerate().skip(keep) {
-            if let Some(e) = self.rows.get_mut(d).and_then(|row| row.end.get_mut(o.1 as usize)) {
-                *e = t;
-            }
-        }
-        open.truncate(keep);
-    }
-
-    fn open_box(&mut self, open: &mut Vec<(Key, u32)>, key: Key, f: FrameId, t: u64) {
-        let d = open.len();
-        if self.rows.len() <= d {
-            self.rows.resize_with(d + 1, ChartRow::default);
-        }
-        if let Some(row) = self.rows.get_mut(d) {
-            open.push((key, row.start.len() as u32));
-            row.start.push(t);
-            row.end.push(t);
-            row.frame.push(f);
-            row.self_ns.push(0);
-        }
+        boxes.add_self(&open, interval_ns);
+        boxes.close_from(&mut open, 0, end_ns);
+        drop(depth);
+        Some(StackChart {
+            start_ns,
+            end_ns,
+            samples,
+            interval_ns,
+            ..boxes.into_chart()
+        })
     }
 
     /// Depths that have boxes.
     pub fn depth_count(&self) -> usize {
-        self.rows.len()
+        self.row_start.len().saturating_sub(1)
+    }
+
+    /// The boxes at depth `d`.
+    pub fn row(&self, d: usize) -> Option<ChartRow<'_>> {
+        let a = *self.row_start.get(d)? as usize;
+        let b = *self.row_start.get(d + 1)? as usize;
+        Some(ChartRow {
+            start: self.start.get(a..b)?,
+            end: self.end.get(a..b)?,
+            frame: self.frame.get(a..b)?,
+            self_ns: self.self_ns.get(a..b)?,
+        })
+    }
+
+    /// The rows, root first.
+    pub fn rows(&self) -> impl Iterator<Item = ChartRow<'_>> {
+        (0..self.depth_count()).filter_map(|d| self.row(d))
     }
 
     /// The frames drawn at time `t`, root first (one per depth whose box contains `t`; boxes at a depth nest in
     /// the box above, so these form one stack).
     pub fn stack_at(&self, t: u64) -> Vec<FrameId> {
         let mut out = Vec::new();
-        for row in &self.rows {
+        for row in self.rows() {
             match row.at(t).and_then(|i| row.frame.get(i)) {
                 Some(&f) => out.push(f),
                 None => break,
@@ -231,65 +310,58 @@ impl StackChart {
 
     /// Boxes in all rows.
     pub fn box_count(&self) -> usize {
-        self.rows.iter().map(ChartRow::len).sum()
+        self.start.len()
     }
 
-    /// The chart as plain columns, to move it between threads as typed arrays: per row its frames (`u32s`);
-    /// `[start_ns, end_ns, samples, interval_ns]`, then per row its starts, ends and self times (`u64s`).
+    /// The chart as plain columns, to move it between threads as typed arrays: `[frame]` (`u32s`);
+    /// `[start_ns, end_ns, samples, interval_ns]`, the row offsets, starts, ends and self times (`u64s`).
     pub fn into_columns(self) -> TreeColumns {
-        let mut c = TreeColumns {
-            u32s: Vec::with_capacity(self.rows.len()),
-            u64s: vec![vec![self.start_ns, self.end_ns, self.samples, self.interval_ns]],
-        };
-        for row in self.rows {
-            c.u32s.push(row.frame.into_iter().map(|f| f.0).collect());
-            c.u64s.push(row.start);
-            c.u64s.push(row.end);
-            c.u64s.push(row.self_ns);
+        TreeColumns {
+            u32s: vec![self.frame.into_iter().map(|f| f.0).collect()],
+            u64s: vec![
+                vec![self.start_ns, self.end_ns, self.samples, self.interval_ns],
+                self.row_start,
+                self.start,
+                self.end,
+                self.self_ns,
+            ],
         }
-        c
     }
 
     /// The chart from [`StackChart::into_columns`]; `None` when the columns do not fit together (lengths
-    /// differ, a box ends before it starts, boxes of a row overlap or are out of order, a frame is not one of
-    /// the profile's `frames`).
+    /// differ, row offsets do not rise to the box count, a box ends before it starts, boxes of a row overlap or
+    /// are out of order, a frame is not one of the profile's `frames`).
     pub fn from_columns(c: TreeColumns, frames: usize) -> Option<StackChart> {
-        let mut u64s = c.u64s.into_iter();
-        let head = u64s.next()?;
+        let [frame] = <[Vec<u32>; 1]>::try_from(c.u32s).ok()?;
+        let [head, row_start, start, end, self_ns] = <[Vec<u64>; 5]>::try_from(c.u64s).ok()?;
         let [start_ns, end_ns, samples, interval_ns] = <[u64; 4]>::try_from(head).ok()?;
-        let mut rows = Vec::with_capacity(c.u32s.len());
-        for fr in c.u32s {
-            let (start, end, self_ns) = (u64s.next()?, u64s.next()?, u64s.next()?);
-            let n = fr.len();
-            if start.len() != n
-                || end.len() != n
-                || self_ns.len() != n
-                || fr.iter().any(|&f| f as usize >= frames)
-            {
-                return None;
-            }
-            let ordered = start.iter().zip(&end).all(|(s, e)| s <= e)
-                && end.iter().zip(start.iter().skip(1)).all(|(e, s)| e <= s);
-            if !ordered {
-                return None;
-            }
-            rows.push(ChartRow {
-                start,
-                end,
-                frame: fr.into_iter().map(FrameId).collect(),
-                self_ns,
-            });
-        }
-        if u64s.next().is_some() {
+        let n = frame.len();
+        let fits = start.len() == n
+            && end.len() == n
+            && self_ns.len() == n
+            && row_start.first() == Some(&0)
+            && row_start.last() == Some(&(n as u64))
+            && row_start.windows(2).all(|w| w.first() <= w.last())
+            && frame.iter().all(|&f| (f as usize) < frames);
+        if !fits {
             return None;
         }
-        Some(StackChart {
-            rows,
+        let c = StackChart {
+            row_start,
+            start,
+            end,
+            frame: frame.into_iter().map(FrameId).collect(),
+            self_ns,
             start_ns,
             end_ns,
             samples,
             interval_ns,
-        })
+        };
+        let ordered = c.rows().all(|r| {
+            r.start.iter().zip(r.end).all(|(s, e)| s <= e)
+                && r.end.iter().zip(r.start.iter().skip(1)).all(|(e, s)| e <= s)
+        });
+        (ordered && c.rows().count() == c.depth_count()).then_some(c)
     }
 }
 
@@ -346,7 +418,7 @@ mod tests {
         b.build(Unit::Samples, 0, samples.len() as u64, Warnings::default())
     }
 
-    fn names(p: &Profile, row: &ChartRow) -> Vec<(u64, u64, String, u64)> {
+    fn names(p: &Profile, row: &ChartRow<'_>) -> Vec<(u64, u64, String, u64)> {
         (0..row.len())
             .map(|i| {
                 (
@@ -372,7 +444,7 @@ mod tests {
     }
 
     fn row(p: &Profile, c: &StackChart, d: usize) -> Vec<(u64, u64, String, u64)> {
-        names(p, &c.rows[d])
+        names(p, &c.row(d).unwrap())
     }
 
     fn b(s: u64, e: u64, n: &str, own: u64) -> (u64, u64, String, u64) {
@@ -429,9 +501,12 @@ mod tests {
         assert_eq!(at(15), vec!["a"]);
         assert_eq!(at(20), vec!["a", "b"]);
         assert_eq!(at(39), vec!["a", "b"]);
-        assert_eq!(c.rows[1].visible(5, 25), 0..2);
-        assert_eq!(c.rows[1].visible(10, 20), 1..1);
-        assert_eq!(c.rows[1].visible(40, 99), 2..2);
+        let r1 = c.row(1).unwrap();
+        assert_eq!(r1.visible(5, 25), 0..2);
+        assert_eq!(r1.visible(10, 20), 1..1);
+        assert_eq!(r1.visible(40, 99), 2..2);
+        assert_eq!(r1.next_ending_after(0, 10), 1);
+        assert_eq!(c.row(2), None);
     }
 
     #[test]
@@ -461,15 +536,32 @@ mod tests {
             StackChart::from_columns(c.clone().into_columns(), frames),
             Some(c.clone())
         );
+        // Rows: prog [0, 30); a [0, 10), b [10, 30); x, x; y — flat, row 1 at boxes 1..3.
+        assert_eq!(c.box_count(), 6);
         let mut bad = c.clone().into_columns();
-        bad.u64s[4].swap(0, 1); // row 1's starts out of order
+        bad.u64s[2].swap(1, 2); // row 1's starts out of order
         assert_eq!(StackChart::from_columns(bad, frames), None);
         let mut bad = c.clone().into_columns();
-        bad.u32s[1][0] = frames as u32;
+        bad.u32s[0][0] = frames as u32;
+        assert_eq!(StackChart::from_columns(bad, frames), None);
+        let mut bad = c.clone().into_columns();
+        bad.u64s[1][1] = 7; // a row offset past the boxes
         assert_eq!(StackChart::from_columns(bad, frames), None);
         let mut bad = c.into_columns();
         bad.u64s.pop();
         assert_eq!(StackChart::from_columns(bad, frames), None);
+    }
+
+    #[test]
+    fn a_deep_stack_is_one_box_per_depth() {
+        // 200,000 frames deep, twice: nothing recurses, and the second sample only extends the boxes.
+        let names: Vec<String> = (0..200_000).map(|i| format!("f{}", i % 7)).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let p = timed(&[(0, &refs), (5, &refs)]);
+        let c = StackChart::build(&p, &none_root(&p)).unwrap();
+        assert_eq!((c.depth_count(), c.box_count()), (200_000, 200_000));
+        assert_eq!(row(&p, &c, 199_999), vec![b(0, 10, "f2", 10)]); // 199,999 mod 7 = 2
+        assert_eq!(c.stack_at(7).len(), 200_000);
     }
 
     #[test]
