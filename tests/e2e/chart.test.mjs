@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, browser, waitForProfile, outFile, ROOT } from './harness.mjs';
+import { serve, browser, waitForProfile, outFile, ROOT, FIXTURES } from './harness.mjs';
 
 const MADE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made');
 let server;
@@ -150,3 +150,18 @@ test('dark theme screenshot', async () => {
   assert.deepEqual(b.errors, []);
   await b.close();
 });
+
+test('a profile without timestamps says it has no stack chart', async () => {
+  const b = await browser();
+  const { page } = b;
+  await page.goto(server.url);
+  await waitForProfile(page, 'service.perf.gz');
+  await page.setInputFiles('[data-testid=open-file]', path.join(FIXTURES, 'simple.folded'));
+  await waitForProfile(page, 'simple.folded');
+  await page.click('[data-testid=view-mode-chart]');
+  await page.locator('[data-testid=chart-untimed]').waitFor();
+  assert.equal(await page.evaluate(() => window.__scorchChartStackAt('0')), null);
+  assert.deepEqual(b.errors, []);
+  await b.close();
+});
+
