@@ -10,6 +10,7 @@ use super::heatmap::HeatmapPanel;
 use super::keys;
 use super::sandwich::Sandwich;
 use super::shortcuts::Shortcuts;
+use super::stack_chart::StackChartView;
 use super::status_line::StatusLine;
 use super::thread_list::ThreadList;
 use super::toolbar::Toolbar;
@@ -50,6 +51,9 @@ pub fn App() -> impl IntoView {
         </Show>
         <Show when=move || mode() == Mode::Sandwich && !diff.active()>
             <Sandwich/>
+        </Show>
+        <Show when=move || mode() == Mode::Chart && !diff.active()>
+            <StackChartView/>
         </Show>
         <Tooltip pane=panes.main/>
         <Tooltip pane=panes.callers/>

@@ -19,6 +19,7 @@ pub mod open_controls;
 pub mod orientation_toggle;
 pub mod sandwich;
 pub mod shortcuts;
+pub mod stack_chart;
 pub mod status_line;
 pub mod theme_toggle;
 pub mod thread_list;

@@ -7,13 +7,17 @@ use leptos::prelude::*;
 #[component]
 pub fn Shortcuts() -> impl IntoView {
     let ui = expect_context::<UiState>();
-    const KEYS: [(&str, &str); 14] = [
+    const KEYS: [(&str, &str); 15] = [
         ("/", "focus the search"),
         ("Enter / n", "next match (zooms to it)"),
         ("Shift+Enter / N", "previous match"),
         ("Esc", "zoom out one step; clear the time range"),
         ("r", "reset the zoom"),
-        ("1 2 3 4", "flame graph, inverted, sandwich, functions"),
+        (
+            "1 2 3 4 5",
+            "flame graph, inverted, sandwich, functions, stack chart",
+        ),
+        ("+ − ← → 0", "stack chart (focused): zoom, pan, whole profile"),
         ("i", "flame ↔ icicle"),
         ("h", "alphabetical ↔ left-heavy"),
         ("t", "theme: auto, light, dark"),

@@ -95,6 +95,38 @@ impl Loaded {
         }
     }
 
+    /// The fill colour of frame `f` in a scheme that colours frames by themselves (name, module, kind); the
+    /// schemes that need a tree (health, self time) colour by name here (the stack chart uses this).
+    pub(crate) fn scheme_rgb(&self, f: scorch_core::FrameId, scheme: ColorScheme) -> Rgb {
+        match scheme {
+            ColorScheme::Module => self.frame_rgb(f, true),
+            ColorScheme::Kind => {
+                let k = self.imported.profile.frame_kind(f);
+                KIND_COLORS
+                    .iter()
+                    .find(|(x, _)| *x == k)
+                    .map_or([204, 204, 204], |(_, c)| css_rgb(c))
+            }
+            _ => self.frame_rgb(f, false),
+        }
+    }
+
+    /// Per frame id of this profile: does it match? Cached by `key`.
+    pub fn mask(&self, key: &str, m: &scorch_core::analysis::search::Matcher) -> Arc<Vec<bool>> {
+        let Ok(mut cache) = self.masks.lock() else {
+            return Arc::new(m.frame_mask(&self.imported.profile));
+        };
+        if let Some((_, v)) = cache.iter().find(|(k, _)| k == key) {
+            return v.clone();
+        }
+        let v = Arc::new(m.frame_mask(&self.imported.profile));
+        if cache.len() >= 4 {
+            cache.remove(0);
+        }
+        cache.push((key.to_string(), v.clone()));
+        v
+    }
+
     /// The fill colour of frame `f` by its name (hashed), or by its module's name.
     fn frame_rgb(&self, f: scorch_core::FrameId, by_module: bool) -> Rgb {
         let p = &self.imported.profile;
@@ -297,18 +329,7 @@ impl FlameData {
 
     /// Per frame id of this view's profile: does it match? Cached by `key`.
     pub fn mask(&self, key: &str, m: &scorch_core::analysis::search::Matcher) -> Arc<Vec<bool>> {
-        let Ok(mut cache) = self.loaded.masks.lock() else {
-            return Arc::new(m.frame_mask(self.profile()));
-        };
-        if let Some((_, v)) = cache.iter().find(|(k, _)| k == key) {
-            return v.clone();
-        }
-        let v = Arc::new(m.frame_mask(self.profile()));
-        if cache.len() >= 4 {
-            cache.remove(0);
-        }
-        cache.push((key.to_string(), v.clone()));
-        v
+        self.loaded.mask(key, m)
     }
 
     /// Does node `n` stand for a frame set in `mask`?

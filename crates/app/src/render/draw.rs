@@ -7,7 +7,7 @@ use super::geometry::{ancestor_at, Geometry, ROW_H};
 use scorch_core::view::calltree::NodeId;
 use web_sys::CanvasRenderingContext2d;
 
-const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
+pub(crate) const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
 
 /// What a frame's drawing depends on besides the layout.
 pub struct Paint<'a> {
@@ -230,7 +230,15 @@ pub fn draw_hover(ctx: &CanvasRenderingContext2d, d: &FlameData, n: NodeId, g: &
 
 /// Fills `[x0, x1) × [y, y + ROW_H − 1)` (CSS px) of an RGBA buffer of `dims` = (device width, device height,
 /// device-pixel ratio); at least one device pixel wide.
-fn fill_px(buf: &mut [u8], dims: (usize, usize, f64), x0: f64, x1: f64, y: f64, rgb: Rgb, alpha: f64) {
+pub(crate) fn fill_px(
+    buf: &mut [u8],
+    dims: (usize, usize, f64),
+    x0: f64,
+    x1: f64,
+    y: f64,
+    rgb: Rgb,
+    alpha: f64,
+) {
     let (dw, dh, dpr) = dims;
     let a = ((x0 * dpr).round().max(0.0) as usize).min(dw);
     let b = ((x1 * dpr).round().max(0.0) as usize)

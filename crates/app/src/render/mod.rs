@@ -8,6 +8,7 @@
 //! Dependencies flow canvas ← flame/heatmap → draw → geometry → data → color; nothing here reads a context.
 
 pub mod canvas;
+pub mod chart;
 pub mod color;
 pub mod data;
 pub mod draw;

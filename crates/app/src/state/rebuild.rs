@@ -22,7 +22,7 @@ use leptos::prelude::*;
 /// no main-thread task runs long; smaller ones build at once, with no added latency.
 const LARGE_STACKS: usize = 100_000;
 
-fn large(p: &scorch_core::Profile) -> bool {
+pub(crate) fn large(p: &scorch_core::Profile) -> bool {
     p.stacks.len() > LARGE_STACKS || p.samples.len() > 10 * LARGE_STACKS
 }
 
@@ -249,7 +249,7 @@ impl Actions {
                                 FlameData::from_parts(shown.clone(), view.clone(), tree, layout)
                             }))))
                         }
-                        Ok(Built::Table(_)) => {}
+                        Ok(Built::Table(_) | Built::Chart(_)) => {}
                         Err(e) => a.load.error.set(Some(e)),
                     }
                 }

@@ -42,6 +42,16 @@ impl SearchState {
         Some(data.mask(&format!("q\n{}", q.to_text()), &m))
     }
 
+    /// The search's frame mask for a loaded profile (the stack chart's), or None without a valid search.
+    pub fn mask_of(&self, loaded: &crate::render::Loaded) -> Option<Arc<Vec<bool>>> {
+        let q = self.pattern.get_untracked();
+        if q.text.is_empty() {
+            return None;
+        }
+        let m = q.compile().ok()?;
+        Some(loaded.mask(&format!("q\n{}", q.to_text()), &m))
+    }
+
     /// The selected function's frame mask for a view's profile (cached in the view).
     pub fn selected_mask(&self, data: &FlameData) -> Option<Arc<Vec<bool>>> {
         let f = self.selected.get_untracked()?;

@@ -18,16 +18,25 @@ pub enum Mode {
     Sandwich,
     /// The function table.
     Functions,
+    /// The stack chart: every sample's stack in time order.
+    Chart,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 4] = [Mode::Flame, Mode::Inverted, Mode::Sandwich, Mode::Functions];
+    pub const ALL: [Mode; 5] = [
+        Mode::Flame,
+        Mode::Inverted,
+        Mode::Sandwich,
+        Mode::Functions,
+        Mode::Chart,
+    ];
     pub fn label(self) -> &'static str {
         match self {
             Mode::Flame => "Flame graph",
             Mode::Inverted => "Inverted",
             Mode::Sandwich => "Sandwich",
             Mode::Functions => "Functions",
+            Mode::Chart => "Stack chart",
         }
     }
 }
@@ -47,6 +56,8 @@ pub struct ViewState {
     pub scheme: RwSignal<ColorScheme>,
     /// The function table (functions and sandwich modes).
     pub fn_table: RwSignal<Option<Arc<FnTable>>>,
+    /// The stack chart's time window (ns, the profile's clock; `None`: the whole chart).
+    pub chart_window: RwSignal<Option<(u64, u64)>>,
 }
 
 impl Default for ViewState {
@@ -59,6 +70,7 @@ impl Default for ViewState {
             order: RwSignal::new(Order::Alphabetical),
             scheme: RwSignal::new(ColorScheme::Name),
             fn_table: RwSignal::new(None),
+            chart_window: RwSignal::new(None),
         }
     }
 }

@@ -91,6 +91,71 @@ pub fn tree(nodes: usize) -> Imported {
     }
 }
 
+/// For the stack chart (`bench/chart-browser.mjs`): N samples 100 µs apart (10 kHz) on one thread, walking a
+/// random recursive tree of 20,000 call paths over 600 names: 70 % of samples repeat the previous stack, the
+/// rest climb 1–3 frames and descend 1–4 (a program moving between nearby calls, as sampled programs do).
+/// Deterministic.
+pub fn chart_walk(samples: usize) -> Imported {
+    const NODES: usize = 20_000;
+    let mut next = xorshift(0x5851_f42d_4c95_7f2d);
+    let mut b = ProfileBuilder::new(scorch_core::Format::PerfScript);
+    let event = b.event("cpu-clock", Unit::Nanoseconds);
+    let thread = b.thread("walk", Some(1), 1);
+    let frames: Vec<_> = (0..600)
+        .map(|i| b.frame(&format!("module{}::function_{i}", i % 37), FrameKind::User))
+        .collect();
+    let mut stacks: Vec<StackId> = Vec::with_capacity(NODES);
+    let mut parent: Vec<usize> = Vec::with_capacity(NODES);
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); NODES];
+    for i in 0..NODES {
+        let (p, s) = if i == 0 {
+            (usize::MAX, b.stack(None, frames[0]))
+        } else {
+            let p = (next() as usize) % i;
+            children[p].push(i);
+            (
+                p,
+                b.stack(Some(stacks[p]), frames[(next() as usize) % frames.len()]),
+            )
+        };
+        parent.push(p);
+        stacks.push(s);
+    }
+    let start: u64 = 1_000 * 1_000_000_000;
+    let mut cur = 0usize;
+    for i in 0..samples {
+        if next() % 10 >= 7 {
+            for _ in 0..1 + next() % 3 {
+                if parent[cur] != usize::MAX {
+                    cur = parent[cur];
+                }
+            }
+            for _ in 0..1 + next() % 4 {
+                let c = &children[cur];
+                if c.is_empty() {
+                    break;
+                }
+                cur = c[(next() as usize) % c.len()];
+            }
+        }
+        let s = FullSample {
+            stack: stacks[cur],
+            weight: 100_000,
+            time_ns: Some(start + i as u64 * 100_000),
+            thread: Some(thread),
+            event: Some(event),
+            cpu: Some(0),
+            labels: None,
+        };
+        let _ = b.push_full_sample(s, 0);
+    }
+    Imported {
+        profile: b.build(Unit::Nanoseconds, 0, samples as u64, Warnings::default()),
+        gzip: false,
+        bytes: 0,
+    }
+}
+
 /// A deterministic xorshift64 generator (benchmarks only; not a statistical tool).
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut rng = seed;

@@ -7,9 +7,13 @@
 //! - `window.__scorchWorkerMs`, `window.__scorchPrefetched`: what the worker said about the last load;
 //! - `window.__scorchBenchLoad(n)`, `__scorchBenchTree(n)`, `__scorchBenchHeatmap(rows)`,
 //!   `__scorchPaintTimes()`, `__scorchOverlayTimes()`: the benchmarks' synthetic profiles and paint timings;
-//! - `window.__scorchViewRequests()`: how many views of a large profile are being built in workers.
+//! - `window.__scorchViewRequests()`: how many views of a large profile are being built in workers;
+//! - the stack chart's: `chart.rs`.
 
 mod bench;
+pub mod chart;
+
+pub use chart::record_chart_paint;
 
 use crate::render::ROW_H;
 use crate::state::pane::{Pane, PaneId};
@@ -191,6 +195,7 @@ pub fn install_bench_hooks(a: Actions) {
     set_global("__scorchOverlayTimes", overlay_times.as_ref());
     set_global("__scorchBenchLoad", load.as_ref());
     set_global("__scorchBenchHeatmap", time_heatmap.as_ref());
+    chart::install_bench(a);
     load.forget();
     load_tree.forget();
     paint_times.forget();

@@ -33,6 +33,8 @@ pub(super) const TABLE_CHUNK: usize = 100_000;
 pub enum Built {
     Flame(CallTree, FlameLayout),
     Table(Table),
+    /// `None`: the profile has no timestamps.
+    Chart(Option<scorch_core::view::StackChart>),
 }
 
 /// Independent streams of requests: a newer request cancels only the older one of its own channel.
@@ -44,6 +46,8 @@ pub enum Channel {
     Sandwich = 1,
     /// The function table.
     Table = 2,
+    /// The stack chart.
+    Chart = 3,
 }
 
 /// Builds one job of `p` under `view`, here. The worker runs the same.
@@ -59,6 +63,7 @@ pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Resu
         Job::Callers(f) => flame(&sandwich::callers(p, f)?),
         Job::Callees(f) => flame(&sandwich::callees(p, f)?),
         Job::Functions => Built::Table(scorch_core::analysis::functions::functions(p, view)),
+        Job::Chart => Built::Chart(scorch_core::view::StackChart::build(p, view)),
     })
 }
 
@@ -87,7 +92,7 @@ struct Running {
 }
 
 thread_local! {
-    static RUNNING: RefCell<[Option<Running>; 3]> = const { RefCell::new([None, None, None]) };
+    static RUNNING: RefCell<[Option<Running>; 4]> = const { RefCell::new([None, None, None, None]) };
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
@@ -226,6 +231,9 @@ pub async fn build(
         yield_now().await;
         out.push(match job {
             Job::Functions => table(&payload).await.map(Built::Table),
+            Job::Chart => chart(&payload, imported.profile.frames.len())
+                .await
+                .map(Built::Chart),
             _ => copier
                 .flame(&payload)
                 .await
@@ -340,4 +348,29 @@ async fn table(payload: &JsValue) -> Result<Table, String> {
         rows.extend(postcard::from_bytes::<Vec<FunctionRow>>(&c).map_err(bad)?);
     }
     Ok((rows, w, n))
+}
+
+/// A stack chart from its columns (`jobs::serve`), one typed array copied per task; `Ok(None)` without
+/// timestamps.
+async fn chart(payload: &JsValue, frames: usize) -> Result<Option<scorch_core::view::StackChart>, String> {
+    let get = |k: &str| {
+        Reflect::get(payload, &k.into())
+            .ok()
+            .and_then(|a| a.dyn_into::<Array>().ok())
+    };
+    let (Some(u32s), Some(u64s)) = (get("chart_u32"), get("chart_u64")) else {
+        return Ok(None);
+    };
+    let mut cols = scorch_core::TreeColumns::default();
+    for a in u32s.iter() {
+        yield_now().await;
+        cols.u32s.push(js_sys::Uint32Array::new(&a).to_vec());
+    }
+    for a in u64s.iter() {
+        yield_now().await;
+        cols.u64s.push(js_sys::BigUint64Array::new(&a).to_vec());
+    }
+    scorch_core::view::StackChart::from_columns(cols, frames)
+        .map(Some)
+        .ok_or_else(|| "the stack chart built in the worker did not fit together".to_string())
 }

@@ -4,7 +4,7 @@
 
 use super::build::{compute, Built, TABLE_CHUNK};
 use super::protocol::{Build, FromWorker};
-use super::side::{flame_payload, post};
+use super::side::{flame_payload, post, typed, u32s, u64s};
 use crate::url::UrlKey;
 use js_sys::{Array, Reflect, Uint8Array};
 use scorch_core::view::calltree::Order;
@@ -23,6 +23,14 @@ pub(super) fn serve(b: Build, data: &JsValue) {
         let error = match compute(&imported.profile, &b.view, order, job) {
             Ok(Built::Flame(tree, layout)) => {
                 flame_payload(&msg, tree, layout, &transfer);
+                None
+            }
+            Ok(Built::Chart(c)) => {
+                if let Some(c) = c {
+                    let cols = c.into_columns();
+                    let _ = Reflect::set(&msg, &"chart_u32".into(), &typed(cols.u32s, &transfer, u32s));
+                    let _ = Reflect::set(&msg, &"chart_u64".into(), &typed(cols.u64s, &transfer, u64s));
+                }
                 None
             }
             Ok(Built::Table(t)) => match table_payload(&t) {

@@ -76,6 +76,8 @@ pub enum Job {
     Callees(String),
     /// The function table (`functions`), as postcard chunks.
     Functions,
+    /// The stack chart (`scorch_core::view::StackChart`), as columns (`chart_u32`, `chart_u64`).
+    Chart,
 }
 
 /// Worker → page.

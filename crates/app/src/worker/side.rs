@@ -161,11 +161,11 @@ pub(super) fn flame_payload(
     set("layout_u32", &typed(lu, transfer, u32s));
 }
 
-fn u32s(v: Vec<u32>) -> JsValue {
+pub(super) fn u32s(v: Vec<u32>) -> JsValue {
     js_sys::Uint32Array::from(v.as_slice()).into()
 }
 
-fn u64s(v: Vec<u64>) -> JsValue {
+pub(super) fn u64s(v: Vec<u64>) -> JsValue {
     let a = js_sys::BigUint64Array::new_with_length(v.len() as u32);
     a.copy_from(&v);
     a.into()

@@ -2,10 +2,12 @@
 //! ([`CallTree`]) and the flame layout ([`FlameLayout`]). Depends only on `crate::model`.
 
 pub mod calltree;
+pub mod chart;
 pub mod layout;
 mod options;
 
 pub use calltree::{CallTree, NodeId, Order, TreeColumns, ROOT_FRAME};
+pub use chart::{ChartRow, StackChart};
 pub use layout::FlameLayout;
 pub use options::{
     band_span_ns, has_threads, keyed_weights, label_key, label_keys, parse_offsets_ms, takes_declared_unit,

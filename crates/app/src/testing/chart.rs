@@ -1,0 +1,104 @@
+//! The stack chart's hooks (`tests/e2e/chart.test.mjs`, `bench/chart-browser.mjs`):
+//! - `window.__scorchChartStackAt(t_ns)`: the frame names (root first) the chart draws at time `t_ns` (a string
+//!   or a number of ns on the profile's clock), read from its boxes;
+//! - `window.__scorchChartPoint(t_ns, depth)`: the page point (CSS px) of time `t_ns` at row `depth` (−1: the
+//!   ruler), or null outside the window;
+//! - `window.__scorchChartTimes()`: the chart's paint durations (ms) since the last call;
+//! - `window.__scorchBenchChart(n)`: opens a synthetic profile of n samples shaped for the chart (`bench.rs`),
+//!   `window.__scorchChartBuildMs` then says how long building its chart took.
+
+use super::{drain, set_global};
+use crate::render::chart::{ChartData, ChartGeom, RULER_H};
+use crate::render::ROW_H;
+use crate::state::Actions;
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::sync::Arc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsValue;
+
+thread_local! {
+    static CHART_TIMES: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// How long building the last chart took (`window.__scorchChartBuildMs`).
+pub fn note_build(ms: f64) {
+    set_global("__scorchChartBuildMs", &ms.into());
+}
+
+pub fn record_chart_paint(ms: f64) {
+    super::push(&CHART_TIMES, ms);
+}
+
+fn ns(v: &JsValue) -> Option<u64> {
+    v.as_string()
+        .and_then(|s| s.trim().parse().ok())
+        .or_else(|| v.as_f64().filter(|x| *x >= 0.0).map(|x| x as u64))
+}
+
+/// Installs the hooks for the chart on the page (its data, window, canvas and scroll).
+pub fn install(
+    data: RwSignal<Option<Arc<ChartData>>>,
+    win: RwSignal<Option<(u64, u64)>>,
+    canvas_ref: NodeRef<leptos::html::Canvas>,
+    scroll_top: RwSignal<f64>,
+) {
+    let stack_at = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |t: JsValue| {
+        let (Some(d), Some(t)) = (data.get_untracked(), ns(&t)) else {
+            return JsValue::NULL;
+        };
+        let p = &d.loaded.imported.profile;
+        d.chart
+            .stack_at(t)
+            .into_iter()
+            .map(|f| JsValue::from(p.frame_name(f)))
+            .collect::<js_sys::Array>()
+            .into()
+    });
+    let point = Closure::<dyn Fn(JsValue, f64) -> JsValue>::new(move |t: JsValue, depth: f64| {
+        let (Some(d), Some(t), Some(canvas)) = (
+            data.get_untracked(),
+            ns(&t),
+            canvas_ref.try_get_untracked().flatten(),
+        ) else {
+            return JsValue::NULL;
+        };
+        let (w0, w1) = d.window(win.get_untracked());
+        let (width, _) = crate::render::canvas::css_size(&canvas);
+        let g = ChartGeom {
+            width,
+            height: 0.0,
+            w0,
+            w1,
+            scroll_top: scroll_top.get_untracked(),
+        };
+        if t < w0 || t > w1 {
+            return JsValue::NULL;
+        }
+        let y = if depth < 0.0 {
+            RULER_H / 2.0
+        } else {
+            g.row_y(depth as usize) + ROW_H / 2.0
+        };
+        let r = canvas.get_bounding_client_rect();
+        js_sys::Array::of2(&(r.left() + g.x(t)).into(), &(r.top() + y).into()).into()
+    });
+    let times = Closure::<dyn Fn() -> js_sys::Array>::new(move || drain(&CHART_TIMES));
+    set_global("__scorchChartStackAt", stack_at.as_ref());
+    set_global("__scorchChartPoint", point.as_ref());
+    set_global("__scorchChartTimes", times.as_ref());
+    stack_at.forget();
+    point.forget();
+    times.forget();
+}
+
+/// `__scorchBenchChart(n)`: opens the chart-shaped synthetic profile.
+pub fn install_bench(a: Actions) {
+    let load = Closure::<dyn Fn(f64)>::new(move |n: f64| {
+        let seq = a.start_load(format!("synthetic chart of {n} samples"));
+        let imported = super::bench::chart_walk(n as usize);
+        a.finish_import(seq, format!("chart-{n}"), Ok(imported), false);
+    });
+    set_global("__scorchBenchChart", load.as_ref());
+    load.forget();
+}
