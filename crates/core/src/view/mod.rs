@@ -2,6 +2,7 @@
 //! ([`CallTree`]) and the flame layout ([`FlameLayout`]). Depends only on `crate::model`.
 
 pub mod calltree;
+pub mod color;
 pub mod layout;
 mod options;
 
