@@ -15,6 +15,7 @@ mod builder;
 pub mod error;
 pub mod format;
 pub mod lost;
+pub mod pprof_proto;
 pub mod units;
 
 pub use builder::{FullSample, ProfileBuilder};

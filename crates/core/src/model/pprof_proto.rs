@@ -1,7 +1,7 @@
 //! The messages of `profile.proto` (github.com/google/pprof, proto/profile.proto, Apache-2.0), written as prost
-//! derives with the official field numbers: no protoc and no generated code to keep in step. Only the fields
-//! scorch reads are declared; prost skips the others. `string_table` is read as bytes so that invalid UTF-8 is
-//! shown (replaced), not fatal.
+//! derives with the official field numbers: no protoc and no generated code to keep in step. Read by
+//! `import::pprof`, written by `export::pprof`. Only the fields scorch reads or writes are declared; prost skips
+//! the others. `string_table` is bytes so that invalid UTF-8 is shown (replaced), not fatal.
 
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct Profile {
