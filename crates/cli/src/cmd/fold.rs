@@ -110,18 +110,22 @@ fn fold(a: &FoldArgs) -> Result<()> {
         ..ViewSpec::new(&a.event).tagfilter(&a.filter)
     };
     let v = view(p, &spec)?;
-    let text = if v.time_range.is_none()
+    write_out(folded_text(p, &v, explored.is_some()).as_bytes())
+}
+
+/// What `scorch fold` prints for a view (`explored`: transforms or a sandwich side made `p`).
+pub fn folded_text(p: &scorch_core::Profile, v: &ViewOptions, explored: bool) -> String {
+    if v.time_range.is_none()
         && v.offsets.is_none()
-        && explored.is_none()
+        && !explored
         && p.events.is_empty()
         && p.samples.thread.is_none()
         && v.weight == WeightMode::Weight
     {
         export::to_folded(p) // keeps zero-count stacks of folded input
     } else {
-        export::to_folded_signed(p, &v)
-    };
-    write_out(text.as_bytes())
+        export::to_folded_signed(p, v)
+    }
 }
 
 fn inferno(c: &CompatArgs, file: &str) -> Result<()> {
