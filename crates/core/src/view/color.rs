@@ -1,5 +1,5 @@
 //! Colours: the palettes (name hash, module, kind, self time, diff) and the scheme the user picks. Pure data and
-//! arithmetic, shared by the app's canvas and the SVG export (`crate::export::svg`), so both colour a frame alike.
+//! arithmetic, shared by the app's canvas and the SVG export (export::svg), so both colour a frame alike.
 
 use crate::model::FrameKind;
 
