@@ -7,7 +7,7 @@ use leptos::prelude::*;
 #[component]
 pub fn Shortcuts() -> impl IntoView {
     let ui = expect_context::<UiState>();
-    const KEYS: [(&str, &str); 14] = [
+    const KEYS: [(&str, &str); 15] = [
         ("/", "focus the search"),
         ("Enter / n", "next match (zooms to it)"),
         ("Shift+Enter / N", "previous match"),
@@ -17,6 +17,7 @@ pub fn Shortcuts() -> impl IntoView {
         ("i", "flame ↔ icicle"),
         ("h", "alphabetical ↔ left-heavy"),
         ("t", "theme: auto, light, dark"),
+        ("e", "export menu: SVG, PNG, folded, pprof"),
         ("[ ]", "previous / next time range"),
         ("Ctrl+Z", "remove the last transform"),
         ("click", "zoom to a frame and select its function"),

@@ -13,4 +13,6 @@ pub mod pprof;
 pub mod svg;
 pub mod wire;
 
-pub use folded::{diff_folded, folded_entries, folded_name, to_folded, to_folded_signed, to_folded_view};
+pub use folded::{
+    diff_folded, fold_view, folded_entries, folded_name, to_folded, to_folded_signed, to_folded_view,
+};

@@ -204,9 +204,9 @@ pub fn flame_svg(p: &Profile, t: &CallTree, l: &FlameLayout, unit: &Unit, o: &Sv
     };
     let faded = if o.search.is_some() { 0.35 } else { 1.0 };
     let sliver = |out: &mut String, a: f64, b: f64, y: f64| {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<rect x=\"{:.2}\" y=\"{y:.1}\" width=\"{:.2}\" height=\"{:.1}\" fill=\"{}\"{}/>\n",
+            "<rect x=\"{:.2}\" y=\"{y:.1}\" width=\"{:.2}\" height=\"{:.1}\" fill=\"{}\"{}/>",
             PAD + a,
             (b - a).max(1.0),
             ROW_H - 1.0,
