@@ -146,14 +146,15 @@ fn decode_folded(gz: &[u8]) -> String {
         })
         .collect();
     assert_eq!(messages(&top, 1).len(), 1, "one sample type");
-    let mut stacks: BTreeMap<String, u64> = BTreeMap::new();
+    // int64 values: a negative one is a 10-byte varint of its two's complement.
+    let mut stacks: BTreeMap<String, i64> = BTreeMap::new();
     for s in messages(&top, 2) {
         let f = fields(s);
         let mut names: Vec<&str> = repeated(&f, 1).iter().map(|l| locations[l].as_str()).collect();
         names.reverse();
         let v = repeated(&f, 2);
         assert_eq!(v.len(), 1);
-        *stacks.entry(names.join(";")).or_default() += v[0];
+        *stacks.entry(names.join(";")).or_default() += v[0] as i64;
     }
     stacks.iter().map(|(s, w)| format!("{s} {w}\n")).collect()
 }
@@ -181,7 +182,7 @@ fn go_folded(path: &str) -> Option<String> {
         let Some((head, rest)) = line.split_once(": ") else {
             continue;
         };
-        let Ok(n) = head.trim().parse::<u64>() else {
+        let Ok(n) = head.trim().parse::<i64>() else {
             continue;
         };
         match section {
@@ -197,12 +198,12 @@ fn go_folded(path: &str) -> Option<String> {
                     Some((_, full)) => full.strip_suffix(')').unwrap(),
                     None => head.rsplit_once(" :").unwrap().0,
                 };
-                locs.insert(n, name.to_string());
+                locs.insert(n as u64, name.to_string());
             }
             _ => {}
         }
     }
-    let mut stacks: BTreeMap<String, u64> = BTreeMap::new();
+    let mut stacks: BTreeMap<String, i64> = BTreeMap::new();
     for (v, ids) in samples {
         let names: Vec<&str> = ids.iter().rev().map(|i| locs[i].as_str()).collect();
         *stacks.entry(names.join(";")).or_default() += v;
@@ -218,12 +219,14 @@ fn tmp(name: &str) -> String {
 
 #[test]
 fn pprof_reads_back_to_the_folded_stacks() {
-    let cases: [(&str, &[&str]); 5] = [
+    let cases: [(&str, &[&str]); 6] = [
         ("perf/fg-perf-java-stacks-01.txt", &[]),
         ("perf/fg-perf-iperf-stacks-pidtid-01.txt", &["--root", "tid"]),
         ("folded/inf-base-flames.txt", &[]),
         ("pprof/gp-sample.cpu.pb.gz", &[]),
         ("pprof/parca-profile-with-labels.pb.gz", &[]),
+        // A delta profile: net (signed) values per stack.
+        ("pprof/parca-alloc_space_delta.pb.gz", &[]),
     ];
     let mut go_checked = 0;
     for (i, (file, opts)) in cases.iter().enumerate() {

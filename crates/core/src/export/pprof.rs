@@ -132,7 +132,11 @@ pub fn pprof_message(p: &Profile, v: &ViewOptions) -> Result<pb::Profile, String
         unit: t.string(unit_word(&unit)),
     };
     let mut samples = Vec::new();
-    let per_sample = p.samples.time_ns.is_some() || p.samples.labels.is_some();
+    // An event with a negative twin (a pprof delta profile): net values per stack, as `scorch fold` prints them.
+    let twin = v
+        .event
+        .and_then(|e| p.events.iter().position(|x| x.negative_of == Some(e)));
+    let per_sample = twin.is_none() && (p.samples.time_ns.is_some() || p.samples.labels.is_some());
     if per_sample {
         let ts_key = p.samples.time_ns.as_ref().map(|_| t.string("timestamp_ns"));
         let ns = t.string("nanoseconds");
@@ -174,6 +178,29 @@ pub fn pprof_message(p: &Profile, v: &ViewOptions) -> Result<pb::Profile, String
                 location_id: t.stack(p, root, s),
                 value: vec![value(w)?],
                 label,
+            });
+        }
+    } else if let Some(twin) = twin {
+        let mut net: FxHashMap<(u32, StackId), i128> = FxHashMap::default();
+        for (k, w) in crate::view::keyed_weights(p, v) {
+            *net.entry(k).or_default() += i128::from(w);
+        }
+        let neg = ViewOptions {
+            event: Some(twin as u16),
+            ..*v
+        };
+        for (k, w) in crate::view::keyed_weights(p, &neg) {
+            *net.entry(k).or_default() -= i128::from(w);
+        }
+        let mut keys: Vec<_> = net.into_iter().filter(|&(_, w)| w != 0).collect();
+        keys.sort_unstable_by_key(|&(k, _)| k);
+        for ((root, s), w) in keys {
+            let w =
+                i64::try_from(w).map_err(|_| format!("a net weight of {w} is past pprof's int64 values"))?;
+            samples.push(pb::Sample {
+                location_id: t.stack(p, root, s),
+                value: vec![w],
+                label: Vec::new(),
             });
         }
     } else {
