@@ -39,6 +39,8 @@ test('the menu opens with e and lists the four exports', async () => {
     [...document.querySelectorAll('[data-testid=export-menu] button')].map((b) => b.textContent));
   assert.deepEqual(items, ['SVG (vector)', 'PNG (2×)', 'Folded stacks', 'pprof (.pb.gz)']);
   await page.screenshot({ path: outFile('export-menu.png') });
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=export-menu]'));
 });
 
 test('folded download equals scorch fold', async () => {

@@ -17,6 +17,11 @@ use std::sync::Arc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
+/// The largest canvas side browsers draw (Chromium, Firefox), in device pixels.
+const MAX_SIDE: f64 = 32_767.0;
+/// The largest canvas area Chromium draws, in device pixels.
+const MAX_AREA: f64 = 268_435_456.0;
+
 /// What an export writes: the file's name, its media type and its bytes.
 struct File {
     name: String,
@@ -133,6 +138,15 @@ fn download_png(svg_text: String, name: String) {
             .unwrap_or(0.0)
     };
     let (w, h) = (num("width"), num("height"));
+    // Browsers refuse canvases past 32,767 px a side (and about 268 million pixels): a deep graph is SVG only.
+    if w * 2.0 > MAX_SIDE || h * 2.0 > MAX_SIDE || w * h * 4.0 > MAX_AREA {
+        if let Some(win) = web_sys::window() {
+            let _ = win.alert_with_message(&format!(
+                "This graph is {w:.0} × {h:.0} px: at 2× it is past what a browser canvas can hold. Export it as SVG."
+            ));
+        }
+        return;
+    }
     // A data: URL: the page's CSP allows images from 'self' and data:, not blob:.
     let url = format!(
         "data:image/svg+xml;charset=utf-8,{}",
@@ -251,6 +265,22 @@ pub fn ExportMenu() -> impl IntoView {
         }
     };
     let has = move || main.data.with(|d| d.is_some());
+    // Escape or a click outside closes the menu.
+    let _ = window_event_listener(leptos::ev::keydown, move |e| {
+        if e.key() == "Escape" && open.get_untracked() {
+            open.set(false);
+        }
+    });
+    let _ = window_event_listener(leptos::ev::click, move |e| {
+        let inside = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest(".export-wrap").ok().flatten())
+            .is_some();
+        if !inside && open.get_untracked() {
+            open.set(false);
+        }
+    });
     view! {
         <span class="export-wrap">
             <button data-testid="export-toggle" title="Export this view (e)" prop:disabled=move || !has()

@@ -370,6 +370,43 @@ mod tests {
     }
 
     #[test]
+    fn icicle_and_search() {
+        let p = parse(b"main;a 3\nmain;b 1\n").unwrap();
+        let t = CallTree::from_profile(&p, Order::Alphabetical);
+        let l = FlameLayout::new(&t);
+        let a = p
+            .frames
+            .name
+            .iter()
+            .position(|&s| p.strings.get(s) == "a")
+            .unwrap();
+        let mut mask = vec![false; p.frames.name.len()];
+        mask[a] = true;
+        let o = SvgOptions {
+            width: 1000,
+            orientation: Orientation::Icicle,
+            search: Some(&mask),
+            ..SvgOptions::default()
+        };
+        let s = flame_svg(&p, &t, &l, &Unit::Samples, &o);
+        // Icicle: the root in the first row under the heading, `a` two rows down; `a` magenta, the others faded.
+        let rect = |name: &str| {
+            let g = s
+                .split("<g><title>")
+                .find(|g| g.starts_with(&format!("{name}\n")))
+                .unwrap();
+            g[g.find("<rect").unwrap()..g.find("/>").unwrap()].to_string()
+        };
+        assert!(rect("all").contains("y=\"56.0\""));
+        assert!(rect("a").contains("y=\"92.0\"") && rect("a").contains("fill=\"rgb(230,0,230)\""));
+        assert!(!rect("a").contains("opacity"));
+        assert!(rect("b").contains("opacity=\"0.35\""));
+        // 3 of 4 samples: 735 of the 980 px graph, less the 1 px gap.
+        assert!(rect("a").contains("width=\"734.00\""));
+        assert!(s.contains("<title>a\ntotal 3 samples (75.0 %), self 3 samples (75.0 %)</title>"));
+    }
+
+    #[test]
     fn slivers_merge_as_the_app_does() {
         // 1,000 leaves of weight 1 under one root at 200 px (180 px of graph): each is 0.18 px wide.
         let mut text = String::new();
