@@ -28,6 +28,9 @@ const PAD: f64 = 10.0;
 const TOP: f64 = 56.0;
 /// The widest picture written: a row draws at most one box per pixel, so this bounds the output.
 pub const MAX_WIDTH: u32 = 20_000;
+/// The deepest row drawn: a stack a million frames deep would otherwise make a picture 18 million px tall (and
+/// hundreds of MB); the legend says when rows are left out.
+pub const MAX_ROWS: usize = 10_000;
 /// The narrowest picture written.
 pub const MIN_WIDTH: u32 = 200;
 
@@ -165,7 +168,8 @@ fn label(name: &str, w: f64) -> String {
 pub fn flame_svg(p: &Profile, t: &CallTree, l: &FlameLayout, unit: &Unit, o: &SvgOptions) -> String {
     let width = f64::from(o.width.clamp(MIN_WIDTH, MAX_WIDTH));
     let gw = width - 2.0 * PAD;
-    let depths = l.depth_count();
+    let all_depths = l.depth_count();
+    let depths = all_depths.min(MAX_ROWS);
     let gh = depths as f64 * ROW_H;
     let height = TOP + gh + 34.0;
     let root_total = t.total.first().copied().unwrap_or(0);
@@ -275,6 +279,14 @@ pub fn flame_svg(p: &Profile, t: &CallTree, l: &FlameLayout, unit: &Unit, o: &Sv
     escape_into(&mut out, legend);
     if o.search.is_some() {
         out.push_str(" · magenta: search matches");
+    }
+    if all_depths > depths {
+        let _ = write!(
+            out,
+            " · {} deeper rows of {} not drawn",
+            group_thousands((all_depths - depths) as u64),
+            group_thousands(all_depths as u64)
+        );
     }
     out.push_str(" · beige: frames narrower than a pixel · hover a box for its figures</text>\n</svg>\n");
     out
@@ -404,6 +416,16 @@ mod tests {
         // 3 of 4 samples: 735 of the 980 px graph, less the 1 px gap.
         assert!(rect("a").contains("width=\"734.00\""));
         assert!(s.contains("<title>a\ntotal 3 samples (75.0 %), self 3 samples (75.0 %)</title>"));
+    }
+
+    #[test]
+    fn rows_past_the_cap_are_left_out_and_said() {
+        let mut text = vec!["f"; MAX_ROWS + 10].join(";");
+        text.push_str(" 1\n");
+        let s = svg_of(text.as_bytes(), 1200);
+        // `all` and MAX_ROWS - 1 frames.
+        assert_eq!(s.matches("<title>").count(), MAX_ROWS);
+        assert!(s.contains(" · 11 deeper rows of 10,011 not drawn"));
     }
 
     #[test]
