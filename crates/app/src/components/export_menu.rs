@@ -205,18 +205,17 @@ pub fn ExportMenu() -> impl IntoView {
     let search = expect_context::<SearchState>();
     let main = expect_context::<Panes>().main;
     let open = RwSignal::new(false);
-    let svg_now = move || -> Option<(String, Arc<FlameData>)> {
+    let svg_now = move || -> Option<String> {
         let d = main.data.get_untracked()?;
         let width = main.width.get_untracked().round().max(200.0) as u32;
         let mask = search.mask(&d);
-        let text = svg_of(
+        Some(svg_of(
             &d,
             view.scheme.get_untracked(),
             mask.as_deref().map(|v| v.as_slice()),
             main.orientation(view.orientation.get_untracked()),
             width,
-        );
-        Some((text, d))
+        ))
     };
     let export = move |kind: &'static str| {
         open.set(false);
@@ -226,7 +225,7 @@ pub fn ExportMenu() -> impl IntoView {
         let name = d.name().to_string();
         match kind {
             "svg" => {
-                if let Some((text, _)) = svg_now() {
+                if let Some(text) = svg_now() {
                     download(&File {
                         name: file_name(&name, "svg"),
                         mime: "image/svg+xml",
@@ -235,7 +234,7 @@ pub fn ExportMenu() -> impl IntoView {
                 }
             }
             "png" => {
-                if let Some((text, _)) = svg_now() {
+                if let Some(text) = svg_now() {
                     download_png(text, file_name(&name, "png"));
                 }
             }
