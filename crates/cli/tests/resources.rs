@@ -210,6 +210,14 @@ fn every_command(s: &Shape) {
             heat.err
         );
     }
+    let svg = ok(&["export", "--to", "svg", file]);
+    assert!(svg.out.ends_with(b"</svg>\n"), "{}: export --to svg", s.name);
+    let pprof = ok(&["export", "--to", "pprof", file]);
+    assert!(
+        pprof.out.starts_with(&[0x1f, 0x8b]),
+        "{}: export --to pprof",
+        s.name
+    );
     let link = ok(&["link", file]);
     assert!(link.out.starts_with(b"http"), "{}: link", s.name);
     let diff = ok(&["diff", file, file]);

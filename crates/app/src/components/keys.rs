@@ -26,6 +26,20 @@ fn focus_testid(id: &str) {
     }
 }
 
+fn click_testid(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector(&format!("[data-testid=\"{id}\"]"))
+                .ok()
+                .flatten()
+        })
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        el.click();
+    }
+}
+
 /// Whole-page drag and drop, and paste anywhere outside a text field.
 pub fn listen_drop_and_paste(a: Actions) {
     let _ = window_event_listener(leptos::ev::dragover, |e| e.prevent_default());
@@ -93,6 +107,7 @@ pub fn listen_keys(a: Actions) {
                 Order::Weight => Order::Alphabetical,
             }),
             "t" => a.ui.cycle_theme(),
+            "e" => click_testid("export-toggle"),
             "?" => a.ui.help.update(|h| *h = !*h),
             _ => {}
         }

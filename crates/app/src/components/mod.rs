@@ -8,6 +8,7 @@ pub mod copy_link;
 pub mod diff_bar;
 pub mod error_banner;
 pub mod explore_bar;
+pub mod export_menu;
 pub mod flame_canvas;
 pub mod function_table;
 pub mod health_badge;

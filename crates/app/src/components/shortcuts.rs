@@ -21,6 +21,7 @@ pub fn Shortcuts() -> impl IntoView {
         ("i", "flame ↔ icicle"),
         ("h", "alphabetical ↔ left-heavy"),
         ("t", "theme: auto, light, dark"),
+        ("e", "export menu: SVG, PNG, folded, pprof"),
         ("[ ]", "previous / next time range"),
         ("Ctrl+Z", "remove the last transform"),
         ("click", "zoom to a frame and select its function"),

@@ -1,6 +1,7 @@
-//! The toolbar: open controls on the left; view controls, orientation, theme and the shortcuts button on the
+//! The toolbar: open controls on the left; view controls, the Export menu, orientation, theme and the shortcuts button on the
 //! right.
 
+use super::export_menu::ExportMenu;
 use super::open_controls::OpenControls;
 use super::orientation_toggle::OrientationToggle;
 use super::theme_toggle::ThemeToggle;
@@ -22,6 +23,7 @@ pub fn Toolbar() -> impl IntoView {
                 <button data-testid="threads-toggle" title="The threads: samples and activity; choose some to show"
                     aria-pressed=move || ui.threads.get().to_string() on:click=move |_| ui.threads.update(|t| *t = !*t)>"Threads"</button>
             </Show>
+            <ExportMenu/>
             <OrientationToggle/>
             <ThemeToggle/>
             <button data-testid="help-toggle" title="Keyboard shortcuts (?)" on:click=move |_| ui.help.update(|h| *h = !*h)>"?"</button>

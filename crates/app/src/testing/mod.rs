@@ -7,6 +7,7 @@
 //! - `window.__scorchWorkerMs`, `window.__scorchPrefetched`: what the worker said about the last load;
 //! - `window.__scorchBenchLoad(n)`, `__scorchBenchTree(n)`, `__scorchBenchHeatmap(rows)`,
 //!   `__scorchPaintTimes()`, `__scorchOverlayTimes()`: the benchmarks' synthetic profiles and paint timings;
+//! - `window.__scorchLastExport`: the name and bytes of the last file the Export menu offered;
 //! - `window.__scorchViewRequests()`: how many views of a large profile are being built in workers;
 //! - the stack chart's: `chart.rs`.
 
@@ -43,6 +44,14 @@ fn push(times: &'static std::thread::LocalKey<RefCell<Vec<f64>>>, ms: f64) {
             t.push(ms);
         }
     });
+}
+
+/// `window.__scorchLastExport = { name, bytes }`: the last file the Export menu offered (bytes a Uint8Array).
+pub fn record_export(name: &str, bytes: &[u8]) {
+    let o = js_sys::Object::new();
+    let _ = Reflect::set(&o, &"name".into(), &name.into());
+    let _ = Reflect::set(&o, &"bytes".into(), &js_sys::Uint8Array::from(bytes).into());
+    set_global("__scorchLastExport", &o);
 }
 
 pub fn record_paint(ms: f64) {

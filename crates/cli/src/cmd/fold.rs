@@ -5,7 +5,7 @@ use crate::io::{load, warn, write_out};
 use crate::view::{explore, view, EventArgs, ExploreArgs, RootArgs, TagFilterArgs, ViewSpec};
 use clap::{Args, ValueEnum};
 use scorch_core::import::perf::{InfernoFlags, Naming};
-use scorch_core::view::{parse_offsets_ms, RootMode, ViewOptions, WeightMode};
+use scorch_core::view::{parse_offsets_ms, RootMode, ViewOptions};
 use scorch_core::{export, ImportOptions};
 
 /// The options `--compat inferno` cannot be combined with.
@@ -110,18 +110,12 @@ fn fold(a: &FoldArgs) -> Result<()> {
         ..ViewSpec::new(&a.event).tagfilter(&a.filter)
     };
     let v = view(p, &spec)?;
-    let text = if v.time_range.is_none()
-        && v.offsets.is_none()
-        && explored.is_none()
-        && p.events.is_empty()
-        && p.samples.thread.is_none()
-        && v.weight == WeightMode::Weight
-    {
-        export::to_folded(p) // keeps zero-count stacks of folded input
-    } else {
-        export::to_folded_signed(p, &v)
-    };
-    write_out(text.as_bytes())
+    write_out(folded_text(p, &v, explored.is_some()).as_bytes())
+}
+
+/// What `scorch fold` prints for a view (`explored`: transforms or a sandwich side made `p`).
+pub fn folded_text(p: &scorch_core::Profile, v: &ViewOptions, explored: bool) -> String {
+    export::fold_view(p, v, explored)
 }
 
 fn inferno(c: &CompatArgs, file: &str) -> Result<()> {

@@ -1,6 +1,7 @@
 //! The command line: one module per subcommand, each with its arguments and its `run`.
 
 pub mod diff;
+pub mod export;
 pub mod fold;
 pub mod heatmap;
 pub mod info;
@@ -48,6 +49,8 @@ pub enum Command {
     Link(link::LinkArgs),
     /// What changed from BASE (before) to TARGET (after): functions by change in their share of each total
     Diff(diff::DiffArgs),
+    /// The view as a file: an SVG flame graph, gzip'd pprof or folded text (what the app's Export menu writes)
+    Export(export::ExportArgs),
 }
 
 impl Command {
@@ -60,6 +63,7 @@ impl Command {
             Command::Heatmap(a) => heatmap::run(a),
             Command::Link(a) => link::run(a),
             Command::Diff(a) => diff::run(a),
+            Command::Export(a) => export::run(a),
         }
     }
 }

@@ -189,6 +189,23 @@ pub fn to_folded_signed(p: &Profile, v: &ViewOptions) -> String {
     join_sorted(lines)
 }
 
+/// What `scorch fold` prints for a view, and the app's folded export: the canonical lines (keeping folded
+/// input's zero-count stacks) when the view is the profile as read, else the view's signed stacks. `explored`:
+/// transforms, inversion or a sandwich side made `p`.
+pub fn fold_view(p: &Profile, v: &ViewOptions, explored: bool) -> String {
+    if v.time_range.is_none()
+        && v.offsets.is_none()
+        && !explored
+        && p.events.is_empty()
+        && p.samples.thread.is_none()
+        && v.weight == crate::view::WeightMode::Weight
+    {
+        to_folded(p)
+    } else {
+        to_folded_signed(p, v)
+    }
+}
+
 /// Sorts lines bytewise and joins them, each ending in `\n`.
 fn join_sorted(mut lines: Vec<String>) -> String {
     lines.sort_unstable();

@@ -2,11 +2,17 @@
 //! `crate::model`; nothing depends on it.
 //!
 //! - `folded.rs`: the canonical folded text, and inferno-diff-folded output of a diff;
+//! - `svg.rs`: an SVG flame graph of a view (the app's picture, with titles, heading and legend);
+//! - `pprof.rs`: a view as gzip'd `profile.proto`;
 //! - `links.rs`: a view carried in a link (deflated folded text, base64url);
 //! - `wire.rs`: a parsed profile as one compact buffer, from the import worker to the page.
 
 pub mod folded;
 pub mod links;
+pub mod pprof;
+pub mod svg;
 pub mod wire;
 
-pub use folded::{diff_folded, folded_entries, folded_name, to_folded, to_folded_signed, to_folded_view};
+pub use folded::{
+    diff_folded, fold_view, folded_entries, folded_name, to_folded, to_folded_signed, to_folded_view,
+};

@@ -16,6 +16,7 @@ pub mod error;
 pub mod format;
 pub mod lost;
 pub mod merge;
+pub mod pprof_proto;
 pub mod units;
 
 pub use builder::{FullSample, Indexed, ProfileBuilder};

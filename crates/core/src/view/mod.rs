@@ -3,6 +3,7 @@
 
 pub mod calltree;
 pub mod chart;
+pub mod color;
 pub mod layout;
 mod options;
 

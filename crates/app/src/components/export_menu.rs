@@ -1,0 +1,297 @@
+//! The Export menu (toolbar button, `e`): the main pane's view as a file to download. SVG and pprof come from
+//! the core's writers (`scorch_core::export::svg`, `export::pprof`), folded text is what `scorch fold` prints, and
+//! the PNG is the SVG rasterised at 2× (a data: URL `Image` drawn on an offscreen canvas). The SVG has the app's colours,
+//! search highlighting and orientation at the pane's width; it is the whole view (the zoom is not applied), so
+//! `scorch export --to svg --width W FILE` writes the same bytes for a view without colour, search or diff
+//! choices (docs/SHARING.md).
+
+use crate::render::{ColorScheme, FlameData, Orientation};
+use crate::state::load::LoadState;
+use crate::state::pane::Panes;
+use crate::state::search::SearchState;
+use crate::state::view::ViewState;
+use leptos::prelude::*;
+use scorch_core::export::svg::{self, SvgOptions};
+use scorch_core::view::calltree::NodeId;
+use std::sync::Arc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+/// The largest canvas side browsers draw (Chromium, Firefox), in device pixels.
+const MAX_SIDE: f64 = 32_767.0;
+/// The largest canvas area Chromium draws, in device pixels.
+const MAX_AREA: f64 = 268_435_456.0;
+
+/// What an export writes: the file's name, its media type and its bytes.
+struct File {
+    name: String,
+    mime: &'static str,
+    bytes: Vec<u8>,
+}
+
+/// The name of the exported file: the profile's name without its extensions, and the new one.
+fn file_name(profile: &str, ext: &str) -> String {
+    let stem = profile
+        .split('.')
+        .next()
+        .filter(|s| !s.is_empty())
+        .unwrap_or("profile");
+    let safe: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{safe}.{ext}")
+}
+
+/// The SVG of a view as the pane shows it (its colours, search matches and orientation) at `width` px.
+fn svg_of(
+    d: &FlameData,
+    scheme: ColorScheme,
+    search: Option<&[bool]>,
+    orientation: Orientation,
+    width: u32,
+) -> String {
+    let fills: Vec<_> = (0..d.tree.len())
+        .map(|n| d.color_of(NodeId(n as u32), scheme))
+        .collect();
+    let legend = if d.diff.is_some() {
+        Some("colour: red grew, blue shrank (differential)".to_string())
+    } else if scheme != ColorScheme::Name {
+        Some(format!("colour: by {}", scheme.label()))
+    } else {
+        None
+    };
+    let total = d.tree.total.first().copied().unwrap_or(0);
+    let sub = svg::subtitle(d.name(), d.loaded.imported.gzip, d.profile(), &d.view, total);
+    let o = SvgOptions {
+        width,
+        orientation: match orientation {
+            Orientation::Flame => svg::Orientation::Flame,
+            Orientation::Icicle => svg::Orientation::Icicle,
+        },
+        title: "Flame Graph",
+        subtitle: &sub,
+        fills: Some(&fills),
+        legend: legend.as_deref(),
+        search,
+    };
+    svg::flame_svg(d.profile(), &d.tree, &d.layout, &d.unit, &o)
+}
+
+/// Offers `file` as a download (a Blob and a click on an `<a download>`).
+fn download(file: &File) {
+    #[cfg(feature = "testing")]
+    crate::testing::record_export(&file.name, &file.bytes);
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(&file.bytes[..]));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(file.mime);
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    save_blob(&doc, &blob, &file.name);
+}
+
+fn save_blob(doc: &web_sys::Document, blob: &web_sys::Blob, name: &str) {
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else {
+        return;
+    };
+    if let Some(a) = doc
+        .create_element("a")
+        .ok()
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    // Revoked after the click has been handled.
+    let revoke = Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 1000);
+    }
+}
+
+/// Rasterises an SVG at 2× its size and downloads it as PNG.
+fn download_png(svg_text: String, name: String) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let num = |attr: &str| -> f64 {
+        let key = format!(" {attr}=\"");
+        svg_text
+            .find(&key)
+            .and_then(|i| {
+                let rest = svg_text.get(i + key.len()..)?;
+                rest.get(..rest.find('"')?)?.parse().ok()
+            })
+            .unwrap_or(0.0)
+    };
+    let (w, h) = (num("width"), num("height"));
+    // Browsers refuse canvases past 32,767 px a side (and about 268 million pixels): a deep graph is SVG only.
+    if w * 2.0 > MAX_SIDE || h * 2.0 > MAX_SIDE || w * h * 4.0 > MAX_AREA {
+        if let Some(win) = web_sys::window() {
+            let _ = win.alert_with_message(&format!(
+                "This graph is {w:.0} × {h:.0} px: at 2× it is past what a browser canvas can hold. Export it as SVG."
+            ));
+        }
+        return;
+    }
+    // A data: URL: the page's CSP allows images from 'self' and data:, not blob:.
+    let url = format!(
+        "data:image/svg+xml;charset=utf-8,{}",
+        js_sys::encode_uri_component(&svg_text)
+    );
+    let Ok(img) = web_sys::HtmlImageElement::new() else {
+        return;
+    };
+    let img2 = img.clone();
+    let onload = Closure::once_into_js(move || {
+        let Some(canvas) = doc
+            .create_element("canvas")
+            .ok()
+            .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        else {
+            return;
+        };
+        canvas.set_width((w * 2.0) as u32);
+        canvas.set_height((h * 2.0) as u32);
+        let Some(ctx) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let _ = ctx.draw_image_with_html_image_element_and_dw_and_dh(&img2, 0.0, 0.0, w * 2.0, h * 2.0);
+        let done = Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
+            let Some(blob) = blob else { return };
+            #[cfg(feature = "testing")]
+            {
+                let name = name.clone();
+                let reader = blob.array_buffer();
+                leptos::task::spawn_local(async move {
+                    if let Ok(buf) = wasm_bindgen_futures::JsFuture::from(reader).await {
+                        crate::testing::record_export(&name, &js_sys::Uint8Array::new(&buf).to_vec());
+                    }
+                });
+            }
+            if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+                save_blob(&doc, &blob, &name);
+            }
+        });
+        let _ = canvas.to_blob_with_type(done.unchecked_ref(), "image/png");
+    });
+    img.set_onload(Some(onload.unchecked_ref()));
+    img.set_src(&url);
+}
+
+/// The toolbar's Export button and its menu.
+#[component]
+pub fn ExportMenu() -> impl IntoView {
+    let load = expect_context::<LoadState>();
+    let view = expect_context::<ViewState>();
+    let search = expect_context::<SearchState>();
+    let main = expect_context::<Panes>().main;
+    let open = RwSignal::new(false);
+    let svg_now = move || -> Option<String> {
+        let d = main.data.get_untracked()?;
+        let width = main.width.get_untracked().round().max(200.0) as u32;
+        let mask = search.mask(&d);
+        Some(svg_of(
+            &d,
+            view.scheme.get_untracked(),
+            mask.as_deref().map(|v| v.as_slice()),
+            main.orientation(view.orientation.get_untracked()),
+            width,
+        ))
+    };
+    let export = move |kind: &'static str| {
+        open.set(false);
+        let Some(d) = main.data.get_untracked() else {
+            return;
+        };
+        let name = d.name().to_string();
+        match kind {
+            "svg" => {
+                if let Some(text) = svg_now() {
+                    download(&File {
+                        name: file_name(&name, "svg"),
+                        mime: "image/svg+xml",
+                        bytes: text.into_bytes(),
+                    });
+                }
+            }
+            "png" => {
+                if let Some(text) = svg_now() {
+                    download_png(text, file_name(&name, "png"));
+                }
+            }
+            "folded" => {
+                let explored = load
+                    .loaded
+                    .with_untracked(|l| l.as_ref().is_none_or(|l| !Arc::ptr_eq(l, &d.loaded)));
+                let text = scorch_core::export::fold_view(d.profile(), &d.view, explored);
+                download(&File {
+                    name: file_name(&name, "folded"),
+                    mime: "text/plain",
+                    bytes: text.into_bytes(),
+                });
+            }
+            _ => match scorch_core::export::pprof::to_pprof(d.profile(), &d.view) {
+                Ok(bytes) => download(&File {
+                    name: file_name(&name, "pb.gz"),
+                    mime: "application/octet-stream",
+                    bytes,
+                }),
+                Err(e) => {
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.alert_with_message(&format!("pprof export: {e}"));
+                    }
+                }
+            },
+        }
+    };
+    let has = move || main.data.with(|d| d.is_some());
+    // Escape or a click outside closes the menu.
+    let _ = window_event_listener(leptos::ev::keydown, move |e| {
+        if e.key() == "Escape" && open.get_untracked() {
+            open.set(false);
+        }
+    });
+    let _ = window_event_listener(leptos::ev::click, move |e| {
+        let inside = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest(".export-wrap").ok().flatten())
+            .is_some();
+        if !inside && open.get_untracked() {
+            open.set(false);
+        }
+    });
+    view! {
+        <span class="export-wrap">
+            <button data-testid="export-toggle" title="Export this view (e)" prop:disabled=move || !has()
+                on:click=move |_| open.update(|o| *o = !*o)>"Export"</button>
+            {move || open.get().then(|| view! {
+                <div class="export-menu" data-testid="export-menu" role="menu">
+                    <button data-testid="export-svg" role="menuitem" on:click=move |_| export("svg")>"SVG (vector)"</button>
+                    <button data-testid="export-png" role="menuitem" on:click=move |_| export("png")>"PNG (2×)"</button>
+                    <button data-testid="export-folded" role="menuitem" on:click=move |_| export("folded")>"Folded stacks"</button>
+                    <button data-testid="export-pprof" role="menuitem" on:click=move |_| export("pprof")>"pprof (.pb.gz)"</button>
+                </div>
+            })}
+        </span>
+    }
+}

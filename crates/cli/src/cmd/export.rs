@@ -1,0 +1,131 @@
+//! `scorch export --to svg|pprof|folded FILE -o OUT`: the view as a file, the same bytes the app's Export menu
+//! writes for the same view. PNG and HTML need a browser's canvas and the viewer itself: the app writes them.
+
+use crate::cmd::fold::folded_text;
+use crate::error::{CliError, Result};
+use crate::io::{load, warn, write_out};
+use crate::view::{explore, view, EventArgs, ExploreArgs, RootArgs, TagFilterArgs, ViewSpec};
+use clap::{Args, ValueEnum};
+use scorch_core::export::svg::{self, Orientation, SvgOptions};
+use scorch_core::view::calltree::{CallTree, Order};
+use scorch_core::view::parse_offsets_ms;
+use scorch_core::{export, FlameLayout, ImportOptions};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum To {
+    /// An SVG flame graph (the app's picture, with a title per frame, a heading and a legend)
+    Svg,
+    /// gzip'd profile.proto, for `go tool pprof` and other pprof readers
+    Pprof,
+    /// Folded stacks, as `scorch fold` prints them
+    Folded,
+    /// Needs a browser: use the app's Export menu
+    Png,
+    /// Needs a browser: use the app's Export menu
+    Html,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// What to write
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub to: To,
+    /// Where to write it (default, or `-`: standard output)
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<String>,
+    /// svg: the picture's width in px (200 to 20000)
+    #[arg(long, default_value_t = 1200, value_parser = clap::value_parser!(u32).range(200..=20_000))]
+    pub width: u32,
+    /// svg: the heading (default: "Flame Graph")
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
+    /// svg: the root at the top (icicle) instead of the bottom
+    #[arg(long)]
+    pub icicle: bool,
+    /// svg: the name the heading gives the file (default: the file's name without its folders, as the app
+    /// shows it)
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    #[command(flatten)]
+    pub event: EventArgs,
+    #[command(flatten)]
+    pub root: RootArgs,
+    #[command(flatten)]
+    pub filter: TagFilterArgs,
+    /// Only samples in [START, END) seconds after the heatmap origin
+    #[arg(long, num_args = 2, value_names = ["START_S", "END_S"], value_parser = parse_seconds)]
+    pub range: Option<Vec<u64>>,
+    /// Only samples whose offset within their second is in [FROM, TO) milliseconds
+    #[arg(long, num_args = 2, value_names = ["FROM_MS", "TO_MS"])]
+    pub offsets: Option<Vec<String>>,
+    #[command(flatten)]
+    pub explore: ExploreArgs,
+    /// The profile (`-`: standard input)
+    #[arg(value_name = "FILE")]
+    pub file: String,
+}
+
+fn parse_seconds(s: &str) -> Result<u64, String> {
+    scorch_core::analysis::heatmap::parse_seconds(s).ok_or_else(|| format!("{s:?} is not seconds"))
+}
+
+pub fn run(a: &ExportArgs) -> Result<()> {
+    if matches!(a.to, To::Png | To::Html) {
+        return Err(CliError::Usage(
+            "PNG and HTML export need a browser: open the profile in the scorch app and use its Export menu (`e`)"
+                .into(),
+        ));
+    }
+    let imp = load(&a.file, ImportOptions::default())?;
+    warn(&imp);
+    let explored = explore(&imp.profile, &a.explore)?;
+    let p = explored.as_ref().unwrap_or(&imp.profile);
+    let offsets = match a.offsets.as_deref() {
+        Some([from, to]) => Some(parse_offsets_ms(from, to).map_err(CliError::Usage)?),
+        _ => None,
+    };
+    let spec = ViewSpec {
+        root: Some(&a.root),
+        range: a.range.as_deref().map(|r| (r[0], r[1])),
+        offsets,
+        ..ViewSpec::new(&a.event).tagfilter(&a.filter)
+    };
+    let v = view(p, &spec)?;
+    let bytes = match a.to {
+        To::Folded => folded_text(p, &v, explored.is_some()).into_bytes(),
+        To::Pprof => export::pprof::to_pprof(p, &v)?,
+        To::Svg | To::Png | To::Html => {
+            let t = CallTree::build(p, &v, Order::Alphabetical);
+            let l = FlameLayout::new(&t);
+            let name = a.name.clone().unwrap_or_else(|| file_name(&a.file));
+            let total = t.total.first().copied().unwrap_or(0);
+            let sub = svg::subtitle(&name, imp.gzip, p, &v, total);
+            let o = SvgOptions {
+                width: a.width,
+                orientation: if a.icicle {
+                    Orientation::Icicle
+                } else {
+                    Orientation::Flame
+                },
+                title: a.title.as_deref().unwrap_or("Flame Graph"),
+                subtitle: &sub,
+                ..SvgOptions::default()
+            };
+            svg::flame_svg(p, &t, &l, &v.unit(p), &o).into_bytes()
+        }
+    };
+    match a.output.as_deref() {
+        None | Some("-") => write_out(&bytes),
+        Some(path) => std::fs::write(path, &bytes).map_err(|e| CliError::Input(format!("{path}: {e}"))),
+    }
+}
+
+/// The name of a file without its folders (`-`: `stdin`).
+fn file_name(path: &str) -> String {
+    if path == "-" {
+        return "stdin".to_string();
+    }
+    std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+}

@@ -1,0 +1,172 @@
+//! Colours: the palettes (name hash, module, kind, self time, diff) and the scheme the user picks. Pure data and
+//! arithmetic, shared by the app's canvas and the SVG export (export::svg), so both colour a frame alike.
+
+use crate::model::FrameKind;
+
+/// The module (package, namespace, class) a frame belongs to, read from its name: `a::b::f` → `a`,
+/// `math/big.nat.add` → `math/big`, `runtime.mallocgc` → `runtime`; kernel frames are `kernel`, process roots
+/// `process`; a name without a separator is its own module.
+pub fn module_name(name: &str, kind: FrameKind) -> &str {
+    match kind {
+        FrameKind::Kernel => return "kernel",
+        FrameKind::Process => return "process",
+        _ => {}
+    }
+    let name = name.trim_start_matches(['<', '&', '*', '(']);
+    if let Some(head) = name.find("::").and_then(|i| name.get(..i)) {
+        return head;
+    }
+    let tail_start = name.rfind('/').map_or(0, |i| i + 1);
+    match name.get(tail_start..).and_then(|t| t.find('.')) {
+        Some(i) if tail_start + i > 0 => name.get(..tail_start + i).unwrap_or(name),
+        _ => name,
+    }
+}
+
+/// How frames are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorScheme {
+    /// A warm hue hashed from the name: the same function has the same colour in every view.
+    #[default]
+    Name,
+    /// A hue hashed from the module (package, namespace, class).
+    Module,
+    /// One colour per frame kind: user, kernel, JIT, inline, process.
+    Kind,
+    /// From pale to deep red by the frame's share of self time in its own total.
+    SelfTime,
+    /// Stack health (`scorch_core::analysis::health`): red where every stack below reaches no entry point,
+    /// orange where some do not, grey-green where all do; purple for frames without a name.
+    Health,
+}
+
+impl ColorScheme {
+    pub const ALL: [ColorScheme; 5] = [
+        ColorScheme::Name,
+        ColorScheme::Module,
+        ColorScheme::Kind,
+        ColorScheme::SelfTime,
+        ColorScheme::Health,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            ColorScheme::Name => "function",
+            ColorScheme::Module => "module",
+            ColorScheme::Kind => "kind",
+            ColorScheme::SelfTime => "self time",
+            ColorScheme::Health => "stack health",
+        }
+    }
+}
+
+/// Highlight colour of search matches (flamegraph.pl's magenta).
+pub const MATCH_COLOR: &str = "rgb(230,0,230)";
+
+/// Fill colours of the kind scheme (also the legend's swatches).
+pub const KIND_COLORS: [(FrameKind, &str); 5] = [
+    (FrameKind::User, "rgb(242,179,90)"),
+    (FrameKind::Kernel, "rgb(232,116,59)"),
+    (FrameKind::Jit, "rgb(95,181,95)"),
+    (FrameKind::Inline, "rgb(94,196,196)"),
+    (FrameKind::Process, "rgb(180,180,200)"),
+];
+
+/// Fill colours of the stack-health scheme (also the legend's swatches), by [`HealthClass`].
+pub const HEALTH_COLORS: [(HealthClass, &str); 4] = [
+    (HealthClass::Whole, "rgb(178,204,170)"),
+    (HealthClass::Mixed, "rgb(242,160,60)"),
+    (HealthClass::Truncated, "rgb(214,58,52)"),
+    (HealthClass::Unnamed, "rgb(150,100,205)"),
+];
+
+/// What the stack-health scheme says of a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HealthClass {
+    /// Every stack through it reaches an entry point.
+    Whole,
+    /// Some stacks through it do, some do not.
+    Mixed,
+    /// No stack through it reaches an entry point: it may not be the real caller.
+    Truncated,
+    /// The frame has no name (`[unknown]`, a bare module or address).
+    Unnamed,
+}
+
+impl HealthClass {
+    pub fn label(self) -> &'static str {
+        match self {
+            HealthClass::Whole => "whole stacks",
+            HealthClass::Mixed => "some truncated",
+            HealthClass::Truncated => "truncated stacks",
+            HealthClass::Unnamed => "unnamed frame",
+        }
+    }
+}
+
+/// Ten steps from pale yellow (no self time) to deep red (all self time).
+pub const SELF_COLORS: [&str; 10] = [
+    "rgb(250,240,200)",
+    "rgb(250,225,170)",
+    "rgb(250,205,140)",
+    "rgb(248,185,115)",
+    "rgb(244,160,95)",
+    "rgb(238,135,80)",
+    "rgb(228,108,66)",
+    "rgb(214,80,55)",
+    "rgb(196,52,45)",
+    "rgb(170,28,36)",
+];
+
+/// A frame's fill colour, hashed from its name (FNV-1a), so the same function has the same colour in every view
+/// and profile. Warm hues for user code; orange kernel, green JIT, aqua inline, as flamegraph.pl's java palette.
+pub fn frame_color(name: &str, kind: FrameKind) -> Rgb {
+    let h = fnv1a(name.as_bytes());
+    let v1 = (h & 0xff) as f64 / 255.0;
+    let v2 = ((h >> 8) & 0xff) as f64 / 255.0;
+    let v3 = ((h >> 16) & 0xff) as f64 / 255.0;
+    let (r, g, b) = match kind {
+        FrameKind::User => (205.0 + 50.0 * v3, 230.0 * v1, 55.0 * v2),
+        FrameKind::Kernel => (200.0 + 55.0 * v1, 110.0 + 50.0 * v2, 30.0 * v3),
+        FrameKind::Jit => (50.0 + 60.0 * v1, 170.0 + 60.0 * v2, 50.0 + 60.0 * v3),
+        FrameKind::Inline => (50.0 + 60.0 * v1, 165.0 + 55.0 * v2, 165.0 + 55.0 * v2),
+        FrameKind::Process => (160.0 + 40.0 * v1, 160.0 + 40.0 * v1, 170.0 + 40.0 * v1),
+    };
+    [r as u8, g as u8, b as u8]
+}
+
+/// A colour as red, green, blue.
+pub type Rgb = [u8; 3];
+
+/// `rgb(r,g,b)` → [r, g, b] (the constants above; anything else is grey).
+pub fn css_rgb(s: &str) -> Rgb {
+    let mut out = [204u8; 3];
+    let inner = s.trim_start_matches("rgb(").trim_end_matches(')');
+    for (o, part) in out.iter_mut().zip(inner.split(',')) {
+        *o = part.trim().parse().unwrap_or(204);
+    }
+    out
+}
+
+/// Differential colour: red grew, blue shrank, grey unchanged; intensity relative to the largest change shown.
+pub fn diff_color(delta: f64, max: f64) -> Rgb {
+    if max <= 0.0 || delta.abs() < max * 1e-3 {
+        return [210, 210, 210];
+    }
+    let a = (delta.abs() / max).clamp(0.0, 1.0);
+    // From light grey towards saturated red or blue.
+    let fade = |full: f64| (210.0 + (full - 210.0) * a).round() as u8;
+    if delta > 0.0 {
+        [fade(230.0), fade(40.0), fade(40.0)]
+    } else {
+        [fade(40.0), fade(90.0), fade(230.0)]
+    }
+}
+
+pub fn fnv1a(bytes: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in bytes {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
