@@ -7,7 +7,7 @@ use leptos::prelude::*;
 #[component]
 pub fn Shortcuts() -> impl IntoView {
     let ui = expect_context::<UiState>();
-    const KEYS: [(&str, &str); 15] = [
+    const KEYS: &[(&str, &str)] = &[
         ("/", "focus the search"),
         ("Enter / n", "next match (zooms to it)"),
         ("Shift+Enter / N", "previous match"),

@@ -187,7 +187,7 @@ pub fn pprof_message(p: &Profile, v: &ViewOptions) -> Result<pb::Profile, String
         }
         let neg = ViewOptions {
             event: Some(twin as u16),
-            ..*v
+            ..v.clone()
         };
         for (k, w) in crate::view::keyed_weights(p, &neg) {
             *net.entry(k).or_default() -= i128::from(w);
