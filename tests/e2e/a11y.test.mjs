@@ -76,6 +76,14 @@ test('the flame graph by keyboard alone: focus, arrows, live region, Enter zooms
   const pct = (v) => `${(v / n.sum * 100).toFixed(1)} %`;
   assert.equal(text, `alpha, self ${slf} samples (${pct(slf)}), total ${tot} samples (${pct(tot)}), depth 2, 1 child`);
   await page.screenshot({ path: outFile('a11y-focus-light.png') });
+  // `t` (not a graph key) reaches the page: auto → light → dark, the focus ring drawn for the dark theme.
+  await page.keyboard.press('t');
+  await page.keyboard.press('t');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  await page.waitForTimeout(100);
+  await page.screenshot({ path: outFile('a11y-focus-dark.png') });
+  await page.keyboard.press('t');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'auto');
 
   // Enter zooms to the focus frame; the zoom is announced.
   await page.keyboard.press('Enter');
@@ -177,13 +185,20 @@ test('every drawn label reaches 4.5:1 against its box, in every colour scheme an
   assert.ok(schemes.length >= 5, `schemes: ${schemes}`);
   const checked = [];
   for (const theme of ['light', 'dark']) {
-    // `t` cycles auto → light → dark.
+    // `t` cycles auto → light → dark (not typed into the search box).
+    await page.evaluate(() => document.activeElement?.blur());
     for (let i = 0; i < 3 && (await page.evaluate(() => document.documentElement.dataset.theme)) !== theme; i++) {
       await page.keyboard.press('t');
     }
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
-    for (const scheme of schemes) {
-      await page.selectOption('[data-testid=color-select]', scheme);
+    // Every scheme, then the first again with searches: matches magenta, the rest dimmed (drawn at 35 %); and
+    // a search nothing matches, every box dimmed.
+    const searches = { '+search': 'e', '+dimmed': 'no frame is called this' };
+    for (const scheme of [...schemes, `${schemes[0]}+search`, `${schemes[0]}+dimmed`]) {
+      const [base, tail] = scheme.split(/(?=\+)/);
+      const searching = tail !== undefined;
+      await page.selectOption('[data-testid=color-select]', base);
+      if (searching) await page.fill('[data-testid=search]', searches[tail]);
       await settle(page);
       await page.waitForTimeout(100);
       // Each label: its box's colour read from the canvas (composited over the page's background here), the
@@ -206,7 +221,8 @@ test('every drawn label reaches 4.5:1 against its box, in every colour scheme an
           return { fill, said: l.fill, text: l.text, ink };
         });
       });
-      assert.ok(rows.length >= 10, `${theme}/${scheme}: ${rows.length} labels`);
+      if (searching) await page.fill('[data-testid=search]', '');
+      assert.ok(rows.length >= 5, `${theme}/${scheme}: ${rows.length} labels`);
       for (const r of rows) {
         assert.ok(r.fill.every((v, k) => Math.abs(v - r.said[k]) <= 3), `${theme}/${scheme}: pixel ${r.fill} vs ${r.said}`);
         const ratio = contrast(r.fill, r.text);

@@ -259,8 +259,8 @@ pub fn HeatmapPanel() -> impl IntoView {
                     <label class="control" title="Select the same offsets in every second (a band) instead of a time range; Shift+drag does it once">
                         <input type="checkbox" data-testid="heatmap-band" prop:checked=move || heat.band_mode.get()
                             on:change=move |ev| actions.set_band_mode(event_target_checked(&ev))/>" band (same offsets every second)"</label>
-                    <button data-testid="heatmap-prev" title="Previous range of the same length ([)" on:click=move |_| actions.step_range(-1)>"◀"</button>
-                    <button data-testid="heatmap-next" title="Next range of the same length (])" on:click=move |_| actions.step_range(1)>"▶"</button>
+                    <button data-testid="heatmap-prev" aria-label="previous range" title="Previous range of the same length ([)" on:click=move |_| actions.step_range(-1)>"◀"</button>
+                    <button data-testid="heatmap-next" aria-label="next range" title="Next range of the same length (])" on:click=move |_| actions.step_range(1)>"▶"</button>
                     <button data-testid="heatmap-set-a" title="Keep this range as A; the next selection (B) is compared against it"
                         on:click=move |_| {
                             let o = view.options.get_untracked();
