@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { serve, browser, waitForProfile, settle, framePoint, outFile, FIXTURES, ROOT, ENGINE } from './harness.mjs';
+import { serve, browser, waitForProfile, settle, framePoint, pixelAt, outFile, FIXTURES, ROOT, ENGINE } from './harness.mjs';
 
 let server, b;
 before(async () => { server = await serve(); b = await browser(); });
@@ -176,6 +176,33 @@ const lum = (c) => {
 };
 const contrast = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
 
+/** Each drawn label: its box's colour read from the canvas (composited over the page's background here), the
+ *  colour scorch says the box is, the text colour it drew, and whether a pixel of that colour is inside the box. */
+const labelRows = (page) => page.evaluate(() => {
+  const c = document.querySelector('[data-testid=flame-canvas]');
+  const ctx = c.getContext('2d');
+  const dpr = c.width / c.getBoundingClientRect().width;
+  const bg = getComputedStyle(document.documentElement).backgroundColor.match(/\d+/g).map(Number);
+  return window.__scorchLabels().map((l) => {
+    // The box's colour: the commonest pixel inside it (the label's glyphs and any outline are thin).
+    const box = ctx.getImageData(Math.floor((l.x + 3) * dpr), Math.floor((l.y + 2) * dpr),
+      Math.max(1, Math.floor((l.w - 6) * dpr)), Math.floor(12 * dpr)).data;
+    const seen = new Map();
+    for (let i = 0; i < box.length; i += 4) {
+      const k = `${box[i]},${box[i + 1]},${box[i + 2]},${box[i + 3]}`;
+      seen.set(k, (seen.get(k) || 0) + 1);
+    }
+    const px = [...seen.entries()].sort((p, q) => q[1] - p[1])[0][0].split(',').map(Number);
+    const a = px[3] / 255;
+    const fill = [0, 1, 2].map((k) => Math.round(px[k] * a + bg[k] * (1 - a)));
+    let ink = false;
+    for (let i = 0; i < box.length && !ink; i += 4) {
+      ink = Math.abs(box[i] - l.text[0]) + Math.abs(box[i + 1] - l.text[1]) + Math.abs(box[i + 2] - l.text[2]) < 30;
+    }
+    return { fill, said: l.fill, text: l.text, ink };
+  });
+});
+
 test('every drawn label reaches 4.5:1 against its box, in every colour scheme and both themes', async () => {
   const { page } = b;
   await page.goto(server.url);
@@ -201,26 +228,7 @@ test('every drawn label reaches 4.5:1 against its box, in every colour scheme an
       if (searching) await page.fill('[data-testid=search]', searches[tail]);
       await settle(page);
       await page.waitForTimeout(100);
-      // Each label: its box's colour read from the canvas (composited over the page's background here), the
-      // text colour scheme says it drew, and whether a pixel of that colour is inside the label's box.
-      const rows = await page.evaluate(() => {
-        const c = document.querySelector('[data-testid=flame-canvas]');
-        const ctx = c.getContext('2d');
-        const dpr = c.width / c.getBoundingClientRect().width;
-        const bg = getComputedStyle(document.documentElement).backgroundColor.match(/\d+/g).map(Number);
-        return window.__scorchLabels().map((l) => {
-          const px = ctx.getImageData(Math.floor((l.x + 1) * dpr), Math.floor((l.y + 1) * dpr), 1, 1).data;
-          const a = px[3] / 255;
-          const fill = [0, 1, 2].map((k) => Math.round(px[k] * a + bg[k] * (1 - a)));
-          const box = ctx.getImageData(Math.floor((l.x + 3) * dpr), Math.floor((l.y + 2) * dpr),
-            Math.max(1, Math.floor((l.w - 6) * dpr)), Math.floor(12 * dpr)).data;
-          let ink = false;
-          for (let i = 0; i < box.length && !ink; i += 4) {
-            ink = Math.abs(box[i] - l.text[0]) + Math.abs(box[i + 1] - l.text[1]) + Math.abs(box[i + 2] - l.text[2]) < 30;
-          }
-          return { fill, said: l.fill, text: l.text, ink };
-        });
-      });
+      const rows = await labelRows(page);
       if (searching) await page.fill('[data-testid=search]', '');
       assert.ok(rows.length >= 5, `${theme}/${scheme}: ${rows.length} labels`);
       for (const r of rows) {
@@ -269,9 +277,35 @@ test('axe-core: no serious or critical violation on the main pages in both theme
       await page.setInputFiles('[data-testid=compare-file]', path.join(DATA, 'inf-diff-after.txt'));
       await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
       await axe(page, `${colorScheme}: diff`);
+      // The colour-blind-safe switch: rw_verify_area grew (orange: green well above blue, where red has them
+      // equal), __srcu_read_unlock shrank (blue); the labels still reach 4.5:1.
+      await page.check('[data-testid=diff-colorblind]');
+      await page.waitForTimeout(150);
+      const px = async (name) => {
+        const pt = await page.evaluate((n) => window.__scorchFramePoint(n), name);
+        assert.ok(pt, `${name} is drawn`);
+        // Near the box's top edge, above the label's glyphs.
+        return pixelAt(page, { x: pt[0], y: pt[1] - 6 });
+      };
+      const grew = await px('rw_verify_area'), shrank = await px('__srcu_read_unlock');
+      assert.ok(grew[0] > grew[2] + 60 && grew[1] > grew[2] + 30, `grew → orange, got ${grew}`);
+      assert.ok(shrank[2] > shrank[0] + 40, `shrank → blue, got ${shrank}`);
+      for (const r of await labelRows(page)) {
+        assert.ok(contrast(r.fill, r.text) >= 4.5, `colour-blind diff: ${r.text} on ${r.fill}`);
+      }
+      await page.screenshot({ path: outFile(`a11y-diff-colorblind-${colorScheme}.png`) });
+      await axe(page, `${colorScheme}: diff, colour-blind palette`);
+      // The shortcuts dialog takes the focus, keeps Tab inside and gives the focus back when it closes.
+      await page.focus('[data-testid=flame-canvas]');
       await page.keyboard.press('?');
       await page.locator('[data-testid=shortcuts]').waitFor();
+      await page.waitForFunction(() => document.activeElement?.dataset?.testid === 'shortcuts-close');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), 'shortcuts-close');
       await axe(page, `${colorScheme}: shortcuts panel`);
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.querySelector('[data-testid=shortcuts]'));
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), 'flame-canvas');
     } finally {
       await x.close();
     }

@@ -29,6 +29,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     let announcer = use_context::<super::announcer::Announcer>();
     // Whether the canvas has the keyboard focus (the focus ring is drawn only then).
     let has_focus = RwSignal::new(false);
+    let colorblind = expect_context::<crate::state::diff::DiffState>().colorblind;
 
     let measure = move || {
         if let Some(el) = scroll_ref.try_get_untracked().flatten() {
@@ -99,6 +100,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             selected: search.selected_mask(&data),
             scheme: view.scheme.get_untracked(),
             dark: ui.is_dark(),
+            colorblind: colorblind.get_untracked(),
         };
         crate::state::timed("paint", || {
             flame::paint(&canvas, &data, pane.current_zoom(), &g, &look)
@@ -121,6 +123,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         search.selected.track();
         view.scheme.track();
         ui.theme.track();
+        colorblind.track();
         view.orientation.track();
         pane.width.track();
         pane.height.track();
@@ -272,8 +275,13 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             },
         }
     };
+    // A click focuses the canvas too: that is no keyboard focus (no ring, no scrolling, nothing announced).
+    let by_pointer = RwSignal::new(false);
     let on_focus = move |_| {
         has_focus.set(true);
+        if by_pointer.get_untracked() {
+            return;
+        }
         let n = pane.focus.get_untracked().unwrap_or_else(|| pane.current_zoom());
         if pane.data.with_untracked(|d| d.is_some()) {
             pane.focus.set(Some(n));
@@ -338,6 +346,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
                 data-orientation=orientation_attr
                 tabindex="0" role="application" aria-roledescription="flame graph" aria-label=label
                 on:keydown=on_key on:focus=on_focus on:blur=move |_| has_focus.set(false)
+                on:mousedown=move |_| by_pointer.set(true) on:mouseup=move |_| by_pointer.set(false)
                 on:mousemove=on_move on:mouseleave=move |_| pane.hover.set(None) on:click=on_click></canvas>
             // The hover outline lives on its own canvas: moving the mouse repaints one rectangle, not the graph.
             <canvas node_ref=overlay_ref class="overlay" aria-hidden="true"></canvas>

@@ -161,6 +161,21 @@ pub fn diff_color(delta: f64, max: f64) -> Rgb {
     }
 }
 
+/// A [`diff_color`] in the colour-blind-safe palette (Okabe and Ito's orange and blue, told apart with every
+/// common colour-vision deficiency): the same intensity from the same light grey, orange for growth.
+pub fn colorblind_safe(c: Rgb) -> Rgb {
+    let (grey, r, b) = (210.0, f64::from(c[0]), f64::from(c[2]));
+    let (a, full) = if r > b {
+        ((grey - b) / 170.0, [230.0, 159.0, 0.0])
+    } else if b > r {
+        ((grey - r) / 170.0, [0.0, 114.0, 178.0])
+    } else {
+        return c;
+    };
+    let a = a.clamp(0.0, 1.0);
+    full.map(|f| (grey + (f - grey) * a).round() as u8)
+}
+
 fn fnv1a(bytes: &[u8]) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for &b in bytes {
@@ -220,5 +235,14 @@ mod tests {
         assert!((contrast([0x77, 0x77, 0x77], [255, 255, 255]) - 4.48).abs() < 0.01);
         assert_eq!(label_color([40, 40, 120]), [255, 255, 255]);
         assert_eq!(label_color([245, 200, 90]), [0, 0, 0]);
+    }
+
+    #[test]
+    fn colorblind_palette_keeps_sign_and_intensity() {
+        assert_eq!(colorblind_safe(diff_color(1.0, 1.0)), [230, 159, 0]);
+        assert_eq!(colorblind_safe(diff_color(-1.0, 1.0)), [0, 114, 178]);
+        assert_eq!(colorblind_safe(diff_color(0.0, 1.0)), [210, 210, 210]);
+        // Half the change: half way from the grey (210) to the full colour.
+        assert_eq!(colorblind_safe(diff_color(0.5, 1.0)), [220, 185, 105]);
     }
 }

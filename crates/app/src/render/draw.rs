@@ -17,6 +17,8 @@ pub struct Paint<'a> {
     pub selected: Option<&'a [bool]>,
     pub scheme: ColorScheme,
     pub dark: bool,
+    /// A diff in the colour-blind-safe palette (orange/blue).
+    pub colorblind: bool,
 }
 
 const MATCH_RGB: Rgb = [230, 0, 230];
@@ -64,6 +66,8 @@ pub fn draw(
             let matched = paint.search.map(|m| d.node_in(m, n));
             let rgb = if matched == Some(true) {
                 MATCH_RGB
+            } else if paint.colorblind && d.diff.is_some() {
+                super::color::colorblind_safe(d.color_of(n, paint.scheme))
             } else {
                 d.color_of(n, paint.scheme)
             };

@@ -18,6 +18,7 @@ pub struct Look {
     pub selected: Option<Arc<Vec<bool>>>,
     pub scheme: ColorScheme,
     pub dark: bool,
+    pub colorblind: bool,
 }
 
 thread_local! {
@@ -55,6 +56,7 @@ pub fn paint(canvas: &HtmlCanvasElement, data: &FlameData, zoom: NodeId, g: &Geo
         selected: look.selected.as_deref().map(|v| v.as_slice()),
         scheme: look.scheme,
         dark: look.dark,
+        colorblind: look.colorblind,
     };
     draw::draw(&surface.ctx, data, zoom, &paint, g, surface.dpr);
     #[cfg(feature = "testing")]

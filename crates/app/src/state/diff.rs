@@ -20,6 +20,8 @@ pub struct DiffState {
     /// until the user says "Diff anyway" (`allow_mismatch`), as `scorch diff --allow-mismatch`.
     pub refused: RwSignal<Option<(String, Vec<FactRow>)>>,
     pub allow_mismatch: RwSignal<bool>,
+    /// The colour-blind-safe palette: orange grew, blue shrank (`render::color::colorblind_safe`), drawn only.
+    pub colorblind: RwSignal<bool>,
 }
 
 impl Default for DiffState {
@@ -31,6 +33,7 @@ impl Default for DiffState {
             events: RwSignal::new(None),
             refused: RwSignal::new(None),
             allow_mismatch: RwSignal::new(false),
+            colorblind: RwSignal::new(false),
         }
     }
 }
