@@ -56,7 +56,9 @@ test('the flame graph by keyboard alone: focus, arrows, live region, Enter zooms
   assert.equal(attrs.role, 'application');
   assert.match(attrs.label, /^Flame graph: arrow keys/);
   assert.equal(attrs.o, 'flame');
-  await waitSaid(page, /^all, /);
+  // Headless Firefox under WebDriver BiDi gives the window no system focus, so it dispatches no `focus` events
+  // (document.activeElement moves, listeners do not run): the announcement on focus is checked in Chromium only.
+  if (ENGINE === 'chromium') await waitSaid(page, /^all, /);
 
   // Flame orientation: ↑ is toward the callees as drawn. all → main → alpha (leftmost, alphabetical) → gamma.
   await page.keyboard.press('ArrowUp');

@@ -40,11 +40,13 @@ pub fn LiveRegion() -> impl IntoView {
     let view = expect_context::<ViewState>();
     let search = expect_context::<SearchState>();
     let main = expect_context::<Panes>().main;
-    Effect::new(move |prev: Option<()>| {
+    // Only a change is announced (a new profile sets the mode again to the same value).
+    Effect::new(move |prev: Option<crate::state::view::Mode>| {
         let mode = view.mode.get();
-        if prev.is_some() {
+        if prev.is_some_and(|p| p != mode) {
             a.say(format!("{} view", mode.label()));
         }
+        mode
     });
     Effect::new(move |prev: Option<usize>| {
         let depth = main.zoom.with(|z| z.len());

@@ -275,11 +275,15 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             },
         }
     };
-    // A click focuses the canvas too: that is no keyboard focus (no ring, no scrolling, nothing announced).
-    let by_pointer = RwSignal::new(false);
+    // A click focuses the canvas too: that is no keyboard focus (no ring, no scrolling, nothing announced); the
+    // browser's `:focus-visible` tells them apart.
     let on_focus = move |_| {
         has_focus.set(true);
-        if by_pointer.get_untracked() {
+        let keyboard = canvas_ref
+            .try_get_untracked()
+            .flatten()
+            .is_none_or(|c| c.matches(":focus-visible").unwrap_or(true));
+        if !keyboard {
             return;
         }
         let n = pane.focus.get_untracked().unwrap_or_else(|| pane.current_zoom());
@@ -346,7 +350,6 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
                 data-orientation=orientation_attr
                 tabindex="0" role="application" aria-roledescription="flame graph" aria-label=label
                 on:keydown=on_key on:focus=on_focus on:blur=move |_| has_focus.set(false)
-                on:mousedown=move |_| by_pointer.set(true) on:mouseup=move |_| by_pointer.set(false)
                 on:mousemove=on_move on:mouseleave=move |_| pane.hover.set(None) on:click=on_click></canvas>
             // The hover outline lives on its own canvas: moving the mouse repaints one rectangle, not the graph.
             <canvas node_ref=overlay_ref class="overlay" aria-hidden="true"></canvas>
