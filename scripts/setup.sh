@@ -36,9 +36,10 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qF "$WBG_VERSION"; then
 fi
 
 # npm: binaryen (wasm-opt 132, never Debian's 108, which breaks the page), playwright-core (drives Chromium) and
-# puppeteer-core (drives Firefox over WebDriver BiDi; like playwright-core, it never downloads a browser).
+# puppeteer-core (drives Firefox over WebDriver BiDi; like playwright-core, it never downloads a browser) and
+# axe-core (the accessibility rules tests/e2e/a11y.test.mjs injects into the page).
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/puppeteer-core ] \
-    || [ package.json -nt node_modules/.package-lock.json ]; then
+    || [ ! -d node_modules/axe-core ] || [ package.json -nt node_modules/.package-lock.json ]; then
     say "installing npm packages"
     npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error
 fi

@@ -1,5 +1,6 @@
 //! The app shell: creates the state, wires page-wide input and the address bar, and lays out the components.
 
+use super::announcer::{Announcer, LiveRegion};
 use super::breadcrumb::Breadcrumb;
 use super::diff_bar::DiffBar;
 use super::error_banner::ErrorBanner;
@@ -22,6 +23,7 @@ use leptos::prelude::*;
 #[component]
 pub fn App() -> impl IntoView {
     let a = Actions::provide();
+    Announcer::provide();
     keys::listen_drop_and_paste(a);
     keys::listen_keys(a);
 
@@ -60,5 +62,6 @@ pub fn App() -> impl IntoView {
         <Tooltip pane=panes.callees/>
         <Shortcuts/>
         <StatusLine/>
+        <LiveRegion/>
     }
 }

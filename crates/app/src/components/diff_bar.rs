@@ -77,6 +77,7 @@ pub fn DiffBar() -> impl IntoView {
 #[component]
 fn DiffLegend() -> impl IntoView {
     let actions = expect_context::<Actions>();
+    let colorblind = expect_context::<crate::state::diff::DiffState>().colorblind;
     let main = expect_context::<Panes>().main;
     let show_movers = RwSignal::new(false);
     let show_facts = RwSignal::new(false);
@@ -147,8 +148,9 @@ fn DiffLegend() -> impl IntoView {
     move || {
         info().map(|(bname, tname, btotal, ttotal, widths, absolute)| {
             let (battr, tattr) = (bname.clone(), tname.clone());
-            let legend = format!(
-                "Red: {} in target (after) than in base (before); blue: {}; grey: unchanged. {}",
+            let legend = move || format!(
+                "{}: {} in target (after) than in base (before); blue: {}; grey: unchanged. {}",
+                if colorblind.get() { "Orange" } else { "Red" },
                 if absolute { "more" } else { "larger share" },
                 if absolute { "less" } else { "smaller share" },
                 if absolute {
@@ -158,7 +160,7 @@ fn DiffLegend() -> impl IntoView {
                 }
             );
             view! {
-                <div class="diff-bar" data-testid="diff-legend" data-base=battr data-target=tattr
+                <div class="diff-bar" class:colorblind=move || colorblind.get() data-testid="diff-legend" data-base=battr data-target=tattr
                     data-widths=widths.key()
                     data-mode=if absolute { "absolute" } else { "normalised" }>
                     <div class="diff-sides">
@@ -189,6 +191,9 @@ fn DiffLegend() -> impl IntoView {
                         <button data-testid="diff-mode" on:click=toggle_mode>
                             {if absolute { "Absolute values" } else { "Normalised shares" }}
                         </button>
+                        <label class="control" title="Orange and blue instead of red and blue: told apart with any colour vision">
+                            <input type="checkbox" data-testid="diff-colorblind" prop:checked=move || colorblind.get()
+                                on:change=move |ev| colorblind.set(event_target_checked(&ev))/>" colour-blind safe"</label>
                         <button data-testid="movers-toggle" on:click=move |_| show_movers.update(|m| *m = !*m)>"Movers"</button>
                         <button data-testid="diff-exit" on:click=exit>"Exit diff"</button>
                     </div>

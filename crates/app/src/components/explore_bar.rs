@@ -80,7 +80,7 @@ pub fn ExploreBar() -> impl IntoView {
                         on:click=move |_| actions.set_mode(m)>{m.label()}</button>
                 }).collect_view()}
             </div>
-            <input data-testid="search" class="search" type="text" placeholder="Search functions ( / )"
+            <input data-testid="search" aria-label="search functions" class="search" type="text" placeholder="Search functions ( / )"
                 prop:value=move || search.pattern.get().text
                 on:input=move |ev| { let t = event_target_value(&ev); set_search(&|q| q.text = t.clone()); }
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
@@ -95,8 +95,8 @@ pub fn ExploreBar() -> impl IntoView {
             <label class="control" title="Match case"><input type="checkbox" data-testid="search-case"
                 prop:checked=move || search.pattern.get().case_sensitive
                 on:change=move |ev| { let on = event_target_checked(&ev); set_search(&|q| q.case_sensitive = on); }/>"Aa"</label>
-            <button data-testid="search-prev" title="Previous match (Shift+Enter, N)" on:click=move |_| search.step_match(main, -1)>"‹"</button>
-            <button data-testid="search-next" title="Next match (Enter, n)" on:click=move |_| search.step_match(main, 1)>"›"</button>
+            <button data-testid="search-prev" aria-label="previous match" title="Previous match (Shift+Enter, N)" on:click=move |_| search.step_match(main, -1)>"‹"</button>
+            <button data-testid="search-next" aria-label="next match" title="Next match (Enter, n)" on:click=move |_| search.step_match(main, 1)>"›"</button>
             {move || matched_text().map(|(v, text)| view! { <span class="matched" data-testid="matched" data-value=v>{text}</span> })}
             {move || search_error().map(|e| view! { <span class="filter-error" data-testid="search-error">{e}</span> })}
             <Show when=move || !search.pattern.get().text.is_empty() && search_error().is_none()>
@@ -147,7 +147,7 @@ pub fn ExploreBar() -> impl IntoView {
                     on:click=move |_| fn_tx(Transform::CollapseRecursion)>"Collapse recursion"</button>
                 <button data-testid="tx-drec" title="Collapse direct recursion only (f calling f)"
                     on:click=move |_| fn_tx(Transform::CollapseDirect)>"Collapse direct recursion"</button>
-                <button data-testid="sel-clear" title="Clear the selection" on:click=move |_| actions.select(None)>"×"</button>
+                <button data-testid="sel-clear" aria-label="clear the selection" title="Clear the selection" on:click=move |_| actions.select(None)>"×"</button>
             </div>
         })}
         <Show when=move || search.transforms.with(|t| !t.is_empty())>
@@ -156,7 +156,7 @@ pub fn ExploreBar() -> impl IntoView {
                 {move || search.transforms.get().into_iter().enumerate().map(|(i, t)| view! {
                     <span class="chip" data-testid="transform-chip">
                         <span>{t.label()}</span>
-                        <button data-testid="transform-remove" title="Remove this transform" on:click=move |_| actions.remove_transform(i)>"×"</button>
+                        <button data-testid="transform-remove" aria-label="remove this transform" title="Remove this transform" on:click=move |_| actions.remove_transform(i)>"×"</button>
                     </span>
                 }).collect_view()}
                 <span class="hint">"Ctrl+Z removes the last"</span>

@@ -26,6 +26,10 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     let scroll_ref = NodeRef::<leptos::html::Div>::new();
     let is_main = pane.id == PaneId::Main;
     let page_orientation = move || view.orientation.get_untracked();
+    let announcer = use_context::<super::announcer::Announcer>();
+    // Whether the canvas has the keyboard focus (the focus ring is drawn only then).
+    let has_focus = RwSignal::new(false);
+    let colorblind = expect_context::<crate::state::diff::DiffState>().colorblind;
 
     let measure = move || {
         if let Some(el) = scroll_ref.try_get_untracked().flatten() {
@@ -67,7 +71,12 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         let hover = pane.hover.get_untracked().zip(data.as_ref());
         let g = hover.map(|(_, d)| pane.geometry(d, page_orientation()));
         let target = hover.zip(g.as_ref()).map(|((h, d), g)| (&**d, h.node, g));
-        flame::paint_overlay(&overlay, target, ui.is_dark(), canvas::css_size(&canvas));
+        let focus = pane.focus.get_untracked().filter(|_| has_focus.get_untracked());
+        let focus = focus
+            .zip(data.as_ref())
+            .map(|(n, d)| (n, pane.geometry(d, page_orientation())));
+        let focus = focus.as_ref().zip(data.as_ref()).map(|((n, g), d)| (&**d, *n, g));
+        flame::paint_overlay(&overlay, target, focus, ui.is_dark(), canvas::css_size(&canvas));
     };
     let paint = move || {
         let Some(Some(canvas)) = canvas_ref.try_get_untracked() else {
@@ -91,6 +100,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             selected: search.selected_mask(&data),
             scheme: view.scheme.get_untracked(),
             dark: ui.is_dark(),
+            colorblind: colorblind.get_untracked(),
         };
         crate::state::timed("paint", || {
             flame::paint(&canvas, &data, pane.current_zoom(), &g, &look)
@@ -102,6 +112,8 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     let hover_redraw = Redraw::default();
     Effect::new(move |_| {
         pane.hover.track();
+        pane.focus.track();
+        has_focus.track();
         hover_redraw.request(paint_overlay);
     });
     Effect::new(move |_| {
@@ -111,6 +123,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         search.selected.track();
         view.scheme.track();
         ui.theme.track();
+        colorblind.track();
         view.orientation.track();
         pane.width.track();
         pane.height.track();
@@ -175,6 +188,120 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         }
     };
 
+    // The keyboard: arrows move the focus frame (`frame_keys`), Home goes to the root, Enter zooms to it, Space
+    // selects its function. The focus frame is kept in view: a zoom it is outside of is undone, and the pane
+    // scrolls to its row.
+    let announce = move |n: NodeId| {
+        if let (Some(a), Some(d)) = (announcer, pane.data.get_untracked()) {
+            a.say(super::frame_keys::describe(&d, n));
+        }
+    };
+    let reveal = move |n: NodeId| {
+        let Some(data) = pane.data.get_untracked() else {
+            return;
+        };
+        if !super::frame_keys::shown_in_zoom(&data, n, pane.current_zoom()) {
+            pane.zoom.update(|z| {
+                while z
+                    .last()
+                    .is_some_and(|&x| !super::frame_keys::shown_in_zoom(&data, n, x))
+                {
+                    z.pop();
+                }
+            });
+        }
+        let Some(el) = scroll_ref.try_get_untracked().flatten() else {
+            return;
+        };
+        let g = pane.geometry(&data, page_orientation());
+        let depth = data.tree.depth.get(n.idx()).copied().unwrap_or(0) as usize;
+        let y = g.row_y(depth) + g.view_top;
+        let (top, h) = (f64::from(el.scroll_top()), pane.height.get_untracked());
+        if y < top {
+            el.set_scroll_top((y - ROW_H).max(0.0) as i32);
+        } else if y + ROW_H > top + h {
+            el.set_scroll_top((y + 2.0 * ROW_H - h).max(0.0) as i32);
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        let Some(data) = pane.data.get_untracked() else {
+            return;
+        };
+        let cur = pane.focus.get_untracked().unwrap_or_else(|| pane.current_zoom());
+        let key = ev.key();
+        match key.as_str() {
+            "Enter" => {
+                ev.prevent_default();
+                ev.stop_propagation();
+                match cur {
+                    NodeId::ROOT => pane.zoom.set(Vec::new()),
+                    n if n != pane.current_zoom() => pane.zoom.update(|z| z.push(n)),
+                    _ => {}
+                }
+                pane.focus.set(Some(cur));
+            }
+            " " => {
+                ev.prevent_default();
+                ev.stop_propagation();
+                if cur != NodeId::ROOT && data.kind_of(cur) != Some(scorch_core::FrameKind::Process) {
+                    let name = data.name_of(cur).to_string();
+                    if let Some(a) = announcer {
+                        a.say(format!("selected {}", super::shown_name(&name)));
+                    }
+                    actions.select(Some(name));
+                }
+            }
+            _ => match super::frame_keys::target(&data, cur, &key, pane.orientation(page_orientation())) {
+                None => {}
+                Some(to) => {
+                    ev.prevent_default();
+                    ev.stop_propagation();
+                    match to {
+                        Ok(n) => {
+                            pane.focus.set(Some(n));
+                            reveal(n);
+                            announce(n);
+                        }
+                        Err(why) => {
+                            if let Some(a) = announcer {
+                                a.say(why.to_string());
+                            }
+                        }
+                    }
+                }
+            },
+        }
+    };
+    // A click focuses the canvas too: that is no keyboard focus (no ring, no scrolling, nothing announced); the
+    // browser's `:focus-visible` tells them apart.
+    let on_focus = move |_| {
+        has_focus.set(true);
+        let keyboard = canvas_ref
+            .try_get_untracked()
+            .flatten()
+            .is_none_or(|c| c.matches(":focus-visible").unwrap_or(true));
+        if !keyboard {
+            return;
+        }
+        let n = pane.focus.get_untracked().unwrap_or_else(|| pane.current_zoom());
+        if pane.data.with_untracked(|d| d.is_some()) {
+            pane.focus.set(Some(n));
+            reveal(n);
+            announce(n);
+        }
+    };
+    let label = move || {
+        let what = match pane.id {
+            PaneId::Main => "Flame graph".to_string(),
+            PaneId::Callers => "Callers of the selected function".to_string(),
+            PaneId::Callees => "Callees of the selected function".to_string(),
+        };
+        format!("{what}: arrow keys move between frames, Home goes to the root, Enter zooms, Space selects the function")
+    };
+
     // The attributes tests read: the main graph's zoom path (its depth past the deepest a link names: the path
     // of a zoom into a recursion millions of frames deep is megabytes), this pane's depth and orientation.
     let zoom_attr = move || {
@@ -221,6 +348,8 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
                 data-row-height=ROW_H.to_string() data-depth=depth_attr data-zoom=zoom_attr
                 data-shown=move || pane.shows.get().to_string()
                 data-orientation=orientation_attr
+                tabindex="0" role="application" aria-roledescription="flame graph" aria-label=label
+                on:keydown=on_key on:focus=on_focus on:blur=move |_| has_focus.set(false)
                 on:mousemove=on_move on:mouseleave=move |_| pane.hover.set(None) on:click=on_click></canvas>
             // The hover outline lives on its own canvas: moving the mouse repaints one rectangle, not the graph.
             <canvas node_ref=overlay_ref class="overlay" aria-hidden="true"></canvas>

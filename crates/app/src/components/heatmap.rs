@@ -105,8 +105,8 @@ pub fn HeatmapPanel() -> impl IntoView {
             heat.pending.set(Some(to));
         }
     };
-    let on_move = move |ev: leptos::ev::MouseEvent| {
-        let text = match (cell_at(&ev), heat.heat.get_untracked()) {
+    let cell_text = move |cell: Option<Cell>| -> String {
+        match (cell, heat.heat.get_untracked()) {
             (Some((c, r)), Some(h)) => {
                 let ms = |r: u32| f64::from(r) * 1000.0 / f64::from(h.rows);
                 let n = h.count(c, r);
@@ -123,8 +123,81 @@ pub fn HeatmapPanel() -> impl IntoView {
                 )
             }
             _ => String::new(),
+        }
+    };
+    let on_move = move |ev: leptos::ev::MouseEvent| hover_text.set(cell_text(cell_at(&ev)));
+
+    // The keyboard: arrows move a cell cursor (shown as the first cell of a two-click selection), Shift+arrows
+    // extend a range from where Shift was first held, Enter selects it exactly as a drag between the same two
+    // cells does (a band with "band" on), Esc (the page's) clears. The cursor's readout is announced.
+    let anchor = RwSignal::new(None::<Cell>);
+    let keyed = RwSignal::new(false);
+    let announcer = use_context::<super::announcer::Announcer>();
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let Some(h) = heat.heat.get_untracked() else {
+            return;
         };
-        hover_text.set(text);
+        if h.columns == 0 || h.rows == 0 || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        // The cursor starts at the selection's first cell, or the first cell.
+        let cur = heat
+            .pending
+            .get_untracked()
+            .or_else(|| heat.sel.get_untracked().map(|(a, _)| a))
+            .unwrap_or((0, 0));
+        let (c, r) = cur;
+        let next = match ev.key().as_str() {
+            "ArrowLeft" => (c.saturating_sub(1), r),
+            "ArrowRight" => ((c + 1).min(h.columns - 1), r),
+            // Row 0 (offset 0 ms) is at the bottom.
+            "ArrowUp" => (c, (r + 1).min(h.rows - 1)),
+            "ArrowDown" => (c, r.saturating_sub(1)),
+            "Home" => (0, r),
+            "End" => (h.columns - 1, r),
+            "Enter" => {
+                ev.prevent_default();
+                ev.stop_propagation();
+                let from = anchor.get_untracked().unwrap_or(cur);
+                if heat.band_mode.get_untracked() {
+                    actions.select_band(from, cur);
+                } else {
+                    actions.select_cells(from, cur);
+                }
+                anchor.set(None);
+                heat.pending.set(Some(cur));
+                return;
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        ev.stop_propagation();
+        keyed.set(true);
+        if ev.shift_key() {
+            if anchor.get_untracked().is_none() {
+                anchor.set(Some(cur));
+            }
+        } else {
+            anchor.set(None);
+        }
+        heat.pending.set(Some(next));
+        let mut text = cell_text(Some(next));
+        if let Some((ac, ar)) = anchor.get_untracked() {
+            text = format!("{text} · range from second {ac}, row {ar}: Enter selects");
+        }
+        hover_text.set(text.clone());
+        if let Some(a) = announcer {
+            a.say(text);
+        }
+    };
+    // Leaving the heatmap drops a keyboard cursor (a mouse click after it would otherwise take it as the first
+    // of two clicks).
+    let on_blur = move |_| {
+        if anchor.get_untracked().is_some() || keyed.get_untracked() {
+            heat.pending.set(None);
+        }
+        anchor.set(None);
+        keyed.set(false);
     };
     let offsets_attr = move |end: bool| {
         view.options
@@ -190,8 +263,8 @@ pub fn HeatmapPanel() -> impl IntoView {
                     <label class="control" title="Select the same offsets in every second (a band) instead of a time range; Shift+drag does it once">
                         <input type="checkbox" data-testid="heatmap-band" prop:checked=move || heat.band_mode.get()
                             on:change=move |ev| actions.set_band_mode(event_target_checked(&ev))/>" band (same offsets every second)"</label>
-                    <button data-testid="heatmap-prev" title="Previous range of the same length ([)" on:click=move |_| actions.step_range(-1)>"◀"</button>
-                    <button data-testid="heatmap-next" title="Next range of the same length (])" on:click=move |_| actions.step_range(1)>"▶"</button>
+                    <button data-testid="heatmap-prev" aria-label="previous range" title="Previous range of the same length ([)" on:click=move |_| actions.step_range(-1)>"◀"</button>
+                    <button data-testid="heatmap-next" aria-label="next range" title="Next range of the same length (])" on:click=move |_| actions.step_range(1)>"▶"</button>
                     <button data-testid="heatmap-set-a" title="Keep this range as A; the next selection (B) is compared against it"
                         on:click=move |_| {
                             let o = view.options.get_untracked();
@@ -213,12 +286,15 @@ pub fn HeatmapPanel() -> impl IntoView {
                         data-rows=move || heat.heat.get().map(|h| h.rows.to_string()).unwrap_or_default()
                         data-columns=move || heat.heat.get().map(|h| h.columns.to_string()).unwrap_or_default()
                         data-max=move || heat.heat.get().map(|h| h.max.to_string()).unwrap_or_default()
+                        tabindex="0" role="application" aria-roledescription="heatmap"
+                        aria-label="Subsecond heatmap: arrow keys move a cell cursor, Shift+arrows extend a range, Enter selects it"
+                        on:keydown=on_key on:blur=on_blur
                         on:mousedown=on_down on:mouseup=on_up on:mousemove=on_move
                         on:mouseleave=move |_| hover_text.set(String::new())></canvas>
                 </div>
                 <div class="heatmap-status">
                     <span data-testid="heatmap-hover">{move || hover_text.get()}</span>
-                    <span data-testid="heatmap-selection">{move || selection_text().unwrap_or_default()}</span>
+                    <span data-testid="heatmap-selection" aria-live="polite">{move || selection_text().unwrap_or_default()}</span>
                     {move || heat.heat.get().and_then(|h| h.note()).map(|n| view! {
                         <span class="heatmap-note" data-testid="heatmap-note">{format!("Note: {n}.")}</span>
                     })}

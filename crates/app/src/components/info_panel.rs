@@ -31,10 +31,12 @@ pub fn InfoPanel() -> impl IntoView {
     };
     view! {
         <Show when=move || !info().is_empty()>
+            // A disclosure (it opens in place and does not take the focus), not a dialog.
             <button data-testid="info-toggle" title="What the file says about itself"
+                aria-controls="profile-info" aria-expanded=move || open.get().to_string()
                 on:click=move |_| open.update(|o| *o = !*o)>"Info"</button>
             <Show when=move || open.get()>
-                <div class="info-panel" data-testid="profile-info">
+                <div class="info-panel" id="profile-info" data-testid="profile-info">
                     <table>
                         {move || info().into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view()}
                     </table>

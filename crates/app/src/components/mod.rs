@@ -2,6 +2,7 @@
 //! (`expect_context::<ViewState>()`…) and calls [`crate::state::Actions`] for what changes several.
 //! Dependencies: components → state, render, url; nothing depends on components but `lib.rs`.
 
+pub mod announcer;
 pub mod app;
 pub mod breadcrumb;
 pub mod copy_link;
@@ -10,6 +11,7 @@ pub mod error_banner;
 pub mod explore_bar;
 pub mod export_menu;
 pub mod flame_canvas;
+pub mod frame_keys;
 pub mod function_table;
 pub mod health_badge;
 pub mod heatmap;

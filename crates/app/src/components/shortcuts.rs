@@ -25,16 +25,64 @@ pub fn Shortcuts() -> impl IntoView {
         ("[ ]", "previous / next time range"),
         ("Ctrl+Z", "remove the last transform"),
         ("click", "zoom to a frame and select its function"),
+        (
+            "Tab",
+            "focus the graph (then the keys below move its focus frame)",
+        ),
+        ("← →", "graph: previous / next frame beside it (same caller)"),
+        (
+            "↑ ↓",
+            "graph: the callee / caller as drawn (flame: ↑ callee; icicle: ↓ callee)",
+        ),
+        ("Home", "graph: the root"),
+        (
+            "Enter / Space",
+            "graph: zoom to the focus frame / select its function",
+        ),
         ("Ctrl+V", "open pasted folded stacks"),
         ("?", "this list"),
     ];
+    // A modal dialog: opening it moves the focus to its Close button, Tab stays inside, closing it (Esc, `?`,
+    // Close) gives the focus back to where it was.
+    let close_ref = NodeRef::<leptos::html::Button>::new();
+    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    Effect::new(move |prev: Option<bool>| {
+        let open = ui.help.get();
+        if open && prev != Some(true) {
+            use wasm_bindgen::JsCast;
+            let active = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element())
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+            opener.set_value(active);
+            request_animation_frame(move || {
+                if let Some(b) = close_ref.try_get_untracked().flatten() {
+                    let _ = b.focus();
+                }
+            });
+        } else if !open && prev == Some(true) {
+            if let Some(el) = opener.get_value() {
+                let _ = el.focus();
+            }
+        }
+        open
+    });
+    let trap = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Tab" {
+            ev.prevent_default();
+            if let Some(b) = close_ref.try_get_untracked().flatten() {
+                let _ = b.focus();
+            }
+        }
+    };
     view! {
         <Show when=move || ui.help.get()>
-            <div class="shortcuts" data-testid="shortcuts" role="dialog" aria-label="keyboard shortcuts">
+            <div class="shortcuts" data-testid="shortcuts" role="dialog" aria-modal="true" aria-label="keyboard shortcuts"
+                on:keydown=trap>
                 <table>
                     {KEYS.iter().map(|(k, what)| view! { <tr><th><kbd>{*k}</kbd></th><td>{*what}</td></tr> }).collect_view()}
                 </table>
-                <button on:click=move |_| ui.help.set(false)>"Close"</button>
+                <button node_ref=close_ref data-testid="shortcuts-close" on:click=move |_| ui.help.set(false)>"Close"</button>
             </div>
         </Show>
     }

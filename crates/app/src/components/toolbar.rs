@@ -26,7 +26,7 @@ pub fn Toolbar() -> impl IntoView {
             <ExportMenu/>
             <OrientationToggle/>
             <ThemeToggle/>
-            <button data-testid="help-toggle" title="Keyboard shortcuts (?)" on:click=move |_| ui.help.update(|h| *h = !*h)>"?"</button>
+            <button data-testid="help-toggle" aria-label="keyboard shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| ui.help.update(|h| *h = !*h)>"?"</button>
         </header>
     }
 }

@@ -38,7 +38,7 @@ fn counts_of(data: &Arc<FlameData>) -> Option<Arc<NodeCounts>> {
 }
 
 /// Tooltip rows of a diff node: both sides' self and total (value and share), and the changes.
-fn diff_tooltip_rows(x: &DiffData, n: usize) -> Vec<(&'static str, &'static str, String)> {
+pub(crate) fn diff_tooltip_rows(x: &DiffData, n: usize) -> Vec<(&'static str, &'static str, String)> {
     use scorch_core::analysis::diff::Diff;
     use scorch_core::model::units::format_value;
     let [bs, bt, ts, tt] = x.nodes.get(n).copied().unwrap_or_default();

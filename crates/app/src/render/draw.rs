@@ -17,6 +17,8 @@ pub struct Paint<'a> {
     pub selected: Option<&'a [bool]>,
     pub scheme: ColorScheme,
     pub dark: bool,
+    /// A diff in the colour-blind-safe palette (orange/blue).
+    pub colorblind: bool,
 }
 
 const MATCH_RGB: Rgb = [230, 0, 230];
@@ -35,6 +37,8 @@ struct Label {
     w: f64,
     y: f64,
     alpha: f64,
+    /// The box's fill (before its alpha).
+    rgb: Rgb,
 }
 
 /// Draws the whole flame graph. The context is already scaled to CSS px; `dpr` is the device-pixel ratio.
@@ -62,6 +66,8 @@ pub fn draw(
             let matched = paint.search.map(|m| d.node_in(m, n));
             let rgb = if matched == Some(true) {
                 MATCH_RGB
+            } else if paint.colorblind && d.diff.is_some() {
+                super::color::colorblind_safe(d.color_of(n, paint.scheme))
             } else {
                 d.color_of(n, paint.scheme)
             };
@@ -78,7 +84,14 @@ pub fn draw(
             // One CSS px gap on the right and bottom separates neighbours when there is room.
             let gap = if w > 3.0 { 1.0 } else { 0.0 };
             fill_px(buf, dims, x0, x1 - gap, y, rgb, alpha);
-            labels.push(Label { n, x0, w, y, alpha });
+            labels.push(Label {
+                n,
+                x0,
+                w,
+                y,
+                alpha,
+                rgb,
+            });
         };
         // Ancestors of the zoom: full width, faded. Only the rows on screen are looked up (each walks up from
         // the zoom: looking up every row of a zoom a million frames deep was quadratic).
@@ -178,17 +191,27 @@ pub fn draw(
             ctx.stroke_rect(l.x0 + 1.0, l.y + 1.0, (l.w - gap - 2.0).max(0.0), ROW_H - 3.0);
         }
     }
-    ctx.set_fill_style_str("#000");
-    let mut alpha = 1.0;
+    // Each label in black or white, whichever contrasts more with its box as it shows on the page (the fill
+    // blended with the page's background by its alpha): at least 4.58:1 whatever the fill (WCAG 2.2 AA asks
+    // 4.5:1). Labels are drawn opaque, so a dimmed box's label stays readable.
+    let bg = if paint.dark { BG_DARK } else { BG_LIGHT };
+    #[cfg(feature = "testing")]
+    crate::testing::clear_labels();
+    let mut ink = "";
     for l in &labels {
         let room = ((l.w - 6.0) / char_w).floor();
         if room < 3.0 {
             continue;
         }
-        if l.alpha != alpha {
-            alpha = l.alpha;
-            ctx.set_global_alpha(alpha);
+        let shown = blend(l.rgb, bg, l.alpha);
+        let text_rgb = super::color::label_color(shown);
+        let css = if text_rgb == [0, 0, 0] { "#000" } else { "#fff" };
+        if css != ink {
+            ink = css;
+            ctx.set_fill_style_str(css);
         }
+        #[cfg(feature = "testing")]
+        crate::testing::record_label(l.x0, l.y, l.w, shown, text_rgb);
         let name = d.name_of(l.n);
         // Counting stops past the room: a name can be megabytes long.
         let count = name.chars().take(room as usize + 1).count();
@@ -202,11 +225,20 @@ pub fn draw(
         };
         let _ = ctx.fill_text(&text, l.x0 + 3.0, l.y + ROW_H / 2.0);
     }
-    ctx.set_global_alpha(1.0);
 }
 
-/// Outlines the hovered node (on the overlay canvas; the context is scaled to CSS px).
-pub fn draw_hover(ctx: &CanvasRenderingContext2d, d: &FlameData, n: NodeId, g: &Geometry, dark: bool) {
+/// The page's background under the graph in the light and dark themes (`--bg` in www/style.css).
+const BG_LIGHT: Rgb = [0xfb, 0xfb, 0xfa];
+const BG_DARK: Rgb = [0x17, 0x17, 0x1a];
+
+/// `rgb` at opacity `alpha` over `bg`, as the page shows it.
+fn blend(rgb: Rgb, bg: Rgb, alpha: f64) -> Rgb {
+    let mix = |f: u8, b: u8| (f64::from(f) * alpha + f64::from(b) * (1.0 - alpha)).round() as u8;
+    [mix(rgb[0], bg[0]), mix(rgb[1], bg[1]), mix(rgb[2], bg[2])]
+}
+
+/// Where node `n` is drawn: (x, width, y) in CSS px, or `None` when it is off the canvas.
+fn node_box(d: &FlameData, n: NodeId, g: &Geometry) -> Option<(f64, f64, f64)> {
     let depth = d.tree.depth.get(n.idx()).copied().unwrap_or(0) as usize;
     let (x0, x1) = if depth < g.zoom_depth {
         (0.0, g.width)
@@ -217,15 +249,39 @@ pub fn draw_hover(ctx: &CanvasRenderingContext2d, d: &FlameData, n: NodeId, g: &
                 .min(g.width),
         )
     };
-    let w = x1 - x0;
-    if w <= 0.0 || !g.row_visible(depth) {
+    (x1 > x0 && g.row_visible(depth)).then(|| (x0, x1 - x0, g.row_y(depth)))
+}
+
+/// Outlines the hovered node (on the overlay canvas; the context is scaled to CSS px).
+pub fn draw_hover(ctx: &CanvasRenderingContext2d, d: &FlameData, n: NodeId, g: &Geometry, dark: bool) {
+    let Some((x0, w, y)) = node_box(d, n, g) else {
         return;
-    }
+    };
     let gap = if w > 3.0 { 1.0 } else { 0.0 };
-    let y = g.row_y(depth);
     ctx.set_stroke_style_str(if dark { "#fff" } else { "#000" });
     ctx.set_line_width(1.5);
     ctx.stroke_rect(x0 + 0.75, y + 0.75, (w - gap - 1.5).max(0.0), ROW_H - 2.5);
+}
+
+/// The keyboard's focus ring around node `n` (on the overlay canvas): a double ring, 2 px of the theme's text
+/// colour outside the box and 2 px of the opposite inside, so it shows on any fill and neighbour, and differs
+/// from the hover outline (one 1.5 px line) and the selection (one blue 2 px line). At least 6 px wide, so a
+/// frame narrower than a pixel still shows where the focus is.
+pub fn draw_focus(ctx: &CanvasRenderingContext2d, d: &FlameData, n: NodeId, g: &Geometry, dark: bool) {
+    let Some((x0, w, y)) = node_box(d, n, g) else {
+        return;
+    };
+    let (w, x0) = if w < 6.0 {
+        (6.0, (x0 + w / 2.0 - 3.0).max(0.0))
+    } else {
+        (w, x0)
+    };
+    let (outer, inner) = if dark { ("#fff", "#000") } else { ("#000", "#fff") };
+    ctx.set_line_width(2.0);
+    ctx.set_stroke_style_str(outer);
+    ctx.stroke_rect(x0 - 1.0, y - 1.0, w + 1.0, ROW_H + 1.0);
+    ctx.set_stroke_style_str(inner);
+    ctx.stroke_rect(x0 + 1.0, y + 1.0, (w - 3.0).max(0.0), ROW_H - 3.0);
 }
 
 /// Fills `[x0, x1) × [y, y + ROW_H − 1)` (CSS px) of an RGBA buffer of `dims` = (device width, device height,

@@ -18,6 +18,7 @@ pub struct Look {
     pub selected: Option<Arc<Vec<bool>>>,
     pub scheme: ColorScheme,
     pub dark: bool,
+    pub colorblind: bool,
 }
 
 thread_local! {
@@ -55,6 +56,7 @@ pub fn paint(canvas: &HtmlCanvasElement, data: &FlameData, zoom: NodeId, g: &Geo
         selected: look.selected.as_deref().map(|v| v.as_slice()),
         scheme: look.scheme,
         dark: look.dark,
+        colorblind: look.colorblind,
     };
     draw::draw(&surface.ctx, data, zoom, &paint, g, surface.dpr);
     #[cfg(feature = "testing")]
@@ -67,10 +69,11 @@ pub fn paint(canvas: &HtmlCanvasElement, data: &FlameData, zoom: NodeId, g: &Geo
     mark_paint();
 }
 
-/// Draws the hover outline on the overlay canvas (sized like the graph's canvas, stacked on it).
+/// Draws the hover outline and the keyboard's focus ring on the overlay canvas (sized like the graph's canvas, stacked on it).
 pub fn paint_overlay(
     overlay: &HtmlCanvasElement,
     hover: Option<(&FlameData, NodeId, &Geometry)>,
+    focus: Option<(&FlameData, NodeId, &Geometry)>,
     dark: bool,
     size: (f64, f64),
 ) {
@@ -83,6 +86,9 @@ pub fn paint_overlay(
         .clear_rect(0.0, 0.0, f64::from(overlay.width()), f64::from(overlay.height()));
     if let Some((data, node, g)) = hover {
         draw::draw_hover(&surface.ctx, data, node, g, dark);
+    }
+    if let Some((data, node, g)) = focus {
+        draw::draw_focus(&surface.ctx, data, node, g, dark);
     }
     #[cfg(feature = "testing")]
     crate::testing::record_overlay(now() - t0);

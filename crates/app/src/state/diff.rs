@@ -23,6 +23,8 @@ pub struct DiffState {
     /// A slice diff: the base is the open profile under this filter text (`""`: all samples), the target the
     /// view's own label filter and thread choice (`slice.rs`).
     pub slice_a: RwSignal<Option<String>>,
+    /// The colour-blind-safe palette: orange grew, blue shrank (`render::color::colorblind_safe`), drawn only.
+    pub colorblind: RwSignal<bool>,
 }
 
 impl Default for DiffState {
@@ -35,6 +37,7 @@ impl Default for DiffState {
             refused: RwSignal::new(None),
             allow_mismatch: RwSignal::new(false),
             slice_a: RwSignal::new(None),
+            colorblind: RwSignal::new(false),
         }
     }
 }

@@ -40,6 +40,9 @@ pub struct Pane {
     /// Zoom history; the last entry is the current zoom, empty means the whole profile.
     pub zoom: RwSignal<Vec<NodeId>>,
     pub hover: RwSignal<Option<Hover>>,
+    /// The keyboard's frame (arrows move it, Enter zooms to it, Space selects its function): drawn with a focus
+    /// ring while the canvas has the focus, announced to screen readers. Distinct from the selected function.
+    pub focus: RwSignal<Option<NodeId>>,
     /// Graphs shown so far ([`Pane::show`]; the canvas's `data-shown`): tests wait for a graph built in steps.
     pub shows: RwSignal<u64>,
     /// Width of the graph and height of its visible area in CSS px, and how far it is scrolled.
@@ -58,6 +61,7 @@ impl Pane {
             data: RwSignal::new(None),
             zoom: RwSignal::new(Vec::new()),
             hover: RwSignal::new(None),
+            focus: RwSignal::new(None),
             shows: RwSignal::new(0),
             width: RwSignal::new(800.0),
             height: RwSignal::new(height),
@@ -91,6 +95,7 @@ impl Pane {
     pub fn show(&self, data: Option<Arc<FlameData>>) {
         self.zoom.set(Vec::new());
         self.hover.set(None);
+        self.focus.set(None);
         self.data.set(data);
         self.shows.update(|n| *n += 1);
     }

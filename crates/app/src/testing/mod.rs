@@ -8,6 +8,7 @@
 //! - `window.__scorchBenchLoad(n)`, `__scorchBenchTree(n)`, `__scorchBenchHeatmap(rows)`,
 //!   `__scorchPaintTimes()`, `__scorchOverlayTimes()`: the benchmarks' synthetic profiles and paint timings;
 //! - `window.__scorchLastExport`: the name and bytes of the last file the Export menu offered;
+//! - `window.__scorchLabels()`: the drawn labels with their box and text colours (the contrast test);
 //! - `window.__scorchViewRequests()`: how many views of a large profile are being built in workers;
 //! - the stack chart's: `chart.rs`.
 
@@ -35,6 +36,56 @@ thread_local! {
     static OVERLAY_TIMES: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
     /// The panes on the page with their canvases, for `__scorchFramePoint`.
     static PANES: RefCell<Vec<(Pane, NodeRef<leptos::html::Canvas>)>> = const { RefCell::new(Vec::new()) };
+    /// The labels of the last flame paint: (x, y, width, the box's colour as shown, the text's colour).
+    static LABELS: RefCell<Vec<DrawnLabel>> = const { RefCell::new(Vec::new()) };
+}
+
+type DrawnLabel = (f64, f64, f64, [u8; 3], [u8; 3]);
+
+/// A paint starts: forget the last one's labels.
+pub fn clear_labels() {
+    LABELS.with(|l| l.borrow_mut().clear());
+}
+
+/// A label was drawn (at most 20,000 are kept: the canvas has far fewer rows × columns of room).
+pub fn record_label(x: f64, y: f64, w: f64, fill: [u8; 3], text: [u8; 3]) {
+    LABELS.with(|l| {
+        let mut l = l.borrow_mut();
+        if l.len() < 20_000 {
+            l.push((x, y, w, fill, text));
+        }
+    });
+}
+
+/// `window.__scorchLabels()`: the labels of the last flame paint, `[{x, y, w, fill: [r,g,b], text: [r,g,b]}]`
+/// in the canvas's CSS px (`fill` is what scorch believes the box looks like; the contrast test checks it
+/// against the canvas's pixels).
+fn install_labels_hook() {
+    let hook = Closure::<dyn Fn() -> JsValue>::new(|| {
+        let rgb = |c: [u8; 3]| -> JsValue {
+            c.iter()
+                .map(|&v| JsValue::from(v))
+                .collect::<js_sys::Array>()
+                .into()
+        };
+        LABELS.with(|l| {
+            l.borrow()
+                .iter()
+                .map(|&(x, y, w, fill, text)| {
+                    let o = js_sys::Object::new();
+                    let _ = Reflect::set(&o, &"x".into(), &x.into());
+                    let _ = Reflect::set(&o, &"y".into(), &y.into());
+                    let _ = Reflect::set(&o, &"w".into(), &w.into());
+                    let _ = Reflect::set(&o, &"fill".into(), &rgb(fill));
+                    let _ = Reflect::set(&o, &"text".into(), &rgb(text));
+                    JsValue::from(o)
+                })
+                .collect::<js_sys::Array>()
+                .into()
+        })
+    });
+    set_global("__scorchLabels", hook.as_ref());
+    hook.forget();
 }
 
 fn push(times: &'static std::thread::LocalKey<RefCell<Vec<f64>>>, ms: f64) {
@@ -145,6 +196,7 @@ pub fn install_frame_point(a: Actions, pane: Pane, canvas_ref: NodeRef<leptos::h
 /// `__scorchBenchTree(n)` opens a synthetic tree of about n nodes; `__scorchPaintTimes()` and
 /// `__scorchOverlayTimes()` return (and clear) the paint durations since the last call.
 pub fn install_bench_hooks(a: Actions) {
+    install_labels_hook();
     let load = Closure::<dyn Fn(f64)>::new(move |n: f64| {
         let seq = a.start_load(format!("synthetic {n} samples"));
         let imported = bench::synthetic(n as usize, 60);

@@ -162,11 +162,88 @@ pub fn diff_color(delta: f64, max: f64) -> Rgb {
     }
 }
 
-pub fn fnv1a(bytes: &[u8]) -> u32 {
+pub /// A [`diff_color`] in the colour-blind-safe palette (Okabe and Ito's orange and blue, told apart with every
+/// common colour-vision deficiency): the same intensity from the same light grey, orange for growth.
+pub fn colorblind_safe(c: Rgb) -> Rgb {
+    let (grey, r, b) = (210.0, f64::from(c[0]), f64::from(c[2]));
+    let (a, full) = if r > b {
+        ((grey - b) / 170.0, [230.0, 159.0, 0.0])
+    } else if b > r {
+        ((grey - r) / 170.0, [0.0, 114.0, 178.0])
+    } else {
+        return c;
+    };
+    let a = a.clamp(0.0, 1.0);
+    full.map(|f| (grey + (f - grey) * a).round() as u8)
+}
+
+fn fnv1a(bytes: &[u8]) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for &b in bytes {
         h ^= u32::from(b);
         h = h.wrapping_mul(0x0100_0193);
     }
     h
+}
+
+/// WCAG 2.2 relative luminance of an sRGB colour (0 black … 1 white).
+pub fn relative_luminance(c: Rgb) -> f64 {
+    let lin = |v: u8| {
+        let s = f64::from(v) / 255.0;
+        if s <= 0.04045 {
+            s / 12.92
+        } else {
+            ((s + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+}
+
+/// WCAG contrast ratio of two colours (1 … 21).
+pub fn contrast(a: Rgb, b: Rgb) -> f64 {
+    let (la, lb) = (relative_luminance(a), relative_luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// The label colour for a box of colour `fill`: black or white, whichever contrasts more. The better of the
+/// two is never under √21 ≈ 4.58:1, above WCAG AA's 4.5:1 for text.
+pub fn label_color(fill: Rgb) -> Rgb {
+    if contrast(fill, [0, 0, 0]) >= contrast(fill, [255, 255, 255]) {
+        [0, 0, 0]
+    } else {
+        [255, 255, 255]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_colour_meets_aa_on_every_grey_and_hue() {
+        // Every 8th value of each channel: the better of black and white always reaches 4.5:1.
+        for r in (0..=255u16).step_by(8) {
+            for g in (0..=255u16).step_by(8) {
+                for b in (0..=255u16).step_by(8) {
+                    let fill = [r as u8, g as u8, b as u8];
+                    let c = contrast(fill, label_color(fill));
+                    assert!(c >= 4.5, "{fill:?}: {c}");
+                }
+            }
+        }
+        // Known values (WebAIM's contrast checker): white on black 21:1, #777 on white 4.48:1.
+        assert!((contrast([0, 0, 0], [255, 255, 255]) - 21.0).abs() < 1e-9);
+        assert!((contrast([0x77, 0x77, 0x77], [255, 255, 255]) - 4.48).abs() < 0.01);
+        assert_eq!(label_color([40, 40, 120]), [255, 255, 255]);
+        assert_eq!(label_color([245, 200, 90]), [0, 0, 0]);
+    }
+
+    #[test]
+    fn colorblind_palette_keeps_sign_and_intensity() {
+        assert_eq!(colorblind_safe(diff_color(1.0, 1.0)), [230, 159, 0]);
+        assert_eq!(colorblind_safe(diff_color(-1.0, 1.0)), [0, 114, 178]);
+        assert_eq!(colorblind_safe(diff_color(0.0, 1.0)), [210, 210, 210]);
+        // Half the change: half way from the grey (210) to the full colour.
+        assert_eq!(colorblind_safe(diff_color(0.5, 1.0)), [220, 185, 105]);
+    }
 }
