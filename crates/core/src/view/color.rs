@@ -162,7 +162,7 @@ pub fn diff_color(delta: f64, max: f64) -> Rgb {
     }
 }
 
-pub /// A [`diff_color`] in the colour-blind-safe palette (Okabe and Ito's orange and blue, told apart with every
+/// A [`diff_color`] in the colour-blind-safe palette (Okabe and Ito's orange and blue, told apart with every
 /// common colour-vision deficiency): the same intensity from the same light grey, orange for growth.
 pub fn colorblind_safe(c: Rgb) -> Rgb {
     let (grey, r, b) = (210.0, f64::from(c[0]), f64::from(c[2]));
@@ -177,7 +177,7 @@ pub fn colorblind_safe(c: Rgb) -> Rgb {
     full.map(|f| (grey + (f - grey) * a).round() as u8)
 }
 
-fn fnv1a(bytes: &[u8]) -> u32 {
+pub fn fnv1a(bytes: &[u8]) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for &b in bytes {
         h ^= u32::from(b);
