@@ -89,6 +89,7 @@ impl UrlKey for Mode {
             Mode::Inverted => "inverted",
             Mode::Sandwich => "sandwich",
             Mode::Functions => "functions",
+            Mode::CallTree => "calltree",
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The app shell: creates the state, wires page-wide input and the address bar, and lays out the components.
 
 use super::breadcrumb::Breadcrumb;
+use super::call_tree::CallTreeTable;
 use super::diff_bar::DiffBar;
 use super::error_banner::ErrorBanner;
 use super::explore_bar::ExploreBar;
@@ -50,6 +51,9 @@ pub fn App() -> impl IntoView {
         </Show>
         <Show when=move || mode() == Mode::Sandwich && !diff.active()>
             <Sandwich/>
+        </Show>
+        <Show when=move || mode() == Mode::CallTree && !diff.active()>
+            <CallTreeTable/>
         </Show>
         <Tooltip pane=panes.main/>
         <Tooltip pane=panes.callers/>

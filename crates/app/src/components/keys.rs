@@ -86,6 +86,7 @@ pub fn listen_keys(a: Actions) {
             "2" => a.set_mode(Mode::Inverted),
             "3" => a.set_mode(Mode::Sandwich),
             "4" => a.set_mode(Mode::Functions),
+            "5" => a.set_mode(Mode::CallTree),
             "i" => a.view.toggle_orientation(),
             "h" => a.set_order(match a.view.order.get_untracked() {
                 Order::Alphabetical => Order::Weight,

@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod breadcrumb;
+pub mod call_tree;
 pub mod copy_link;
 pub mod diff_bar;
 pub mod error_banner;

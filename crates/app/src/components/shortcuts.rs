@@ -7,13 +7,16 @@ use leptos::prelude::*;
 #[component]
 pub fn Shortcuts() -> impl IntoView {
     let ui = expect_context::<UiState>();
-    const KEYS: [(&str, &str); 14] = [
+    const KEYS: [(&str, &str); 15] = [
         ("/", "focus the search"),
         ("Enter / n", "next match (zooms to it)"),
         ("Shift+Enter / N", "previous match"),
         ("Esc", "zoom out one step; clear the time range"),
         ("r", "reset the zoom"),
-        ("1 2 3 4", "flame graph, inverted, sandwich, functions"),
+        (
+            "1 2 3 4 5",
+            "flame graph, inverted, sandwich, functions, call tree",
+        ),
         ("i", "flame ↔ icicle"),
         ("h", "alphabetical ↔ left-heavy"),
         ("t", "theme: auto, light, dark"),
@@ -22,6 +25,10 @@ pub fn Shortcuts() -> impl IntoView {
         ("click", "zoom to a frame and select its function"),
         ("Ctrl+V", "open pasted folded stacks"),
         ("?", "this list"),
+        (
+            "← → ↑ ↓ * ⏎",
+            "call tree: collapse, expand, move, expand the heaviest path, select",
+        ),
     ];
     view! {
         <Show when=move || ui.help.get()>

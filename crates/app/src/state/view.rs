@@ -18,16 +18,25 @@ pub enum Mode {
     Sandwich,
     /// The function table.
     Functions,
+    /// The call tree as an expandable table (`components::call_tree`).
+    CallTree,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 4] = [Mode::Flame, Mode::Inverted, Mode::Sandwich, Mode::Functions];
+    pub const ALL: [Mode; 5] = [
+        Mode::Flame,
+        Mode::Inverted,
+        Mode::Sandwich,
+        Mode::Functions,
+        Mode::CallTree,
+    ];
     pub fn label(self) -> &'static str {
         match self {
             Mode::Flame => "Flame graph",
             Mode::Inverted => "Inverted",
             Mode::Sandwich => "Sandwich",
             Mode::Functions => "Functions",
+            Mode::CallTree => "Call tree",
         }
     }
 }
@@ -47,6 +56,8 @@ pub struct ViewState {
     pub scheme: RwSignal<ColorScheme>,
     /// The function table (functions and sandwich modes).
     pub fn_table: RwSignal<Option<Arc<FnTable>>>,
+    /// The call-tree table shows the inverted (bottom-up) tree, the one the inverted flame graph shows.
+    pub tree_inverted: RwSignal<bool>,
 }
 
 impl Default for ViewState {
@@ -59,6 +70,7 @@ impl Default for ViewState {
             order: RwSignal::new(Order::Alphabetical),
             scheme: RwSignal::new(ColorScheme::Name),
             fn_table: RwSignal::new(None),
+            tree_inverted: RwSignal::new(false),
         }
     }
 }
