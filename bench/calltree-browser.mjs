@@ -3,8 +3,8 @@
 //   - expand: from the root row, `*` expands the heaviest path: time from the key event until the rows changed
 //     and were laid out, 10 times (the root collapsed with Left in between);
 //   - scroll: 100 animation frames, each scrolling the table by 5 rows; per frame the work (scrollTop set, the
-//     scroll handler, the rows re-rendered and laid out: time until forced layout returns) and the
-//     requestAnimationFrame delta (frame to frame), median and worst.
+//     scroll handler, the rows re-rendered — Leptos renders in microtasks, awaited here — and laid out: time until
+//     forced layout returns) and the requestAnimationFrame delta (frame to frame), median and worst.
 // Usage: node bench/calltree-browser.mjs [NODES]   (after `. scripts/env.sh && trunk build --release --features
 //   testing`: the hooks it calls are in test builds only)
 import { serve, browser } from '../tests/e2e/harness.mjs';
@@ -39,10 +39,13 @@ for (let i = 0; i < 10; i++) {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const start = performance.now();
     key('*');
-    await new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
+    // The key handler expands the path and scrolls at once; Leptos renders in microtasks: wait for the focused
+    // row (the path's leaf) to be in the DOM, then force layout.
+    const leaf = () => document.getElementById(g.getAttribute('aria-activedescendant') || '-');
+    for (let k = 0; k < 50 && !(leaf()?.getAttribute('aria-level') > 2); k++) await Promise.resolve();
     document.querySelector('.ct-row')?.getBoundingClientRect();
     const ms = performance.now() - start;
-    const f = document.getElementById(g.getAttribute('aria-activedescendant'));
+    const f = leaf();
     return [ms, Number(f?.getAttribute('aria-level') ?? 0), Number(g.dataset.rows)];
   });
   expand.push(r[0]);
@@ -62,6 +65,7 @@ const shown = await page.evaluate(async () => {
 const scroll = await page.evaluate(async () => {
   const body = document.querySelector('.ct-body');
   const work = [], delta = [], dom = [];
+  let missed = 0;
   let last = null;
   for (let i = 0; i < 100; i++) {
     const t = await new Promise((r) => requestAnimationFrame(r));
@@ -70,16 +74,21 @@ const scroll = await page.evaluate(async () => {
     const start = performance.now();
     body.scrollTop += 5 * 22;
     body.dispatchEvent(new Event('scroll'));
-    // The handler sets signals; Leptos re-renders the rows in a microtask: a message-channel task runs after those.
-    await new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
+    // The handler sets signals; Leptos re-renders the rows in microtasks (queued before these awaits resolve);
+    // the first row in view must then be in the DOM, and forced layout lays the new rows out.
+    // The last row drawn below the view (6 rows of overscan): new in this frame.
+    const want = String(Math.min(Number(document.querySelector('[data-testid=call-tree]').dataset.rows) - 1,
+      Math.ceil((body.scrollTop + body.clientHeight) / 22) + 5));
+    for (let k = 0; k < 20 && !body.querySelector(`.ct-row[data-index="${want}"]`); k++) await Promise.resolve();
+    if (!body.querySelector(`.ct-row[data-index="${want}"]`)) missed++;
     body.querySelector('.ct-row')?.getBoundingClientRect();
     work.push(performance.now() - start);
     dom.push(body.querySelectorAll('.ct-row').length);
   }
-  return { work, delta, dom: Math.max(...dom), top: body.scrollTop };
+  return { work, delta, dom: Math.max(...dom), top: body.scrollTop, missed };
 });
 console.log(JSON.stringify({
-  nodes: treeNodes, rows_shown_when_scrolling: shown, max_rows_in_dom: scroll.dom, scrolled_px: scroll.top,
+  nodes: treeNodes, rows_shown_when_scrolling: shown, max_rows_in_dom: scroll.dom, scrolled_px: scroll.top, frames_not_rendered_in_microtasks: scroll.missed,
   heaviest_path_levels: pathRows,
   expand_heaviest_path_ms: stats(expand),
   scroll_frame_work_ms: stats(scroll.work), scroll_raf_delta_ms: stats(scroll.delta),

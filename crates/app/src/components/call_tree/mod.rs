@@ -62,20 +62,16 @@ impl Ctl {
     }
 
     /// Changes the rows with `f(flat, tree, profile, focused row)`, which returns the row to focus.
-    fn change(&self, f: impl FnOnce(&mut Flat, &FlameData, usize) -> Option<usize>) -> bool {
+    fn change(&self, f: impl FnOnce(&mut Flat, &FlameData, usize) -> Option<usize>) {
         let at = self.focus.get_untracked();
         let r = self.grid.try_update_value(|g| {
             let g = g.as_mut()?;
             let data = g.data.clone();
             f(&mut g.flat, &data, at)
         });
-        match r.flatten() {
-            Some(i) => {
-                self.version.update(|v| *v += 1);
-                self.move_to(i);
-                true
-            }
-            None => false,
+        if let Some(i) = r.flatten() {
+            self.version.update(|v| *v += 1);
+            self.move_to(i);
         }
     }
 
@@ -119,7 +115,7 @@ impl Ctl {
     }
 
     /// Right arrow: expand, or go to the first child.
-    fn right(&self) -> bool {
+    fn right(&self) {
         self.change(|flat, d, at| {
             let node = flat.rows.get(at)?.node;
             if flat.is_expanded(node) {
@@ -132,7 +128,7 @@ impl Ctl {
     }
 
     /// Left arrow: collapse, or go to the parent.
-    fn left(&self) -> bool {
+    fn left(&self) {
         self.change(|flat, d, at| {
             if flat.collapse(&d.tree, at) {
                 Some(at)
@@ -152,7 +148,7 @@ impl Ctl {
         });
     }
 
-    fn heaviest(&self) -> bool {
+    fn heaviest(&self) {
         self.change(|flat, d, at| Some(flat.expand_heaviest(&d.tree, d.profile(), at)))
     }
 
@@ -181,8 +177,17 @@ impl Ctl {
 
     fn measure(&self) {
         if let Some(el) = self.body.get_untracked() {
-            self.height.set(f64::from(el.client_height()).max(ROW_H));
-            self.scroll.set(f64::from(el.scroll_top()));
+            // Only what changed: the browser's own scroll event after a programmatic scroll repeats the offset.
+            let (h, top) = (
+                f64::from(el.client_height()).max(ROW_H),
+                f64::from(el.scroll_top()),
+            );
+            if self.height.get_untracked() != h {
+                self.height.set(h);
+            }
+            if self.scroll.get_untracked() != top {
+                self.scroll.set(top);
+            }
         }
     }
 }
@@ -303,9 +308,18 @@ pub fn CallTreeTable() -> impl IntoView {
                 ctl.move_to(usize::MAX);
                 true
             }
-            "ArrowRight" => ctl.right() || true,
-            "ArrowLeft" => ctl.left() || true,
-            "*" => ctl.heaviest() || true,
+            "ArrowRight" => {
+                ctl.right();
+                true
+            }
+            "ArrowLeft" => {
+                ctl.left();
+                true
+            }
+            "*" => {
+                ctl.heaviest();
+                true
+            }
             "Enter" | " " => {
                 ctl.select(ctl.focus.get_untracked());
                 true
@@ -322,12 +336,16 @@ pub fn CallTreeTable() -> impl IntoView {
         ctl.grid
             .with_value(|g| g.as_ref().is_some_and(|g| g.counts.is_some()))
     };
+    // The rows drawn: those in view and a few either side; scrolling within a row draws nothing anew.
+    let window = Memo::new(move |_| {
+        let (top, h) = (ctl.scroll.get(), ctl.height.get());
+        let first = ((top / ROW_H).floor() as usize).saturating_sub(OVERSCAN);
+        (first, ((top + h) / ROW_H).ceil() as usize + OVERSCAN)
+    });
     let rows = move || {
         ctl.version.track();
-        let (top, h, focus) = (ctl.scroll.get(), ctl.height.get(), ctl.focus.get());
+        let ((first, last), focus) = (window.get(), ctl.focus.get());
         let selected = search.selected.get();
-        let first = ((top / ROW_H).floor() as usize).saturating_sub(OVERSCAN);
-        let last = ((top + h) / ROW_H).ceil() as usize + OVERSCAN;
         let texts: Vec<(usize, RowText)> = ctl.grid.with_value(|g| {
             g.as_ref().map_or_else(Vec::new, |g| {
                 let end = last.min(g.flat.len());
