@@ -16,6 +16,9 @@ const stats = (xs) => ({ n: xs.length, median: +pct(xs, 0.5).toFixed(2), p95: +p
 const server = await serve();
 const b = await browser();
 const { page } = b;
+// The table's own long calls (`state::timed`, 10 ms or more): its rows and the per-node sample counts.
+const phases = [];
+page.on('console', (m) => { if (m.text().startsWith('scorch-phase call tree')) phases.push(m.text()); });
 await page.goto(server.url);
 await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.dataset.format);
 if (!(await page.evaluate(() => typeof window.__scorchBenchTree === 'function'))) {
@@ -92,7 +95,7 @@ console.log(JSON.stringify({
   heaviest_path_levels: pathRows,
   expand_heaviest_path_ms: stats(expand),
   scroll_frame_work_ms: stats(scroll.work), scroll_raf_delta_ms: stats(scroll.delta),
-  wall_s: (Date.now() - t0) / 1000,
+  wall_s: (Date.now() - t0) / 1000, phases,
 }, null, 2));
 await b.close();
 await server.close();

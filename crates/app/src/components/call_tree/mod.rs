@@ -15,7 +15,7 @@ use flat::Flat;
 use leptos::html::Div;
 use leptos::prelude::*;
 use leptos::tachys::html::attribute::custom::custom_attribute;
-use scorch_core::analysis::stats::{node_counts, NodeCounts};
+use scorch_core::analysis::stats::NodeCounts;
 use scorch_core::model::units::{format_percent, format_value, group_thousands};
 use scorch_core::view::calltree::NodeId;
 use std::sync::Arc;
@@ -29,15 +29,14 @@ const OVERSCAN: usize = 6;
 struct Grid {
     data: Arc<FlameData>,
     flat: Flat,
-    counts: Option<NodeCounts>,
+    counts: Option<Arc<NodeCounts>>,
 }
 
 impl Grid {
     fn new(data: Arc<FlameData>) -> Grid {
         let flat = crate::state::timed("call tree rows", || Flat::new(&data.tree, data.profile()));
-        let counts = crate::state::timed("call tree counts", || {
-            node_counts(data.profile(), &data.view, &data.tree)
-        });
+        // The tooltip's, computed once per graph for both.
+        let counts = crate::state::timed("call tree counts", || super::tooltip::counts_of(&data));
         Grid { data, flat, counts }
     }
 }
