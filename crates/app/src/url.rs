@@ -9,7 +9,7 @@
 //! `idle=0`, `range` and `a` (time ranges as `START-END` nanoseconds after the heatmap origin), `off` and `aoff` (a
 //! band's offsets within each second of `range` and of `a`, as `FROM-TO` nanoseconds), `q` (search text)
 //! with `qf` (`r` regex, `c` case-sensitive), `tx` (transforms, one per line, as
-//! `scorch_core::analysis::transforms::Transform::to_text`), `mode` (`inverted|sandwich|functions|chart`), `sel` (selected
+//! `scorch_core::analysis::transforms::Transform::to_text`), `mode` (`inverted|sandwich|functions|calltree|chart`), `sel` (selected
 //! function), `order=heavy`, `color` (`module|kind|self`), `widths=base`, `abs=1`.
 //!
 //! Versions: `v` is the format's version. Links without it are version 1, today's format, and it is written only
@@ -89,6 +89,7 @@ impl UrlKey for Mode {
             Mode::Inverted => "inverted",
             Mode::Sandwich => "sandwich",
             Mode::Functions => "functions",
+            Mode::CallTree => "calltree",
             Mode::Chart => "chart",
         }
     }

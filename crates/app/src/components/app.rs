@@ -2,6 +2,7 @@
 
 use super::announcer::{Announcer, LiveRegion};
 use super::breadcrumb::Breadcrumb;
+use super::call_tree::CallTreeTable;
 use super::diff_bar::DiffBar;
 use super::error_banner::ErrorBanner;
 use super::explore_bar::ExploreBar;
@@ -54,6 +55,8 @@ pub fn App() -> impl IntoView {
         <Show when=move || mode() == Mode::Sandwich && !diff.active()>
             <Sandwich/>
         </Show>
+        <Show when=move || mode() == Mode::CallTree && !diff.active()>
+            <CallTreeTable/>
         <Show when=move || mode() == Mode::Chart && !diff.active()>
             <StackChartView/>
         </Show>

@@ -100,7 +100,8 @@ pub fn listen_keys(a: Actions) {
             "2" => a.set_mode(Mode::Inverted),
             "3" => a.set_mode(Mode::Sandwich),
             "4" => a.set_mode(Mode::Functions),
-            "5" => a.set_mode(Mode::Chart),
+            "5" => a.set_mode(Mode::CallTree),
+            "6" => a.set_mode(Mode::Chart),
             "i" => a.view.toggle_orientation(),
             "h" => a.set_order(match a.view.order.get_untracked() {
                 Order::Alphabetical => Order::Weight,

@@ -15,7 +15,7 @@ pub fn Shortcuts() -> impl IntoView {
         ("r", "reset the zoom"),
         (
             "1 2 3 4 5",
-            "flame graph, inverted, sandwich, functions, stack chart",
+            "flame graph, inverted, sandwich, functions, call tree, stack chart",
         ),
         ("+ − ← → 0", "stack chart (focused): zoom, pan, whole profile"),
         ("i", "flame ↔ icicle"),
@@ -41,6 +41,10 @@ pub fn Shortcuts() -> impl IntoView {
         ),
         ("Ctrl+V", "open pasted folded stacks"),
         ("?", "this list"),
+        (
+            "← → ↑ ↓ * ⏎",
+            "call tree: collapse, expand, move, expand the heaviest path, select",
+        ),
     ];
     // A modal dialog: opening it moves the focus to its Close button, Tab stays inside, closing it (Esc, `?`,
     // Close) gives the focus back to where it was.

@@ -21,7 +21,7 @@ thread_local! {
 }
 
 /// The sample counts behind `data`'s nodes, computed once per graph; `None` without sample counts (and in a diff).
-fn counts_of(data: &Arc<FlameData>) -> Option<Arc<NodeCounts>> {
+pub(crate) fn counts_of(data: &Arc<FlameData>) -> Option<Arc<NodeCounts>> {
     if data.diff.is_some() {
         return None;
     }

@@ -314,6 +314,7 @@ impl Actions {
                 };
                 let job = match mode {
                     Mode::Inverted => Job::Inverted,
+                    Mode::CallTree if self.view.tree_inverted.get_untracked() => Job::Inverted,
                     _ => Job::Plain,
                 };
                 match plain {

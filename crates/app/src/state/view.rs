@@ -18,6 +18,8 @@ pub enum Mode {
     Sandwich,
     /// The function table.
     Functions,
+    /// The call tree as an expandable table (`components::call_tree`).
+    CallTree,
     /// The stack chart: every sample's stack in time order.
     Chart,
 }
@@ -28,6 +30,7 @@ impl Mode {
         Mode::Inverted,
         Mode::Sandwich,
         Mode::Functions,
+        Mode::CallTree,
         Mode::Chart,
     ];
     pub fn label(self) -> &'static str {
@@ -36,6 +39,7 @@ impl Mode {
             Mode::Inverted => "Inverted",
             Mode::Sandwich => "Sandwich",
             Mode::Functions => "Functions",
+            Mode::CallTree => "Call tree",
             Mode::Chart => "Stack chart",
         }
     }
@@ -56,6 +60,8 @@ pub struct ViewState {
     pub scheme: RwSignal<ColorScheme>,
     /// The function table (functions and sandwich modes).
     pub fn_table: RwSignal<Option<Arc<FnTable>>>,
+    /// The call-tree table shows the inverted (bottom-up) tree, the one the inverted flame graph shows.
+    pub tree_inverted: RwSignal<bool>,
     /// The stack chart's time window (ns, the profile's clock; `None`: the whole chart).
     pub chart_window: RwSignal<Option<(u64, u64)>>,
 }
@@ -70,6 +76,7 @@ impl Default for ViewState {
             order: RwSignal::new(Order::Alphabetical),
             scheme: RwSignal::new(ColorScheme::Name),
             fn_table: RwSignal::new(None),
+            tree_inverted: RwSignal::new(false),
             chart_window: RwSignal::new(None),
         }
     }
