@@ -57,6 +57,7 @@ pub fn App() -> impl IntoView {
         </Show>
         <Show when=move || mode() == Mode::CallTree && !diff.active()>
             <CallTreeTable/>
+        </Show>
         <Show when=move || mode() == Mode::Chart && !diff.active()>
             <StackChartView/>
         </Show>

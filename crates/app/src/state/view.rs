@@ -25,7 +25,7 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [
+    pub const ALL: [Mode; 6] = [
         Mode::Flame,
         Mode::Inverted,
         Mode::Sandwich,
