@@ -271,8 +271,13 @@ test('axe-core: no serious or critical violation on the main pages in both theme
       await axe(page, `${colorScheme}: function table`);
       await page.keyboard.press('3');
       await axe(page, `${colorScheme}: sandwich`);
+      await page.keyboard.press('5');
+      await page.locator('[data-testid=ct-row]').first().waitFor();
+      await axe(page, `${colorScheme}: call-tree table`);
+      await page.keyboard.press('6');
+      await page.locator('[data-testid=chart-canvas]').waitFor();
+      await axe(page, `${colorScheme}: stack chart`);
       await page.keyboard.press('1');
-      // TODO(lead): the call-tree table (issue 27 item 3) once merged: its key, then axe(page, 'call tree').
       const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'diff');
       await page.setInputFiles('[data-testid=open-file]', path.join(DATA, 'inf-diff-before.txt'));
       await waitForProfile(page, 'inf-diff-before.txt');
