@@ -164,6 +164,26 @@ impl SortBy {
 }
 
 impl Series {
+    /// The profiles (columns) in the order `order` gives (indices into the current order; an index out of
+    /// range or repeated leaves the series as it is).
+    pub fn reorder(&mut self, order: &[usize]) {
+        let n = self.names.len();
+        let mut seen = vec![false; n];
+        let ok = order.len() == n
+            && order
+                .iter()
+                .all(|&i| seen.get_mut(i).is_some_and(|x| !std::mem::replace(x, true)));
+        if !ok {
+            return;
+        }
+        let pick = |xs: &[f64]| -> Vec<f64> { order.iter().filter_map(|&i| xs.get(i).copied()).collect() };
+        self.names = order.iter().filter_map(|&i| self.names.get(i).cloned()).collect();
+        for r in &mut self.rows {
+            r.self_share = pick(&r.self_share);
+            r.total_share = pick(&r.total_share);
+        }
+    }
+
     /// Rows by |key| of their `on` shares, largest first, then by name.
     pub fn sort(&mut self, by: SortBy, on: GateOn) {
         self.rows.sort_by(|a, b| {

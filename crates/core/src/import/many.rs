@@ -36,7 +36,10 @@ pub enum CombineError {
     /// No inputs at all.
     NoInputs,
     /// No input has the event asked for.
-    NoMatch { event: Option<String>, inputs: Vec<LeftOut> },
+    NoMatch {
+        event: Option<String>,
+        inputs: Vec<LeftOut>,
+    },
     /// The merge itself failed (a weight sum over 2^64-1, too many events).
     Merge(ImportError),
 }

@@ -23,8 +23,8 @@ mod sniff;
 mod tests;
 
 pub use parser::PerfParser;
-pub use sched::derive_offcpu;
 pub(crate) use parser::{complete, PerfPart};
+pub use sched::derive_offcpu;
 pub use sniff::PerfFormat;
 
 /// How frames and roots are named.
