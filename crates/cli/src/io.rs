@@ -263,3 +263,52 @@ pub fn write_out(bytes: &[u8]) -> Result<()> {
         Err(e) => Err(CliError::Input(format!("writing output: {e}"))),
     }
 }
+
+/// Each file's name in a combination: its path as given (`-`: `stdin`), with ` (2)`, ` (3)`, … after a
+/// repeated one.
+pub fn profile_names(paths: &[String]) -> Vec<String> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    paths
+        .iter()
+        .map(|p| {
+            let base = if p == "-" { "stdin".to_string() } else { p.clone() };
+            let n = seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            if *n == 1 {
+                base
+            } else {
+                format!("{base} ({n})")
+            }
+        })
+        .collect()
+}
+
+/// Prints which event several files were matched on and why a file was left out (standard error).
+pub fn warn_left_out(event: &Option<String>, left_out: &[scorch_core::import::many::LeftOut]) {
+    if left_out.is_empty() {
+        return;
+    }
+    for l in left_out {
+        eprintln!("warning: {}", l.reason(event));
+    }
+}
+
+/// Loads several files one at a time into one profile, each sample labelled `profile=NAME` (see
+/// `scorch_core::import::many`), printing each file's warnings and the files left out. One file: that file
+/// alone, labelled too.
+pub fn load_many(
+    paths: &[String],
+    opts: ImportOptions,
+    event: Option<&str>,
+) -> Result<scorch_core::import::many::Combined> {
+    use scorch_core::import::many::Combiner;
+    let mut c = Combiner::new(event);
+    for (path, name) in paths.iter().zip(profile_names(paths)) {
+        let imp = load_warn(path, opts.clone())?;
+        c.add(&name, imp.profile)
+            .map_err(|e| CliError::Input(e.to_string()))?;
+    }
+    let combined = c.finish().map_err(|e| CliError::Input(e.to_string()))?;
+    warn_left_out(&combined.event, &combined.left_out);
+    Ok(combined)
+}

@@ -1,7 +1,7 @@
 //! `scorch fold`: canonical folded stacks, or exactly what inferno-collapse-perf writes.
 
 use crate::error::{CliError, Result};
-use crate::io::{load, warn, write_out};
+use crate::io::{load, load_many, warn, write_out};
 use crate::view::{explore, view, EventArgs, ExploreArgs, RootArgs, TagFilterArgs, ViewSpec};
 use clap::{Args, ValueEnum};
 use scorch_core::import::perf::{InfernoFlags, Naming};
@@ -41,9 +41,10 @@ pub struct FoldArgs {
     pub offsets: Option<Vec<String>>,
     #[command(flatten)]
     pub explore: ExploreArgs,
-    /// The profile (`-`: standard input)
-    #[arg(value_name = "FILE")]
-    pub file: String,
+    /// The profile (`-`: standard input); several are merged (summed, as `go tool pprof` merges them), each
+    /// sample labelled `profile=FILE` (`--tagroot profile`, `--tagfilter profile=FILE`)
+    #[arg(value_name = "FILE", required = true, num_args = 1..)]
+    pub file: Vec<String>,
     #[command(flatten)]
     pub compat: CompatArgs,
 }
@@ -90,15 +91,24 @@ fn parse_seconds(s: &str) -> Result<u64, String> {
 pub fn run(a: &FoldArgs) -> Result<()> {
     match a.compat.compat {
         None => fold(a),
-        Some(Compat::Inferno) => inferno(&a.compat, &a.file),
+        Some(Compat::Inferno) => match a.file.as_slice() {
+            [file] => inferno(&a.compat, file),
+            _ => Err(CliError::Usage("--compat inferno folds one file".into())),
+        },
     }
 }
 
 fn fold(a: &FoldArgs) -> Result<()> {
-    let imp = load(&a.file, ImportOptions::default())?;
-    warn(&imp);
-    let explored = explore(&imp.profile, &a.explore)?;
-    let p = explored.as_ref().unwrap_or(&imp.profile);
+    let profile = match a.file.as_slice() {
+        [file] => {
+            let imp = load(file, ImportOptions::default())?;
+            warn(&imp);
+            imp.profile
+        }
+        files => load_many(files, ImportOptions::default(), a.event.name())?.profile,
+    };
+    let explored = explore(&profile, &a.explore)?;
+    let p = explored.as_ref().unwrap_or(&profile);
     let offsets = match a.offsets.as_deref() {
         Some([from, to]) => Some(parse_offsets_ms(from, to).map_err(CliError::Usage)?),
         _ => None,

@@ -7,6 +7,7 @@ pub mod heatmap;
 pub mod info;
 pub mod link;
 pub mod search;
+pub mod series;
 pub mod top;
 
 use crate::error::Result;
@@ -22,7 +23,7 @@ use clap::{Parser, Subcommand};
     args_override_self = true,
     after_help = "FILE may be `-` for standard input. The format is recognised from the content; gzip by its \
                   magic bytes.\n\nExit status: 0 success, 1 input error (a file unreadable or not a profile), \
-                  2 usage error, 3 regression (diff --fail-if-grows)."
+                  2 usage error, 3 regression (diff --fail-if-grows, series --fail-if-trend)."
 )]
 pub struct Cli {
     /// Threads for parsing large plain folded and perf script files (default: the cores available, or
@@ -51,6 +52,8 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// The view as a file: an SVG flame graph, gzip'd pprof or folded text (what the app's Export menu writes)
     Export(export::ExportArgs),
+    /// Several profiles in a row: each function's self and total share in each, sorted by trend; a CI gate
+    Series(series::SeriesArgs),
 }
 
 impl Command {
@@ -64,6 +67,7 @@ impl Command {
             Command::Link(a) => link::run(a),
             Command::Diff(a) => diff::run(a),
             Command::Export(a) => export::run(a),
+            Command::Series(a) => series::run(a),
         }
     }
 }

@@ -13,6 +13,7 @@
 //! - `stats.rs`: sampling error (Wilson intervals of shares) and sampling rates;
 //! - `health.rs`: stack health (truncated and unsymbolized shares, depth) with advice;
 //! - `duration.rs`: how much of the recording's time the samples account for (the "missing time");
+//! - `series.rs`: several profiles in a row: each function's self and total share per profile, their trends;
 //! - `threads.rs`: the thread list (per thread: samples, total, an activity strip over time).
 
 pub mod compare;
@@ -25,6 +26,7 @@ pub mod heatmap;
 pub mod lost;
 pub mod sandwich;
 pub mod search;
+pub mod series;
 pub mod stats;
 pub mod threads;
 pub mod top;

@@ -14,6 +14,7 @@ pub(crate) mod json;
 mod kind;
 pub(crate) mod lines;
 mod loader;
+pub mod many;
 pub mod perf;
 pub mod pprof;
 mod sniff;

@@ -1,0 +1,3 @@
+module seriesprog
+
+go 1.19
