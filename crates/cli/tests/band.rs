@@ -1,23 +1,8 @@
 //! `scorch fold --offsets`: a heatmap band (the same offsets in every second) on a real periodic recording,
 //! checked against an independent reading of the perf script text and against `scorch heatmap --json`'s cells.
 
-use std::process::Command;
-
-fn scorch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorch"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn core_data(rel: &str) -> String {
-    format!("{}/../core/tests/data/{rel}", env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{core_data, scorch};
 
 /// The recording: `periodic_job` runs in [200, 300) ms of every second, `background_work` outside it.
 const PERIODIC: &str = "perf-made/periodic.txt";

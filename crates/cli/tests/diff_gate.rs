@@ -4,20 +4,10 @@
 //! Welch test on those shares computed in Python with SciPy's Student t (tests/data/diffgate/oracle.txt, written
 //! by oracle.py).
 
-use std::collections::HashMap;
-use std::process::Command;
+mod common;
+use common::scorch;
 
-fn scorch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorch"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use std::collections::HashMap;
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/diffgate/{name}", env!("CARGO_MANIFEST_DIR"))

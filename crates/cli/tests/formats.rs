@@ -4,21 +4,12 @@
 //! with time, `scorch heatmap --json --all-events --no-idle-filter` holds every sample; `scorch info` names the
 //! format.
 
+mod common;
+use common::scorch;
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::process::Command;
-
-fn scorch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorch"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn root() -> String {
     format!("{}/../..", env!("CARGO_MANIFEST_DIR"))

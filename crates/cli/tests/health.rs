@@ -4,19 +4,8 @@
 //! program; a Node program with and without its perf map. Every share, and the depth distribution, is checked
 //! against an independent reading of the perf script text done here (not scorch's parser or model).
 
-use std::process::Command;
-
-fn scorch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorch"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::scorch;
 
 fn data(rel: &str) -> String {
     format!("{}/../core/tests/data/{rel}", env!("CARGO_MANIFEST_DIR"))

@@ -7,21 +7,12 @@
 //!   CLOCK_MONOTONIC total of its 100 sleeps within 2 %.
 //! - `scorch info` lists the derived events; wall-clock is on-CPU plus off-CPU; `offcpu-time` is read.
 
+mod common;
+use common::scorch;
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::process::Command;
-
-fn scorch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorch"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn ok(args: &[&str]) -> String {
     let (code, out, err) = scorch(args);

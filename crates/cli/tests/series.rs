@@ -7,20 +7,11 @@
 //! installed); each file's own `scorch top --json` shares; `go tool pprof -top`'s flat% of each recording (quoted
 //! below) and the least-squares slope computed by Python's `statistics.linear_regression` on those.
 
+mod common;
+use common::scorch;
+
 use std::collections::BTreeMap;
 use std::process::Command;
-
-fn scorch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorch"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn ok(args: &[&str]) -> String {
     let (code, out, err) = scorch(args);

@@ -2,25 +2,11 @@
 //! `comm=`, `pid=`, lists) and a thread-slice diff, checked against `tests/oracles/threads.py`, an independent
 //! Python reading of the perf script text (`tests/data/threads/oracle.json`).
 
+mod common;
+use common::{core_data, scorch};
+
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::process::Command;
-
-fn scorch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorch"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn core_data(rel: &str) -> String {
-    format!("{}/../core/tests/data/{rel}", env!("CARGO_MANIFEST_DIR"))
-}
 
 fn oracle() -> Value {
     let path = format!("{}/tests/data/threads/oracle.json", env!("CARGO_MANIFEST_DIR"));

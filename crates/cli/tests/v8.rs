@@ -3,21 +3,11 @@
 //! document as `serde_json::Value`, written here from the format's description, not from the importer), and
 //! `scorch heatmap --json --all-events --no-idle-filter` holds every sample.
 
+mod common;
+use common::scorch;
+
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::process::Command;
-
-fn scorch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorch"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn data(name: &str) -> String {
     format!("{}/../core/tests/data/v8/{name}", env!("CARGO_MANIFEST_DIR"))
