@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, waitForProfile, framePoint, outFile, ROOT } from './harness.mjs';
+import { serve, browser, waitForProfile, framePoint, pixelAt, outFile, ROOT } from './harness.mjs';
 
 const FILE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made', 'offcpu-sleep.txt.gz');
 const NAME = 'offcpu-sleep.txt.gz';
@@ -81,5 +81,25 @@ test('the derived events, the wait state as filter and root, wall-clock halves',
   s = await status(page);
   assert.equal(BigInt(s.total), BigInt(nativeTotal('--event', 'offcpu')) + BigInt(nativeTotal('--event', 'cpu-clock/freq=199/')));
   await page.screenshot({ path: outFile('offcpu-wall-clock.png') });
+  // Hot/cold: the on/off-CPU colours (offered because samples carry cpu=on|off) paint the off-CPU tower's frames
+  // blue and the on-CPU tower's warm. The towers sit in name order, cpu=off first, each as wide as its total.
+  await page.selectOption('[data-testid=color-select]', 'oncpu');
+  await page.waitForFunction(() => document.querySelector('[data-testid=legend]')?.textContent.includes('off-CPU (waiting)'));
+  const off = Number(nativeTotal('--event', 'offcpu')) / Number(s.total);
+  for (const [x, cold] of [[off / 2, true], [off + (1 - off) / 2, false]]) {
+    const pt = await framePoint(page, x, 2);
+    const px = await pixelAt(page, { x: pt.x, y: pt.y - 7 });
+    if (cold) assert.ok(px[2] > px[0] + 40, `an off-CPU frame is blue, got ${px}`);
+    else assert.ok(px[0] > px[2] + 40, `an on-CPU frame is warm, got ${px}`);
+  }
+  await page.screenshot({ path: outFile('offcpu-hot-cold.png') });
   assert.deepEqual(b.errors, []);
+});
+
+test('the on/off-CPU colours are offered only where samples say on or off', async () => {
+  const { page } = b;
+  await page.setInputFiles('[data-testid=open-file]', path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made', 'threads.txt'));
+  await waitForProfile(page, 'threads.txt');
+  const values = await page.$$eval('[data-testid=color-select] option', (o) => o.map((x) => x.value));
+  assert.ok(values.includes('name') && !values.includes('oncpu'), values.join());
 });

@@ -104,6 +104,7 @@ impl UrlKey for ColorScheme {
             ColorScheme::Kind => "kind",
             ColorScheme::SelfTime => "self",
             ColorScheme::Health => "health",
+            ColorScheme::OnOffCpu => "oncpu",
         }
     }
 }

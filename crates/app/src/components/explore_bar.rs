@@ -22,6 +22,16 @@ pub fn ExploreBar() -> impl IntoView {
     let search = expect_context::<SearchState>();
     let diff = expect_context::<DiffState>();
     let main = expect_context::<Panes>().main;
+    // Hot/cold colouring is offered where samples say on- or off-CPU (the wall-clock event's `cpu` label).
+    let has_cpu_label = move || {
+        main.data.with(|d| {
+            d.as_ref().is_some_and(|d| {
+                scorch_core::view::label_keys(d.profile())
+                    .iter()
+                    .any(|k| k == "cpu")
+            })
+        })
+    };
     let search_error = move || {
         let q = search.pattern.get();
         (!q.text.is_empty()).then(|| q.compile().err()).flatten()
@@ -120,7 +130,8 @@ pub fn ExploreBar() -> impl IntoView {
             <label class="control">"Colour by "
                 <select data-testid="color-select" prop:value=move || view.scheme.get().key()
                     on:change=move |ev| view.scheme.set(ColorScheme::from_key(&event_target_value(&ev)).unwrap_or_default())>
-                    {ColorScheme::ALL.into_iter().map(|c| view! { <option value=c.key()>{c.label()}</option> }).collect_view()}
+                    {move || ColorScheme::ALL.into_iter().filter(|&c| c != ColorScheme::OnOffCpu || has_cpu_label())
+                        .map(|c| view! { <option value=c.key() selected=move || view.scheme.get() == c>{c.label()}</option> }).collect_view()}
                 </select>
             </label>
             <Legend/>

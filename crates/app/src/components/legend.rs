@@ -32,6 +32,11 @@ pub fn Legend() -> impl IntoView {
                 ColorScheme::Health => HEALTH_COLORS.iter().map(|(k, c)| view! {
                     <span class="swatch" style:background=*c></span><span>{k.label()}</span>
                 }).collect_view().into_any(),
+                ColorScheme::OnOffCpu => view! {
+                    <span class="swatch" style:background="rgb(230,120,30)"></span><span>"on-CPU"</span>
+                    <span class="swatch" style:background="rgb(65,140,225)"></span><span>"off-CPU (waiting)"</span>
+                    <span>"· mixed in proportion (wall-clock: samples labelled cpu=on|off)"</span>
+                }.into_any(),
             }
         };
         view! {

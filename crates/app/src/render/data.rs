@@ -2,8 +2,8 @@
 //! every flame canvas paints from.
 
 use super::color::{
-    css_rgb, diff_color, frame_color, module_name, ColorScheme, HealthClass, Rgb, HEALTH_COLORS, KIND_COLORS,
-    SELF_COLORS,
+    css_rgb, diff_color, frame_color, hot_cold, module_name, ColorScheme, HealthClass, Rgb, HEALTH_COLORS,
+    KIND_COLORS, SELF_COLORS,
 };
 use scorch_core::analysis::compare::FactRow;
 use scorch_core::analysis::diff::{Diff, Mover, Side, Widths};
@@ -152,6 +152,9 @@ pub struct FlameData {
     pub diff: Option<DiffData>,
     /// Per node: its stack-health class, computed on first use of that scheme.
     health: std::sync::OnceLock<Vec<HealthClass>>,
+    /// Per node: the off-CPU fraction of its total (samples labelled `cpu=off`), computed on first use of the
+    /// on/off-CPU scheme.
+    off_cpu: std::sync::OnceLock<Vec<f64>>,
 }
 
 /// What a differential view needs per node, on top of the tree of the merged profile.
@@ -293,6 +296,7 @@ impl FlameData {
             layout,
             diff: Some(data),
             health: Default::default(),
+            off_cpu: Default::default(),
         }
     }
 
@@ -324,6 +328,7 @@ impl FlameData {
             layout,
             diff: None,
             health: Default::default(),
+            off_cpu: Default::default(),
         }
     }
 
@@ -388,6 +393,16 @@ impl FlameData {
                     .find(|(x, _)| *x == class)
                     .map_or(GREY, |(_, c)| css_rgb(c))
             }
+            ColorScheme::OnOffCpu => {
+                let off = self
+                    .off_cpu
+                    .get_or_init(|| self.off_cpu_shares())
+                    .get(n.idx())
+                    .copied()
+                    .unwrap_or(0.0);
+                let p = self.profile();
+                hot_cold(p.frame_name(f), p.frame_kind(f), off)
+            }
             ColorScheme::SelfTime => {
                 let total = self.tree.total.get(n.idx()).copied().unwrap_or(0);
                 let own = self.tree.self_w.get(n.idx()).copied().unwrap_or(0);
@@ -403,6 +418,25 @@ impl FlameData {
 
     /// Each node's stack-health class: its own and its descendants' self weight in truncated stacks against
     /// their total (one pass leaf to root over the tree; ids are topological), unnamed frames apart.
+    /// Per node, the share of its total that samples labelled `cpu=off` weigh (wall-clock profiles); zeros
+    /// when the profile has no such label.
+    fn off_cpu_shares(&self) -> Vec<f64> {
+        let p = self.profile();
+        let Ok(off) = scorch_core::view::LabelFilter::parse(p, "cpu=off") else {
+            return vec![0.0; self.tree.len()];
+        };
+        let w = ViewOptions {
+            label: Some(off),
+            ..self.view.clone()
+        };
+        let (totals, _) = scorch_core::analysis::stats::node_totals(p, &w, &self.tree);
+        totals
+            .iter()
+            .zip(&self.tree.total)
+            .map(|(&o, &t)| if t == 0 { 0.0 } else { o as f64 / t as f64 })
+            .collect()
+    }
+
     fn health_classes(&self) -> Vec<HealthClass> {
         use scorch_core::analysis::health::{is_unsymbolized, truncated_rows};
         let p = self.profile();

@@ -227,6 +227,20 @@ impl NodeCounts {
 /// no samples (the tree is not `p`'s under `v`). O(samples + nodes).
 pub fn node_counts(p: &Profile, v: &ViewOptions, tree: &CallTree) -> Option<NodeCounts> {
     let (cv, _) = counts_view(p, v)?;
+    let (total, n) = node_totals(p, &cv, tree);
+    // A node with weight but no samples means the tree was not built from `p` under `v` (or its samples carry
+    // no counts): no intervals rather than wrong ones.
+    if tree.total.iter().zip(&total).any(|(&w, &c)| w > 0 && c == 0) {
+        return None;
+    }
+    Some(NodeCounts { total, n })
+}
+
+/// What the samples `w` selects weigh in each node of `tree` (built from `p` under a view whose samples include
+/// `w`'s), subtree totals, and their sum; a sample whose stack the tree lacks adds to the sum only. Nodes are
+/// matched by (process root, stack) as in [`node_counts`]. O(samples + nodes).
+pub fn node_totals(p: &Profile, w: &ViewOptions, tree: &CallTree) -> (Vec<u64>, u64) {
+    let cv = w;
     // Each node's key: (its process root's frame, or NO_ROOT; its stack).
     let len = tree.len();
     let mut group = vec![NO_ROOT; len];
@@ -274,12 +288,7 @@ pub fn node_counts(p: &Profile, v: &ViewOptions, tree: &CallTree) -> Option<Node
     if let Some(r) = total.first_mut() {
         *r = n;
     }
-    // A node with weight but no samples means the tree was not built from `p` under `v` (or its samples carry
-    // no counts): no intervals rather than wrong ones.
-    if tree.total.iter().zip(&total).any(|(&w, &c)| w > 0 && c == 0) {
-        return None;
-    }
-    Some(NodeCounts { total, n })
+    (total, n)
 }
 
 /// One group's (CPU's or thread's) achieved sampling rate, from its timestamps.

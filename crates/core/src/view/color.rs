@@ -38,15 +38,19 @@ pub enum ColorScheme {
     /// Stack health (`scorch_core::analysis::health`): red where every stack below reaches no entry point,
     /// orange where some do not, grey-green where all do; purple for frames without a name.
     Health,
+    /// Hot/cold (wall-clock profiles, whose samples carry `cpu=on|off`): warm where the frame's time was on a CPU,
+    /// blue where it was waiting off-CPU, mixed in proportion ([`hot_cold`]).
+    OnOffCpu,
 }
 
 impl ColorScheme {
-    pub const ALL: [ColorScheme; 5] = [
+    pub const ALL: [ColorScheme; 6] = [
         ColorScheme::Name,
         ColorScheme::Module,
         ColorScheme::Kind,
         ColorScheme::SelfTime,
         ColorScheme::Health,
+        ColorScheme::OnOffCpu,
     ];
     pub fn label(self) -> &'static str {
         match self {
@@ -55,6 +59,7 @@ impl ColorScheme {
             ColorScheme::Kind => "kind",
             ColorScheme::SelfTime => "self time",
             ColorScheme::Health => "stack health",
+            ColorScheme::OnOffCpu => "on/off-CPU",
         }
     }
 }
@@ -160,6 +165,21 @@ pub fn diff_color(delta: f64, max: f64) -> Rgb {
     } else {
         [fade(40.0), fade(90.0), fade(230.0)]
     }
+}
+
+/// Hot/cold: a frame whose time was all on a CPU keeps its warm name colour ([`frame_color`]); one whose time was
+/// all spent waiting off-CPU gets a blue of the same name hash; in between, mixed by `off`, the off-CPU fraction
+/// of its total (as Brendan Gregg's hot/cold flame graphs tell the two apart).
+pub fn hot_cold(name: &str, kind: FrameKind, off: f64) -> Rgb {
+    let warm = frame_color(name, kind);
+    let h = fnv1a(name.as_bytes());
+    let v = ((h >> 4) & 0xff) as f64 / 255.0;
+    let cold = [(40.0 + 50.0 * v), (110.0 + 60.0 * v), 225.0];
+    let t = off.clamp(0.0, 1.0);
+    let mix = |a: u8, b: f64| (f64::from(a) * (1.0 - t) + b * t).round() as u8;
+    let [wr, wg, wb] = warm;
+    let [cr, cg, cb] = cold;
+    [mix(wr, cr), mix(wg, cg), mix(wb, cb)]
 }
 
 /// A [`diff_color`] in the colour-blind-safe palette (Okabe and Ito's orange and blue, told apart with every
