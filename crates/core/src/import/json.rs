@@ -6,6 +6,7 @@
 //! Nothing here builds a `serde_json::Value`: records are parsed straight into the format's own typed structs,
 //! whose unknown fields serde skips without allocating.
 
+use crate::import::importer::Applicable;
 use crate::model::{Format, ImportError, ImportErrorKind};
 
 /// A UTF-8 byte order mark, which some tools write before JSON.
@@ -20,6 +21,25 @@ pub(crate) fn first_significant(prefix: &[u8]) -> Option<(usize, u8)> {
         .skip(skip)
         .find(|(_, b)| !b.is_ascii_whitespace())
         .map(|(i, &b)| (i, b))
+}
+
+/// A sniffer's answer while nothing significant has come: wait for more, or no at the end.
+pub(crate) fn undecided(at_end: bool) -> Applicable {
+    if at_end {
+        Applicable::No
+    } else {
+        Applicable::NeedMore
+    }
+}
+
+/// The JSON object formats' first sniffing step: `None` when the input opens with `{` (read its keys on), else
+/// the answer now — not this format, or [`undecided`] while only whitespace has come.
+pub(crate) fn object_or_answer(prefix: &[u8], at_end: bool) -> Option<Applicable> {
+    match first_significant(prefix) {
+        None => Some(undecided(at_end)),
+        Some((_, b'{')) => None,
+        Some(_) => Some(Applicable::No),
+    }
 }
 
 /// Walks the JSON text in `prefix` lexically and calls `f(depth, key)` for each object key, where `depth` counts

@@ -1,7 +1,7 @@
 //! Whether an input is a speedscope file: read lexically from the first bytes, never from the file name.
 
 use crate::import::importer::{Applicable, Importer};
-use crate::import::json::{first_significant, keys};
+use crate::import::json::{keys, object_or_answer};
 use crate::model::Format;
 
 /// The speedscope importer's answer: a top-level object whose `$schema` key names speedscope's file format
@@ -18,16 +18,8 @@ impl Importer for SpeedscopeFormat {
     }
 
     fn is_applicable(&self, prefix: &[u8], at_end: bool) -> Applicable {
-        match first_significant(prefix) {
-            None => {
-                return if at_end {
-                    Applicable::No
-                } else {
-                    Applicable::NeedMore
-                }
-            }
-            Some((_, b'{')) => {}
-            Some(_) => return Applicable::No,
+        if let Some(answer) = object_or_answer(prefix, at_end) {
+            return answer;
         }
         let (mut schema, mut shared, mut profiles, mut foreign) = (false, false, false, false);
         let json = keys(prefix, |depth, key| {

@@ -2,7 +2,7 @@
 //! their depths), never from the file name.
 
 use crate::import::importer::{Applicable, Importer};
-use crate::import::json::{first_significant, keys};
+use crate::import::json::{first_significant, keys, object_or_answer, undecided};
 use crate::model::Format;
 
 /// The `.cpuprofile` importer's answer: a top-level object with a `nodes` key whose first node has a
@@ -21,10 +21,8 @@ impl Importer for CpuProfileFormat {
     }
 
     fn is_applicable(&self, prefix: &[u8], at_end: bool) -> Applicable {
-        match first_significant(prefix) {
-            None => return undecided(at_end),
-            Some((_, b'{')) => {}
-            Some(_) => return Applicable::No,
+        if let Some(answer) = object_or_answer(prefix, at_end) {
+            return answer;
         }
         let (mut nodes, mut call_frame, mut trace) = (false, false, false);
         let json = keys(prefix, |depth, key| {
@@ -82,14 +80,6 @@ impl Importer for ChromeTraceFormat {
         } else {
             Applicable::NeedMore
         }
-    }
-}
-
-fn undecided(at_end: bool) -> Applicable {
-    if at_end {
-        Applicable::No
-    } else {
-        Applicable::NeedMore
     }
 }
 
