@@ -7,7 +7,7 @@
 use super::canvas;
 use super::color::{ColorScheme, Rgb};
 use super::data::Loaded;
-use super::draw::{fill_px, FONT};
+use super::draw::{self, fill_px};
 use super::ROW_H;
 use scorch_core::view::StackChart;
 use scorch_core::ViewOptions;
@@ -213,23 +213,9 @@ fn draw(ctx: &CanvasRenderingContext2d, d: &ChartData, g: &ChartGeom, look: &Cha
                 i += 1;
             }
         }
-        if dw > 0 && dh > 0 {
-            if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
-                wasm_bindgen::Clamped(&buf[..]),
-                dw as u32,
-                dh as u32,
-            ) {
-                let _ = ctx.put_image_data(&img, 0.0, 0.0);
-            }
-        }
+        draw::blit(ctx, &buf, dw, dh);
     });
-    ctx.set_font(FONT);
-    ctx.set_text_baseline("middle");
-    let char_w = ctx
-        .measure_text("MMMMMMMMMM")
-        .map(|m| m.width() / 10.0)
-        .unwrap_or(7.2)
-        .max(1.0);
+    let char_w = draw::label_font(ctx);
     ctx.set_fill_style_str("#000");
     let p = &d.loaded.imported.profile;
     for l in &labels {

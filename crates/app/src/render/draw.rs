@@ -7,7 +7,7 @@ use super::geometry::{ancestor_at, Geometry, ROW_H};
 use scorch_core::view::calltree::NodeId;
 use web_sys::CanvasRenderingContext2d;
 
-pub(crate) const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
+const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
 
 /// What a frame's drawing depends on besides the layout.
 pub struct Paint<'a> {
@@ -151,24 +151,10 @@ pub fn draw(
                 fill_px(&mut buf, dims, a, b, y, SLIVER_RGB, sliver_alpha);
             }
         }
-        if dw > 0 && dh > 0 {
-            if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
-                wasm_bindgen::Clamped(&buf[..]),
-                dw as u32,
-                dh as u32,
-            ) {
-                let _ = ctx.put_image_data(&img, 0.0, 0.0);
-            }
-        }
+        blit(ctx, &buf, dw, dh);
     });
     // Outlines and labels, in CSS px (the context is scaled by the DPR).
-    ctx.set_font(FONT);
-    ctx.set_text_baseline("middle");
-    let char_w = ctx
-        .measure_text("MMMMMMMMMM")
-        .map(|m| m.width() / 10.0)
-        .unwrap_or(7.2)
-        .max(1.0);
+    let char_w = label_font(ctx);
     for l in &labels {
         let gap = if l.w > 3.0 { 1.0 } else { 0.0 };
         let mark = d
@@ -322,4 +308,27 @@ fn gallop(xs: &[f64], limit: f64) -> usize {
     let lo = hi / 2;
     let hi = hi.min(xs.len());
     lo + xs[lo..hi].partition_point(|&x| x <= limit)
+}
+
+/// Puts an RGBA pixel buffer of `dw` × `dh` device pixels on the canvas at its origin (one blit per paint).
+pub(crate) fn blit(ctx: &CanvasRenderingContext2d, buf: &[u8], dw: usize, dh: usize) {
+    if dw > 0 && dh > 0 {
+        if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+            wasm_bindgen::Clamped(buf),
+            dw as u32,
+            dh as u32,
+        ) {
+            let _ = ctx.put_image_data(&img, 0.0, 0.0);
+        }
+    }
+}
+
+/// Sets the labels' font and baseline; the width of one character of it, in CSS px.
+pub(crate) fn label_font(ctx: &CanvasRenderingContext2d) -> f64 {
+    ctx.set_font(FONT);
+    ctx.set_text_baseline("middle");
+    ctx.measure_text("MMMMMMMMMM")
+        .map(|m| m.width() / 10.0)
+        .unwrap_or(7.2)
+        .max(1.0)
 }
