@@ -3,36 +3,11 @@
 //! chunking or gzip; broken input is a typed error naming the JSON path or the byte offset and line. (The
 //! per-stack counts against independent oracles are in crates/cli/tests/formats.rs.)
 
-use scorch_core::export::to_folded;
-use scorch_core::{import_bytes, Format, ImportError, ImportErrorKind, ImportOptions, Loader, Profile};
-use std::io::Write;
+use scorch_core::{import_bytes, Format, ImportErrorKind, ImportOptions, Profile};
 
-fn data(dir: &str, name: &str) -> Vec<u8> {
-    std::fs::read(format!("{}/tests/data/{dir}/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
+mod common;
 
-fn load(bytes: &[u8]) -> Result<Profile, ImportError> {
-    import_bytes(bytes, ImportOptions::default()).map(|i| i.profile)
-}
-
-fn chunked(bytes: &[u8], size: usize) -> Profile {
-    let mut l = Loader::new(ImportOptions::default());
-    for c in bytes.chunks(size) {
-        l.feed(c).unwrap();
-    }
-    l.finish().unwrap().profile
-}
-
-fn gz(data: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
-}
-
-/// What must not change with chunking: the folded stacks with their weights, and every sample's time.
-fn fingerprint(p: &Profile) -> (String, Option<Vec<u64>>, u64) {
-    (to_folded(p), p.samples.time_ns.clone(), p.total())
-}
+use common::{chunked, data, fingerprint, gz, load};
 
 fn same_however_cut(dir: &str, name: &str, format: Format) -> Profile {
     let bytes = data(dir, name);

@@ -4,34 +4,14 @@
 //! (The per-stack counts against an independent reading of the JSON are in crates/cli/tests/v8.rs.)
 
 use scorch_core::export::to_folded;
-use scorch_core::{import_bytes, Format, ImportError, ImportErrorKind, ImportOptions, Loader, Profile};
-use std::io::Write;
+use scorch_core::{import_bytes, Format, ImportError, ImportErrorKind, ImportOptions};
+
+mod common;
+
+use common::{chunked, fingerprint, gz, load};
 
 fn data(name: &str) -> Vec<u8> {
-    std::fs::read(format!("{}/tests/data/v8/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-fn load(bytes: &[u8]) -> Result<Profile, ImportError> {
-    import_bytes(bytes, ImportOptions::default()).map(|i| i.profile)
-}
-
-fn chunked(bytes: &[u8], size: usize) -> Profile {
-    let mut l = Loader::new(ImportOptions::default());
-    for c in bytes.chunks(size) {
-        l.feed(c).unwrap();
-    }
-    l.finish().unwrap().profile
-}
-
-fn gz(data: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
-}
-
-/// What must not change with chunking: the folded stacks with their weights, and every sample's time.
-fn fingerprint(p: &Profile) -> (String, Option<Vec<u64>>, u64) {
-    (to_folded(p), p.samples.time_ns.clone(), p.total())
+    common::data("v8", name)
 }
 
 #[test]

@@ -32,6 +32,18 @@ pub(crate) fn undecided(at_end: bool) -> Applicable {
     }
 }
 
+/// A sniffer's answer from what it has seen: no when the text rules the format out, yes when it names it,
+/// else [`undecided`].
+pub(crate) fn verdict(ruled_out: bool, named: bool, at_end: bool) -> Applicable {
+    if ruled_out {
+        Applicable::No
+    } else if named {
+        Applicable::Yes
+    } else {
+        undecided(at_end)
+    }
+}
+
 /// The JSON object formats' first sniffing step: `None` when the input opens with `{` (read its keys on), else
 /// the answer now — not this format, or [`undecided`] while only whitespace has come.
 pub(crate) fn object_or_answer(prefix: &[u8], at_end: bool) -> Option<Applicable> {

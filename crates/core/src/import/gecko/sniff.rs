@@ -1,7 +1,7 @@
 //! Whether an input is a Firefox Profiler profile: read lexically from the first bytes, never the file name.
 
 use crate::import::importer::{Applicable, Importer};
-use crate::import::json::{keys, object_or_answer};
+use crate::import::json::{self, keys, object_or_answer};
 use crate::model::Format;
 
 /// The Gecko importer's answer: a top-level object with `meta` and `threads` keys, or whose `meta` has a
@@ -32,15 +32,7 @@ impl Importer for GeckoFormat {
             }
             foreign || processed || (meta && threads)
         });
-        if !json || foreign {
-            Applicable::No
-        } else if processed || (meta && threads) {
-            Applicable::Yes
-        } else if at_end {
-            Applicable::No
-        } else {
-            Applicable::NeedMore
-        }
+        json::verdict(!json || foreign, processed || (meta && threads), at_end)
     }
 }
 

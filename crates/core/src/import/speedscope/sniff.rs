@@ -1,7 +1,7 @@
 //! Whether an input is a speedscope file: read lexically from the first bytes, never from the file name.
 
 use crate::import::importer::{Applicable, Importer};
-use crate::import::json::{keys, object_or_answer};
+use crate::import::json::{self, keys, object_or_answer};
 use crate::model::Format;
 
 /// The speedscope importer's answer: a top-level object whose `$schema` key names speedscope's file format
@@ -36,15 +36,11 @@ impl Importer for SpeedscopeFormat {
             foreign || (shared && profiles)
         });
         let named = schema && memchr::memmem::find(prefix, SCHEMA).is_some();
-        if !json || (foreign && !named) {
-            Applicable::No
-        } else if named || (shared && profiles) {
-            Applicable::Yes
-        } else if at_end {
-            Applicable::No
-        } else {
-            Applicable::NeedMore
-        }
+        json::verdict(
+            !json || (foreign && !named),
+            named || (shared && profiles),
+            at_end,
+        )
     }
 }
 

@@ -2,7 +2,7 @@
 //! their depths), never from the file name.
 
 use crate::import::importer::{Applicable, Importer};
-use crate::import::json::{first_significant, keys, object_or_answer, undecided};
+use crate::import::json::{self, first_significant, keys, object_or_answer, undecided};
 use crate::model::Format;
 
 /// The `.cpuprofile` importer's answer: a top-level object with a `nodes` key whose first node has a
@@ -71,15 +71,7 @@ impl Importer for ChromeTraceFormat {
         } else if first != b'{' {
             return Applicable::No;
         }
-        if !json {
-            Applicable::No
-        } else if found {
-            Applicable::Yes
-        } else if at_end {
-            Applicable::No
-        } else {
-            Applicable::NeedMore
-        }
+        json::verdict(!json, found, at_end)
     }
 }
 

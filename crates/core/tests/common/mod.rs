@@ -1,0 +1,36 @@
+//! Helpers shared by the importer test files (`mod common;`): the recorded data, whole and chunked loads, gzip,
+//! and what a load must keep whatever the chunking.
+#![allow(dead_code)] // each test file uses its own subset
+
+use scorch_core::export::to_folded;
+use scorch_core::{import_bytes, ImportError, ImportOptions, Loader, Profile};
+use std::io::Write;
+
+/// A file of `tests/data/DIR/`.
+pub fn data(dir: &str, name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/tests/data/{dir}/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+pub fn load(bytes: &[u8]) -> Result<Profile, ImportError> {
+    import_bytes(bytes, ImportOptions::default()).map(|i| i.profile)
+}
+
+/// The profile read in chunks of `size` bytes.
+pub fn chunked(bytes: &[u8], size: usize) -> Profile {
+    let mut l = Loader::new(ImportOptions::default());
+    for c in bytes.chunks(size) {
+        l.feed(c).unwrap();
+    }
+    l.finish().unwrap().profile
+}
+
+pub fn gz(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// What must not change with chunking: the folded stacks with their weights, and every sample's time.
+pub fn fingerprint(p: &Profile) -> (String, Option<Vec<u64>>, u64) {
+    (to_folded(p), p.samples.time_ns.clone(), p.total())
+}
