@@ -1,26 +1,8 @@
 //! The `scorch` binary as users and CI pipelines call it.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn scorch(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_scorch"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or_default()).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::scorch_input as scorch;
 
 fn data(name: &str) -> String {
     format!("{}/../core/tests/data/folded/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -1,27 +1,9 @@
 //! Declared units (`--unit`, `# unit:`): folded counts say nothing about what they count; a user (or the file)
 //! says it, and every number is then shown in that unit. Checked against sums computed here from the file text.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn scorch(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_scorch"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or_default()).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::scorch_input as scorch;
 
 /// BCC's `offcputime -f 5` output, from BCC's own example file: off-CPU time in microseconds.
 fn bcc() -> String {
