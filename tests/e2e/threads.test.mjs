@@ -120,6 +120,8 @@ test('a slice diff: thread A against thread B has both CLI totals, swaps, and tr
   await page.screenshot({ path: outFile('threads-diff.png') });
   const url = await href(page);
   assert.match(url, new RegExp(`&th=${B.tid}&btf=tid%3D${A.tid}`));
+  // The threads' process root is dropped for a slice diff (else two thread names are two one-sided roots).
+  assert.match(url, /&root=none&/);
   await page.click('[data-testid=diff-swap]');
   await waitTotals(page, A.total, B.total);
   await page.click('[data-testid=diff-swap]');

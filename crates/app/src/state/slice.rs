@@ -5,7 +5,7 @@
 
 use super::Actions;
 use leptos::prelude::*;
-use scorch_core::view::{SampleFilter, ThreadSet};
+use scorch_core::view::{RootMode, SampleFilter, ThreadSet};
 use scorch_core::{Profile, ViewOptions};
 
 /// Joins the parts of a slice's filter text.
@@ -83,7 +83,7 @@ impl Actions {
     }
 
     /// "Diff against…": the view's slice becomes the base of a slice diff; choosing another label filter or
-    /// threads then sets the target.
+    /// threads then sets the target. A process or thread root becomes no root (the root menu can bring it back).
     pub fn diff_against_slice(&self) {
         let Some(loaded) = self.load.loaded.get_untracked() else {
             return;
@@ -91,6 +91,15 @@ impl Actions {
         self.heat.range_a.set(None);
         self.heat.band_a.set(None);
         self.diff.slice_a.set(Some(self.slice_text()));
+        // The slices name their threads; a process or thread root would put two threads of different names
+        // under different roots, so every frame would look one-sided. Label roots are kept.
+        let v = self.view.options.get_untracked();
+        if matches!(v.root, RootMode::Comm | RootMode::Pid | RootMode::Tid) {
+            self.view.options.set(ViewOptions {
+                root: RootMode::None,
+                ..v
+            });
+        }
         self.diff.base.set(Some(loaded));
         self.rebuild();
     }
