@@ -20,16 +20,17 @@ function samples(text) {
   const out = [];
   let cur = null;
   for (const line of text.split('\n')) {
-    const h = line.match(/^(\S+)\s+\d+\/\d+\s+(\d+)\.(\d+):\s+(\d+) /);
+    const h = line.match(/^(\S+)\s+\d+\/(\d+)\s+(\d+)\.(\d+):\s+(\d+) /);
     if (h) {
-      cur = { t: BigInt(h[2]) * 1000000000n + BigInt(h[3].padEnd(9, '0')), leafFirst: [], comm: h[1], w: BigInt(h[4]) };
+      cur = { t: BigInt(h[3]) * 1000000000n + BigInt(h[4].padEnd(9, '0')), leafFirst: [], comm: h[1], tid: Number(h[2]),
+        w: BigInt(h[5]) };
       out.push(cur);
       continue;
     }
     const f = line.match(/^\s+[0-9a-f]+ (.+?) \(.*\)$/);
     if (f && cur) cur.leafFirst.push(f[1].replace(/\+0x[0-9a-f]+$/, ''));
   }
-  return out.map((s) => ({ t: s.t, w: s.w, stack: [s.comm, ...s.leafFirst.reverse()] }));
+  return out.map((s) => ({ t: s.t, w: s.w, tid: s.tid, stack: [s.comm, ...s.leafFirst.reverse()] }));
 }
 const SAMPLES = samples(fs.readFileSync(path.join(MADE, 'threads.txt'), 'utf8'));
 
@@ -165,3 +166,44 @@ test('a profile without timestamps says it has no stack chart', async () => {
   await b.close();
 });
 
+
+test('two threads chosen: one lane each, a lane at a sample\'s time draws that thread\'s sample; a click selects', async () => {
+  const b = await browser();
+  const { page } = b;
+  // The two busiest threads, from the perf script text.
+  const count = new Map();
+  for (const s of SAMPLES) count.set(s.tid, (count.get(s.tid) || 0) + 1);
+  const [ta, tb] = [...count.entries()].sort((x, y) => y[1] - x[1]).slice(0, 2).map((e) => e[0]).sort((x, y) => x - y);
+  await page.goto(`${server.url}#url=${encodeURIComponent('/made/threads.txt')}&th=${ta},${tb}&mode=chart`);
+  await waitForProfile(page, 'threads.txt');
+  await page.waitForFunction(() => (window.__scorchChartLanes?.() || []).length === 2);
+  const lanes = await page.evaluate(() => window.__scorchChartLanes());
+  assert.deepEqual(lanes.map((l) => l.tid), [ta, tb]);
+  assert.deepEqual(lanes.map((l) => l.samples), [count.get(ta), count.get(tb)]);
+  assert.equal(lanes[1].header, lanes[0].header + 1 + lanes[0].depth, 'lane 2 follows lane 1');
+  for (const [k, tid] of [ta, tb].entries()) {
+    const own = SAMPLES.filter((s) => s.tid === tid);
+    // A thread's samples at times no other sample of that thread shares; the last one and nine spread between.
+    const unique = own.filter((s) => own.filter((o) => o.t === s.t).length === 1);
+    const picks = [0, 1, 2, 3, 5, 8, 13, 21, 34, unique.length - 1].filter((i) => i < unique.length).map((i) => unique[i]);
+    assert.ok(picks.length >= 8, `${tid}: ${unique.length} samples`);
+    for (const s of picks) {
+      const got = await page.evaluate(([t, k]) => window.__scorchChartStackAt(t, k), [String(s.t), k]);
+      assert.deepEqual(got, s.stack, `lane ${k} (tid ${tid}) at ${s.t}`);
+    }
+  }
+  // Hovering a box of the second lane names its thread; a click on it selects its function.
+  const s = SAMPLES.filter((x) => x.tid === tb && x.stack.length >= 3)[10];
+  const depth = lanes[1].header + 1 + s.stack.length - 1;
+  const pt = await page.evaluate(([t, d]) => window.__scorchChartPoint(t, d), [String(s.t), depth]);
+  assert.ok(pt, 'in the window');
+  await page.mouse.move(pt[0] + 0.5, pt[1]);
+  await page.waitForFunction(() => document.querySelector('[data-testid=chart-tooltip-lane]'));
+  assert.match(await page.textContent('[data-testid=chart-tooltip-lane]'), new RegExp(`\\(tid ${tb}\\)`));
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.waitForFunction((name) => decodeURIComponent(location.hash).includes(`sel=${name}`), s.stack.at(-1));
+  await page.screenshot({ path: outFile('chart-lanes.png') });
+  assert.deepEqual(b.errors, []);
+  await b.close();
+});

@@ -1,7 +1,9 @@
 //! The stack chart on the page: every selected sample's stack in time order (x = time, y = depth, root at the
 //! top), under a time ruler. Wheel zooms around the pointer, Shift+wheel and dragging pan, the keyboard zooms
 //! (+/−) and pans (←/→) when the chart has focus; a drag on the ruler selects that time range (the heatmap's
-//! selection), and a heatmap selection zooms the chart to it. Painting is `render::chart`'s.
+//! selection), and a heatmap selection zooms the chart to it; a click on a box selects its function. With two or
+//! more threads chosen, each thread has a lane (a header row with its name, then its stacks). Painting is
+//! `render::chart`'s.
 
 use crate::render::canvas::{self, Redraw};
 use crate::render::chart::{self, format_duration, ChartData, ChartGeom, ChartLook, RULER_H};
@@ -332,6 +334,21 @@ pub fn StackChartView() -> impl IntoView {
     let on_up = move |ev: leptos::ev::PointerEvent| {
         let finished = drag.get_untracked();
         drag.set(None);
+        // A click (a press and release without panning) on a box selects its function, as in the flame graph.
+        if let (Some(Drag::Pan { x: x0, .. }), Some(d), Some((x, y))) =
+            (finished, data.get_untracked(), local(&ev))
+        {
+            if (x - x0).abs() < 3.0 {
+                let g = geom(&d);
+                let f = g.depth_at(y).and_then(|depth| {
+                    let row = d.chart.row(depth)?;
+                    row.frame.get(row.at(g.t(x))?).copied()
+                });
+                if let Some(f) = f {
+                    actions.select(Some(d.loaded.imported.profile.frame_name(f).to_string()));
+                }
+            }
+        }
         if let (Some(Drag::Ruler { from, .. }), Some(d), Some((x, _))) =
             (finished, data.get_untracked(), local(&ev))
         {
@@ -387,10 +404,15 @@ pub fn StackChartView() -> impl IntoView {
         );
         let name = d.loaded.imported.profile.frame_name(f).to_string();
         let start = format_duration(s.saturating_sub(d.chart.start_ns));
+        let lane = d
+            .chart
+            .lane_of_row(h.depth)
+            .map(|l| chart::lane_title(&d.loaded.imported.profile, l));
         Some(view! {
             <div class="tooltip" data-testid="chart-tooltip"
                 style:left=format!("{}px", h.x + 14.0) style:top=format!("{}px", h.y + 14.0)>
                 <div class="tt-name">{name}</div>
+                {lane.map(|l| view! { <div data-testid="chart-tooltip-lane">{l}</div> })}
                 <div>"start " {start} " after the first sample"</div>
                 <div>"duration " {format_duration(e - s)}</div>
                 <div>"self " {format_duration(own)}</div>

@@ -234,7 +234,39 @@ fn draw(ctx: &CanvasRenderingContext2d, d: &ChartData, g: &ChartGeom, look: &Cha
         );
     }
     ctx.set_global_alpha(1.0);
+    lane_headers(ctx, d, g, look);
     ruler(ctx, d, g, look, char_w);
+}
+
+/// The name a lane's header shows: `comm (tid N) · S samples`.
+pub fn lane_title(p: &scorch_core::Profile, lane: &scorch_core::view::Lane) -> String {
+    let t = lane.thread as usize;
+    let comm = p.threads.comm.get(t).map_or("?", |&c| p.strings.get(c));
+    let tid = p.threads.tid.get(t).copied().unwrap_or(0);
+    let n = lane.samples;
+    format!("{comm} (tid {tid}) · {n} sample{}", if n == 1 { "" } else { "s" })
+}
+
+/// Each lane's header row: a band across the chart with the thread's name, and a rule above it.
+fn lane_headers(ctx: &CanvasRenderingContext2d, d: &ChartData, g: &ChartGeom, look: &ChartLook) {
+    let (band, fg, rule) = if look.dark {
+        ("#2a2f36", "#e4e4e7", "#71717a")
+    } else {
+        ("#e4e4e7", "#18181b", "#a1a1aa")
+    };
+    let p = &d.loaded.imported.profile;
+    for lane in &d.chart.lanes {
+        let y = g.row_y(lane.header);
+        if y + ROW_H <= RULER_H || y >= g.height {
+            continue;
+        }
+        ctx.set_fill_style_str(band);
+        ctx.fill_rect(0.0, y, g.width, ROW_H);
+        ctx.set_fill_style_str(rule);
+        ctx.fill_rect(0.0, y, g.width, 1.0);
+        ctx.set_fill_style_str(fg);
+        let _ = ctx.fill_text(&lane_title(p, lane), 6.0, y + ROW_H / 2.0);
+    }
 }
 
 /// `name` cut to `room` characters (`..` at the end when cut); counting stops past the room.

@@ -1,6 +1,7 @@
 //! The stack chart's hooks (`tests/e2e/chart.test.mjs`, `bench/chart-browser.mjs`):
-//! - `window.__scorchChartStackAt(t_ns)`: the frame names (root first) the chart draws at time `t_ns` (a string
-//!   or a number of ns on the profile's clock), read from its boxes;
+//! - `window.__scorchChartStackAt(t_ns, lane?)`: the frame names (root first) the chart draws at time `t_ns` (a
+//!   string or a number of ns on the profile's clock), read from its boxes — in lane `lane` when given;
+//! - `window.__scorchChartLanes()`: the lanes (`{tid, header, depth, samples, title}`), empty without lanes;
 //! - `window.__scorchChartPoint(t_ns, depth)`: the page point (CSS px) of time `t_ns` at row `depth` (−1: the
 //!   ruler), or null outside the window;
 //! - `window.__scorchChartTimes()`: the chart's paint durations (ms) since the last call;
@@ -43,13 +44,16 @@ pub fn install(
     canvas_ref: NodeRef<leptos::html::Canvas>,
     scroll_top: RwSignal<f64>,
 ) {
-    let stack_at = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |t: JsValue| {
+    let stack_at = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(move |t: JsValue, lane: JsValue| {
         let (Some(d), Some(t)) = (data.get_untracked(), ns(&t)) else {
             return JsValue::NULL;
         };
         let p = &d.loaded.imported.profile;
-        d.chart
-            .stack_at(t)
+        let frames = match lane.as_f64() {
+            Some(k) if k >= 0.0 => d.chart.lane_stack_at(k as usize, t),
+            _ => d.chart.stack_at(t),
+        };
+        frames
             .into_iter()
             .map(|f| JsValue::from(p.frame_name(f)))
             .collect::<js_sys::Array>()
@@ -84,6 +88,30 @@ pub fn install(
         js_sys::Array::of2(&(r.left() + g.x(t)).into(), &(r.top() + y).into()).into()
     });
     let times = Closure::<dyn Fn() -> js_sys::Array>::new(move || drain(&CHART_TIMES));
+    let lanes = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let Some(d) = data.get_untracked() else {
+            return JsValue::NULL;
+        };
+        let p = &d.loaded.imported.profile;
+        d.chart
+            .lanes
+            .iter()
+            .map(|l| {
+                let o = js_sys::Object::new();
+                let tid = p.threads.tid.get(l.thread as usize).copied().unwrap_or(0);
+                let _ = js_sys::Reflect::set(&o, &"tid".into(), &tid.into());
+                let _ = js_sys::Reflect::set(&o, &"header".into(), &(l.header as f64).into());
+                let _ = js_sys::Reflect::set(&o, &"depth".into(), &(l.depth as f64).into());
+                let _ = js_sys::Reflect::set(&o, &"samples".into(), &(l.samples as f64).into());
+                let title = crate::render::chart::lane_title(p, l);
+                let _ = js_sys::Reflect::set(&o, &"title".into(), &title.into());
+                JsValue::from(o)
+            })
+            .collect::<js_sys::Array>()
+            .into()
+    });
+    set_global("__scorchChartLanes", lanes.as_ref());
+    lanes.forget();
     set_global("__scorchChartStackAt", stack_at.as_ref());
     set_global("__scorchChartPoint", point.as_ref());
     set_global("__scorchChartTimes", times.as_ref());

@@ -8,11 +8,14 @@
 //! - a sample lasts until the next selected sample's time; the last one lasts the median of the positive
 //!   intervals between consecutive samples (1 ms when there is none);
 //! - a box's self time is the time of the samples whose leaf it is;
-//! - samples are taken in time order (ties in the profile's order); a profile without timestamps has no chart.
+//! - samples are taken in time order (ties in the profile's order); a profile without timestamps has no chart;
+//! - **lanes**: when the view's thread choice holds 2 to [`MAX_LANES`] threads, each thread gets a lane of its
+//!   own ([`Lane`]: a header row without boxes, then that thread's rows), built from that thread's samples only,
+//!   so a thread's stack lasts until *its* next sample; all lanes share one time axis.
 //!
 //! Cost: one pass over the samples (plus a sort of their indices when the input is out of time order); per
 //! sample only the part of its stack that differs from the previous sample's is walked, so building is
-//! O(samples + changed frames) ≤ O(samples × depth), and memory is one box per run, never per second of the
+//! O(samples + changed frames) ≤ O(samples × depth) (lanes: one more pass to part the samples by thread), and memory is one box per run, never per second of the
 //! span. Boxes are stored per depth as sorted columns: boxes at one depth are disjoint, so both `start` and
 //! `end` are non-decreasing and a window is found by binary search.
 
@@ -81,7 +84,33 @@ pub struct StackChart {
     pub samples: u64,
     /// The median positive interval between consecutive samples: the last sample's duration.
     pub interval_ns: u64,
+    /// One lane per chosen thread, in the order of the thread table; empty for a chart without lanes.
+    pub lanes: Vec<Lane>,
 }
+
+/// One thread's lane in a chart with lanes: the header row (no boxes; the thread's name is drawn there), then
+/// the thread's own rows `header + 1 .. header + 1 + depth`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lane {
+    /// The thread: an index into [`Profile::threads`].
+    pub thread: u32,
+    /// The header row.
+    pub header: usize,
+    /// How many rows of boxes the lane has.
+    pub depth: usize,
+    /// The thread's samples in the chart.
+    pub samples: u64,
+}
+
+impl Lane {
+    /// The lane's rows of boxes.
+    pub fn rows(&self) -> Range<usize> {
+        self.header + 1..self.header + 1 + self.depth
+    }
+}
+
+/// The most threads drawn as lanes; a larger choice is drawn as one chart.
+pub const MAX_LANES: usize = 64;
 
 /// The last sample's duration when no interval can be measured.
 pub const DEFAULT_INTERVAL_NS: u64 = 1_000_000;
@@ -195,15 +224,81 @@ impl StackChart {
         }) {
             order.sort_by_key(|&i| (time(i), i));
         }
+        if let (Some(set), Some(of)) = (&v.threads, &p.samples.thread) {
+            if (2..=MAX_LANES).contains(&set.len()) {
+                return Some(Self::lanes(p, &v, &order, set.as_slice(), of, times));
+            }
+        }
+        Some(Self::of_samples(p, &v, &order, times))
+    }
+
+    /// One lane per thread of `threads` that has samples in `order`, stacked in that order under one time axis.
+    fn lanes(
+        p: &Profile,
+        v: &ViewOptions,
+        order: &[u32],
+        threads: &[u32],
+        thread_of: &[u32],
+        times: &[u64],
+    ) -> StackChart {
+        let mut parts: Vec<Vec<u32>> = vec![Vec::new(); threads.len()];
+        for &i in order {
+            let k = thread_of
+                .get(i as usize)
+                .and_then(|t| threads.binary_search(t).ok());
+            if let Some(part) = k.and_then(|k| parts.get_mut(k)) {
+                part.push(i);
+            }
+        }
+        let time = |i: u32| times.get(i as usize).copied().unwrap_or(0);
+        let mut out = StackChart {
+            row_start: vec![0],
+            samples: order.len() as u64,
+            interval_ns: median_interval(order.iter().map(|&i| time(i))),
+            start_ns: u64::MAX,
+            ..StackChart::default()
+        };
+        for (&thread, part) in threads.iter().zip(&parts) {
+            if part.is_empty() {
+                continue;
+            }
+            let c = Self::of_samples(p, v, part, times);
+            let header = out.depth_count();
+            out.row_start.push(out.start.len() as u64);
+            for row in c.rows() {
+                out.start.extend_from_slice(row.start);
+                out.end.extend_from_slice(row.end);
+                out.frame.extend_from_slice(row.frame);
+                out.self_ns.extend_from_slice(row.self_ns);
+                out.row_start.push(out.start.len() as u64);
+            }
+            out.start_ns = out.start_ns.min(c.start_ns);
+            out.end_ns = out.end_ns.max(c.end_ns);
+            out.lanes.push(Lane {
+                thread,
+                header,
+                depth: c.depth_count(),
+                samples: c.samples,
+            });
+        }
+        if out.lanes.is_empty() {
+            out.start_ns = 0;
+        }
+        out
+    }
+
+    /// The chart of the samples `order` (sample indices in time order).
+    fn of_samples(p: &Profile, v: &ViewOptions, order: &[u32], times: &[u64]) -> StackChart {
+        let time = |i: u32| times.get(i as usize).copied().unwrap_or(0);
         let samples = order.len() as u64;
         let interval_ns = median_interval(order.iter().map(|&i| time(i)));
         let (Some(&first), Some(&last)) = (order.first(), order.last()) else {
-            return Some(StackChart {
+            return StackChart {
                 samples,
                 interval_ns,
                 row_start: vec![0],
                 ..StackChart::default()
-            });
+            };
         };
         let (start_ns, end_ns) = (time(first), time(last).saturating_add(interval_ns));
         // Depth of each stack row (rows are topological: a parent comes before its children).
@@ -221,7 +316,7 @@ impl StackChart {
         let mut open: Vec<(Key, usize)> = Vec::new();
         let mut fresh: Vec<StackId> = Vec::new();
         let mut prev_t: Option<u64> = None;
-        for &i in &order {
+        for &i in order {
             let t = time(i);
             let root = v.root_of(p, i as usize);
             let leaf = p
@@ -264,13 +359,13 @@ impl StackChart {
         boxes.add_self(&open, interval_ns);
         boxes.close_from(&mut open, 0, end_ns);
         drop(depth);
-        Some(StackChart {
+        StackChart {
             start_ns,
             end_ns,
             samples,
             interval_ns,
             ..boxes.into_chart()
-        })
+        }
     }
 
     /// Depths that have boxes.
@@ -298,8 +393,27 @@ impl StackChart {
     /// The frames drawn at time `t`, root first (one per depth whose box contains `t`; boxes at a depth nest in
     /// the box above, so these form one stack).
     pub fn stack_at(&self, t: u64) -> Vec<FrameId> {
+        self.stack_in(0..self.depth_count(), t)
+    }
+
+    /// The frames lane `k` draws at time `t`, root first.
+    pub fn lane_stack_at(&self, k: usize, t: u64) -> Vec<FrameId> {
+        self.lanes
+            .get(k)
+            .map_or_else(Vec::new, |l| self.stack_in(l.rows(), t))
+    }
+
+    /// The lane whose header or rows hold row `d`.
+    pub fn lane_of_row(&self, d: usize) -> Option<&Lane> {
+        let k = self.lanes.partition_point(|l| l.header <= d);
+        self.lanes
+            .get(k.checked_sub(1)?)
+            .filter(|l| d < l.header + 1 + l.depth)
+    }
+
+    fn stack_in(&self, rows: Range<usize>, t: u64) -> Vec<FrameId> {
         let mut out = Vec::new();
-        for row in self.rows() {
+        for row in rows.filter_map(|d| self.row(d)) {
             match row.at(t).and_then(|i| row.frame.get(i)) {
                 Some(&f) => out.push(f),
                 None => break,
@@ -314,8 +428,14 @@ impl StackChart {
     }
 
     /// The chart as plain columns, to move it between threads as typed arrays: `[frame]` (`u32s`);
-    /// `[start_ns, end_ns, samples, interval_ns]`, the row offsets, starts, ends and self times (`u64s`).
+    /// `[start_ns, end_ns, samples, interval_ns]`, the row offsets, starts, ends, self times and the lanes
+    /// (`[thread, header, depth, samples]` each) (`u64s`).
     pub fn into_columns(self) -> TreeColumns {
+        let lanes = self
+            .lanes
+            .iter()
+            .flat_map(|l| [u64::from(l.thread), l.header as u64, l.depth as u64, l.samples])
+            .collect();
         TreeColumns {
             u32s: vec![self.frame.into_iter().map(|f| f.0).collect()],
             u64s: vec![
@@ -324,6 +444,7 @@ impl StackChart {
                 self.start,
                 self.end,
                 self.self_ns,
+                lanes,
             ],
         }
     }
@@ -333,7 +454,7 @@ impl StackChart {
     /// are out of order, a frame is not one of the profile's `frames`).
     pub fn from_columns(c: TreeColumns, frames: usize) -> Option<StackChart> {
         let [frame] = <[Vec<u32>; 1]>::try_from(c.u32s).ok()?;
-        let [head, row_start, start, end, self_ns] = <[Vec<u64>; 5]>::try_from(c.u64s).ok()?;
+        let [head, row_start, start, end, self_ns, lanes] = <[Vec<u64>; 6]>::try_from(c.u64s).ok()?;
         let [start_ns, end_ns, samples, interval_ns] = <[u64; 4]>::try_from(head).ok()?;
         let n = frame.len();
         let fits = start.len() == n
@@ -346,6 +467,18 @@ impl StackChart {
         if !fits {
             return None;
         }
+        let lanes: Vec<Lane> = lanes
+            .chunks(4)
+            .map(|l| match *l {
+                [thread, header, depth, samples] => Some(Lane {
+                    thread: u32::try_from(thread).ok()?,
+                    header: usize::try_from(header).ok()?,
+                    depth: usize::try_from(depth).ok()?,
+                    samples,
+                }),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
         let c = StackChart {
             row_start,
             start,
@@ -356,12 +489,24 @@ impl StackChart {
             end_ns,
             samples,
             interval_ns,
+            lanes,
         };
         let ordered = c.rows().all(|r| {
             r.start.iter().zip(r.end).all(|(s, e)| s <= e)
                 && r.end.iter().zip(r.start.iter().skip(1)).all(|(e, s)| e <= s)
         });
-        (ordered && c.rows().count() == c.depth_count()).then_some(c)
+        // Lanes follow each other, each inside the chart, with an empty header row.
+        let mut next = 0usize;
+        let lanes_fit = c.lanes.iter().all(|l| {
+            let ok = l.header >= next
+                && l.header
+                    .checked_add(1 + l.depth)
+                    .is_some_and(|e| e <= c.depth_count())
+                && c.row(l.header).is_some_and(|r| r.is_empty());
+            next = l.header.saturating_add(1 + l.depth);
+            ok
+        });
+        (ordered && lanes_fit && c.rows().count() == c.depth_count()).then_some(c)
     }
 }
 

@@ -8,7 +8,7 @@ pub mod layout;
 mod options;
 
 pub use calltree::{CallTree, NodeId, Order, TreeColumns, ROOT_FRAME};
-pub use chart::{ChartRow, StackChart};
+pub use chart::{ChartRow, Lane, StackChart, MAX_LANES};
 pub use layout::FlameLayout;
 pub use options::{
     band_span_ns, has_threads, keyed_weights, label_key, label_keys, parse_offsets_ms, takes_declared_unit,
