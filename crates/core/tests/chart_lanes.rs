@@ -48,8 +48,7 @@ fn threads(p: &Profile, tids: &[u32]) -> ThreadSet {
 fn expected(tid: u32, t_ns: u64) -> Vec<String> {
     SAMPLES
         .iter()
-        .filter(|s| s.1 == tid && s.2 * 1_000 <= t_ns)
-        .next_back()
+        .rfind(|s| s.1 == tid && s.2 * 1_000 <= t_ns)
         .map(|s| s.3.iter().rev().map(|f| f.to_string()).collect())
         .unwrap_or_default()
 }
