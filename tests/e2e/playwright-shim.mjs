@@ -146,6 +146,7 @@ export function wrapPage(page, files) {
   const shim = {
     goto: (url) => page.goto(url, { waitUntil: 'load' }),
     reload: () => page.reload({ waitUntil: 'load' }),
+    setViewportSize: ({ width, height }) => page.setViewport({ width, height }),
     // The tests only go back within the page (zoom history): a same-document traversal.
     goBack: () => page.evaluate(() => history.back()),
     evaluate: (fn, arg) => page.evaluate(fn, arg),

@@ -1,7 +1,6 @@
 //! The app shell: creates the state, wires page-wide input and the address bar, and lays out the components.
 
 use super::announcer::{Announcer, LiveRegion};
-use super::breadcrumb::Breadcrumb;
 use super::call_tree::CallTreeTable;
 use super::diff_bar::DiffBar;
 use super::error_banner::ErrorBanner;
@@ -46,7 +45,6 @@ pub fn App() -> impl IntoView {
         <ThreadList/>
         <ExploreBar/>
         <Show when=move || matches!(mode(), Mode::Flame | Mode::Inverted) || diff.active()>
-            <Breadcrumb/>
             <FlameCanvas pane=panes.main/>
         </Show>
         <Show when=move || mode() == Mode::Functions && !diff.active()>

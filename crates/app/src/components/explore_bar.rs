@@ -52,10 +52,11 @@ pub fn ExploreBar() -> impl IntoView {
                 .match_idx
                 .get()
                 .map(|i| format!(" · {}/{}", i + 1, count))
-                .unwrap_or_else(|| format!(" · {count} frames"));
+                .unwrap_or_else(|| format!(" · {count} frame{}", if count == 1 { "" } else { "s" }));
             (format!("{pct}"), format!("Matched: {pct:.2} %{at}"))
         })
     };
+    let no_pattern = move || search.pattern.with(|q| q.text.is_empty()) || search_error().is_some();
     let pattern_tx = move |make: fn(Pattern) -> Transform| {
         let q = search.pattern.get_untracked();
         if !q.text.is_empty() && q.compile().is_ok() {
@@ -90,7 +91,7 @@ pub fn ExploreBar() -> impl IntoView {
                         on:click=move |_| actions.set_mode(m)>{m.label()}</button>
                 }).collect_view()}
             </div>
-            <input data-testid="search" aria-label="search functions" class="search" type="text" placeholder="Search functions ( / )"
+            <input data-testid="search" aria-label="search functions" class="search" type="text" placeholder="Search ( / )"
                 prop:value=move || search.pattern.get().text
                 on:input=move |ev| { let t = event_target_value(&ev); set_search(&|q| q.text = t.clone()); }
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
@@ -107,40 +108,29 @@ pub fn ExploreBar() -> impl IntoView {
                 on:change=move |ev| { let on = event_target_checked(&ev); set_search(&|q| q.case_sensitive = on); }/>"Aa"</label>
             <button data-testid="search-prev" aria-label="previous match" title="Previous match (Shift+Enter, N)" on:click=move |_| search.step_match(main, -1)>"‹"</button>
             <button data-testid="search-next" aria-label="next match" title="Next match (Enter, n)" on:click=move |_| search.step_match(main, 1)>"›"</button>
-            {move || matched_text().map(|(v, text)| view! { <span class="matched" data-testid="matched" data-value=v>{text}</span> })}
-            {move || search_error().map(|e| view! { <span class="filter-error" data-testid="search-error">{e}</span> })}
-            <Show when=move || !search.pattern.get().text.is_empty() && search_error().is_none()>
+            <span class="search-out">
+                {move || matched_text().map(|(v, text)| view! { <span class="matched" data-testid="matched" data-value=v>{text}</span> })}
+                {move || search_error().map(|e| view! { <span class="filter-error" data-testid="search-error">{e}</span> })}
+            </span>
+            // Always in place (disabled until the search has a valid pattern), so typing never moves the controls.
+            <span class="search-tx" role="group" aria-label="transforms of the search's matches">
                 <button data-testid="tx-hide" title="Remove matching frames; their callees join their callers"
-                    on:click=move |_| pattern_tx(Transform::Hide)>"Hide"</button>
+                    prop:disabled=no_pattern on:click=move |_| pattern_tx(Transform::Hide)>"Hide"</button>
                 <button data-testid="tx-ignore" title="Drop every sample whose stack has a match"
-                    on:click=move |_| pattern_tx(Transform::Ignore)>"Ignore"</button>
+                    prop:disabled=no_pattern on:click=move |_| pattern_tx(Transform::Ignore)>"Ignore"</button>
                 <button data-testid="tx-from" title="Drop the frames above the outermost match (samples without one are dropped)"
-                    on:click=move |_| pattern_tx(Transform::ShowFrom)>"Show from"</button>
-            </Show>
-            <span class="spacer"></span>
-            <label class="control">"Order "
-                <select data-testid="order-select" prop:value=move || view.order.get().key()
-                    on:change=move |ev| {
-                        actions.set_order(Order::from_key(&event_target_value(&ev)).unwrap_or(Order::Alphabetical));
-                    }>
-                    <option value=Order::Alphabetical.key()>"alphabetical"</option>
-                    <option value=Order::Weight.key()>"left-heavy"</option>
-                </select>
-            </label>
-            <label class="control">"Colour by "
-                <select data-testid="color-select" prop:value=move || view.scheme.get().key()
-                    on:change=move |ev| view.scheme.set(ColorScheme::from_key(&event_target_value(&ev)).unwrap_or_default())>
-                    {move || ColorScheme::ALL.into_iter().filter(|&c| c != ColorScheme::OnOffCpu || has_cpu_label())
-                        .map(|c| view! { <option value=c.key() selected=move || view.scheme.get() == c>{c.label()}</option> }).collect_view()}
-                </select>
-            </label>
-            <Legend/>
+                    prop:disabled=no_pattern on:click=move |_| pattern_tx(Transform::ShowFrom)>"Show from"</button>
+            </span>
         </div>
-        // The selection row is always there (a hint when nothing is selected), so selecting a function by clicking
-        // a frame never moves the graph under the mouse.
+        // The selection row is always there, one line high, so selecting a function never moves the graph under
+        // the mouse; it holds the flame graph's zoom path on its left, and a short hint while nothing is selected.
+        <div class="context-row">
+        <Show when=move || matches!(view.mode.get(), Mode::Flame | Mode::Inverted) || diff.active()>
+            <super::breadcrumb::Breadcrumb/>
+        </Show>
         {move || selected_info().is_none().then(|| view! {
             <div class="selection" data-testid="selection-empty">
-                <span class="hint">"Click a frame or a table row to select its function: outlined everywhere, with its sandwich and transforms."</span>
+                <span class="hint">"Click a frame to select its function"</span>
             </div>
         })}
         {move || selected_info().map(|(f, total, own)| view! {
@@ -157,10 +147,33 @@ pub fn ExploreBar() -> impl IntoView {
                 <button data-testid="tx-rec" title="Collapse recursion (direct and indirect) into its outermost call"
                     on:click=move |_| fn_tx(Transform::CollapseRecursion)>"Collapse recursion"</button>
                 <button data-testid="tx-drec" title="Collapse direct recursion only (f calling f)"
-                    on:click=move |_| fn_tx(Transform::CollapseDirect)>"Collapse direct recursion"</button>
+                    on:click=move |_| fn_tx(Transform::CollapseDirect)>"Direct recursion"</button>
                 <button data-testid="sel-clear" aria-label="clear the selection" title="Clear the selection" on:click=move |_| actions.select(None)>"×"</button>
             </div>
         })}
+        // The legend before the graph's options: its width changes with the scheme and the search, and takes its
+        // room from the selection's, so the options never move.
+        <Legend/>
+        <span class="graph-options">
+            <label class="control"><span class="ctl-label">"Order "</span>
+                <select data-testid="order-select" prop:value=move || view.order.get().key()
+                    on:change=move |ev| {
+                        actions.set_order(Order::from_key(&event_target_value(&ev)).unwrap_or(Order::Alphabetical));
+                    }>
+                    <option value=Order::Alphabetical.key()>"alphabetical"</option>
+                    <option value=Order::Weight.key()>"left-heavy"</option>
+                </select>
+            </label>
+            <label class="control" title=move || super::legend::scheme_title(view.scheme.get())><span class="ctl-label">"Colour by "</span>
+                <select data-testid="color-select" prop:value=move || view.scheme.get().key()
+                    on:change=move |ev| view.scheme.set(ColorScheme::from_key(&event_target_value(&ev)).unwrap_or_default())>
+                    {move || ColorScheme::ALL.into_iter().filter(|&c| c != ColorScheme::OnOffCpu || has_cpu_label())
+                        .map(|c| view! { <option value=c.key() selected=move || view.scheme.get() == c>{c.label()}</option> }).collect_view()}
+                </select>
+            </label>
+            <super::orientation_toggle::OrientationToggle/>
+        </span>
+        </div>
         <Show when=move || search.transforms.with(|t| !t.is_empty())>
             <div class="chips" data-testid="transforms">
                 <span class="sel-label">"Transforms"</span>

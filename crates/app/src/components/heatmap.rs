@@ -51,9 +51,16 @@ pub fn HeatmapPanel() -> impl IntoView {
         render::heatmap::cell_at(&h, &canvas, f64::from(ev.client_x()), f64::from(ev.client_y()))
     };
 
+    // Collapsed (the header row only): remembered in this browser.
+    let collapsed = RwSignal::new(stored_collapsed());
+    // Cells follow the page's width: a resize redraws.
+    let resized = RwSignal::new(0u32);
+    crate::render::canvas::on_window_resize(move || resized.update(|n| *n = n.wrapping_add(1)));
     // Draw when the grid, the selection or the sparse switch change (once per frame).
     let redraw = Redraw::default();
     Effect::new(move |_| {
+        resized.track();
+        collapsed.track();
         heat.heat.track();
         heat.sel.track();
         heat.sel_band.track();
@@ -249,8 +256,13 @@ pub fn HeatmapPanel() -> impl IntoView {
         <Show when=move || has_times() == Some(true) && !file_diff()>
             <section class="heatmap" aria-label="subsecond heatmap">
                 <div class="heatmap-controls">
-                    <span class="heatmap-title">"Heatmap"</span>
-                    <span class="hint">"columns: seconds · rows: offset within the second (0 ms at the bottom) · drag or click twice to select; Shift+drag: a band"</span>
+                    <button class="heatmap-title" data-testid="heatmap-collapse" aria-expanded=move || (!collapsed.get()).to_string()
+                        title="Columns: seconds · rows: offset within the second (0 ms at the bottom) · drag or click twice to select; Shift+drag: a band. Click to fold the heatmap away or back."
+                        on:click=move |_| {
+                            let c = !collapsed.get_untracked();
+                            collapsed.set(c);
+                            store_collapsed(c);
+                        }>{move || if collapsed.get() { "▸ Heatmap" } else { "▾ Heatmap" }}</button>
                     <label class="control">"Rows "
                         <select data-testid="heatmap-rows" on:change=rows_changed prop:value=move || heat.rows.get().to_string()>
                             {scorch_core::analysis::heatmap::ROW_CHOICES.iter().map(|r| view! { <option value=r.to_string()>{r.to_string()}</option> }).collect_view()}
@@ -259,10 +271,10 @@ pub fn HeatmapPanel() -> impl IntoView {
                     <label class="control"><input type="checkbox" data-testid="heatmap-idle" prop:checked=move || heat.idle.get()
                         on:change=move |ev| heat.idle.set(event_target_checked(&ev))/>" hide idle"</label>
                     <label class="control"><input type="checkbox" data-testid="heatmap-sparse" prop:checked=move || heat.sparse.get()
-                        on:change=move |ev| heat.sparse.set(event_target_checked(&ev))/>" show 1–3 sample cells"</label>
+                        on:change=move |ev| heat.sparse.set(event_target_checked(&ev))/>" 1–3 sample cells"</label>
                     <label class="control" title="Select the same offsets in every second (a band) instead of a time range; Shift+drag does it once">
                         <input type="checkbox" data-testid="heatmap-band" prop:checked=move || heat.band_mode.get()
-                            on:change=move |ev| actions.set_band_mode(event_target_checked(&ev))/>" band (same offsets every second)"</label>
+                            on:change=move |ev| actions.set_band_mode(event_target_checked(&ev))/>" band"</label>
                     <button data-testid="heatmap-prev" aria-label="previous range" title="Previous range of the same length ([)" on:click=move |_| actions.step_range(-1)>"◀"</button>
                     <button data-testid="heatmap-next" aria-label="next range" title="Next range of the same length (])" on:click=move |_| actions.step_range(1)>"▶"</button>
                     <button data-testid="heatmap-set-a" title="Keep this range as A; the next selection (B) is compared against it"
@@ -275,10 +287,10 @@ pub fn HeatmapPanel() -> impl IntoView {
                         }>{move || if heat.range_a.with(|a| a.is_some()) { "A set: select B" } else { "Compare: set A" }}</button>
                     <button data-testid="heatmap-clear" on:click=move |_| actions.clear_range()>"Whole profile"</button>
                     <span class="heatmap-legend">
-                        "0"<span class="legend-ramp"></span>{move || heat.heat.get().map(|h| format!("{} samples", h.max)).unwrap_or_default()}
+                        "0"<span class="legend-ramp"></span>{move || heat.heat.get().map(|h| format!("{} sample{}", h.max, if h.max == 1 { "" } else { "s" })).unwrap_or_default()}
                     </span>
                 </div>
-                <div class="heatmap-scroll">
+                <div class="heatmap-scroll" style:display=move || collapsed.get().then_some("none")>
                     <canvas node_ref=canvas_ref data-testid="heatmap-canvas"
                         data-range-start-ns=move || range_attr(false) data-range-end-ns=move || range_attr(true)
                         data-offsets-from-ns=move || offsets_attr(false) data-offsets-to-ns=move || offsets_attr(true)
@@ -292,7 +304,7 @@ pub fn HeatmapPanel() -> impl IntoView {
                         on:mousedown=on_down on:mouseup=on_up on:mousemove=on_move
                         on:mouseleave=move |_| hover_text.set(String::new())></canvas>
                 </div>
-                <div class="heatmap-status">
+                <div class="heatmap-status" style:display=move || collapsed.get().then_some("none")>
                     <span data-testid="heatmap-hover">{move || hover_text.get()}</span>
                     <span data-testid="heatmap-selection" aria-live="polite">{move || selection_text().unwrap_or_default()}</span>
                     {move || heat.heat.get().and_then(|h| h.note()).map(|n| view! {
@@ -301,5 +313,28 @@ pub fn HeatmapPanel() -> impl IntoView {
                 </div>
             </section>
         </Show>
+    }
+}
+
+const COLLAPSED_KEY: &str = "scorch.heatmap.collapsed";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Whether the user folded the heatmap away in this browser.
+fn stored_collapsed() -> bool {
+    storage()
+        .and_then(|s| s.get_item(COLLAPSED_KEY).ok().flatten())
+        .is_some_and(|v| v == "1")
+}
+
+fn store_collapsed(c: bool) {
+    if let Some(s) = storage() {
+        let _ = if c {
+            s.set_item(COLLAPSED_KEY, "1")
+        } else {
+            s.remove_item(COLLAPSED_KEY)
+        };
     }
 }

@@ -7,6 +7,22 @@ use crate::state::search::SearchState;
 use crate::state::view::ViewState;
 use leptos::prelude::*;
 
+/// What a scheme's colours come from (the colour select's title).
+pub fn scheme_title(s: ColorScheme) -> &'static str {
+    match s {
+        ColorScheme::Name => {
+            "Colour by: hue from the function name (the same function, the same colour in every view)"
+        }
+        ColorScheme::Module => {
+            "Colour by: hue from the module (namespace, package, class) read from the name"
+        }
+        ColorScheme::Kind => "Colour by: the frame's kind (user, kernel, JIT, inlined…)",
+        ColorScheme::SelfTime => "Colour by: the frame's self share of its total",
+        ColorScheme::Health => "Colour by: stack health (truncated, unknown, broken)",
+        ColorScheme::OnOffCpu => "Colour by: on-CPU (orange) or off-CPU (blue) time",
+    }
+}
+
 /// What the colours mean.
 #[component]
 pub fn Legend() -> impl IntoView {
@@ -19,8 +35,8 @@ pub fn Legend() -> impl IntoView {
             view! { <span>"red grew, blue shrank (see the diff bar)"</span> }.into_any()
         } else {
             match view.scheme.get() {
-                ColorScheme::Name => view! { <span>"hue from the function name: the same function, the same colour in every view"</span> }.into_any(),
-                ColorScheme::Module => view! { <span>"hue from the module (namespace, package, class) read from the name"</span> }.into_any(),
+                // Hues need no key: the colour select's title says what they come from.
+                ColorScheme::Name | ColorScheme::Module => ().into_any(),
                 ColorScheme::Kind => KIND_COLORS.iter().map(|(k, c)| view! {
                     <span class="swatch" style:background=*c></span><span>{k.name()}</span>
                 }).collect_view().into_any(),

@@ -34,15 +34,14 @@ pub fn OpenControls() -> impl IntoView {
     let paste_open = RwSignal::new(false);
     let text_ref = NodeRef::<leptos::html::Textarea>::new();
     view! {
-        <FilePicker label="Open file…" testid="open-file" title="Open a profile (perf script, pprof, folded; gzip'd or not)"
+        <FilePicker label="Open…" testid="open-file" title="Open a profile (perf script, pprof, folded, speedscope, Firefox Profiler, V8, bpftrace; gzip'd or not) — or drop a file anywhere on the page"
             on_file=Callback::new(move |f| actions.open_file(f))/>
-        <button data-testid="paste-toggle" on:click=move |_| paste_open.update(|o| *o = !*o)>"Paste text…"</button>
+        <button data-testid="paste-toggle" title="Paste folded stacks as text" on:click=move |_| paste_open.update(|o| *o = !*o)>"Paste…"</button>
         <Show when=move || load.loaded.with(|l| l.is_some())>
-            <FilePicker label="Compare with…" testid="compare-file"
+            <FilePicker label="Compare…" testid="compare-file"
                 title="Open a second profile and compare: the one open now is the base (before), the new one the target (after)"
                 on_file=Callback::new(move |f| actions.open_compare(f))/>
         </Show>
-        <span class="hint">"or drop a file anywhere"</span>
         <Show when=move || paste_open.get()>
             <div class="paste-panel">
                 <textarea node_ref=text_ref data-testid="paste-text" rows="8"

@@ -1,9 +1,8 @@
-//! The toolbar: open controls on the left; view controls, the Export menu, orientation, theme and the shortcuts button on the
-//! right.
+//! The toolbar, one row: open controls on the left; view controls, the Export menu, theme and the shortcuts button on
+//! the right. (Labels of the selects show on wide screens only; each control keeps its accessible name.)
 
 use super::export_menu::ExportMenu;
 use super::open_controls::OpenControls;
-use super::orientation_toggle::OrientationToggle;
 use super::theme_toggle::ThemeToggle;
 use super::view_controls::ViewControls;
 use crate::state::ui::UiState;
@@ -24,7 +23,6 @@ pub fn Toolbar() -> impl IntoView {
                     aria-pressed=move || ui.threads.get().to_string() on:click=move |_| ui.threads.update(|t| *t = !*t)>"Threads"</button>
             </Show>
             <ExportMenu/>
-            <OrientationToggle/>
             <ThemeToggle/>
             <button data-testid="help-toggle" aria-label="keyboard shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| ui.help.update(|h| *h = !*h)>"?"</button>
         </header>

@@ -174,7 +174,7 @@ pub fn ViewControls() -> impl IntoView {
     };
     view! {
         <Show when=move || !events().is_empty()>
-            <label class="control">{move || if is_pprof() { "Sample type " } else { "Event " }}
+            <label class="control"><span class="ctl-label">{move || if is_pprof() { "Sample type " } else { "Event " }}</span>
                 <select data-testid="event-select" on:change=on_event
                     prop:value=move || view.options.get().event.unwrap_or(0).to_string()>
                     {move || options(events())}
@@ -182,7 +182,7 @@ pub fn ViewControls() -> impl IntoView {
             </label>
         </Show>
         <Show when=move || (!events().is_empty() && !is_pprof() && !is_bpftrace()) || is_v8()>
-            <label class="control">"Weight "
+            <label class="control"><span class="ctl-label">"Weight "</span>
                 <select data-testid="weight-select" on:change=on_weight
                     prop:value=move || view.options.get().weight.key()>
                     <option value=WeightMode::Weight.key()>{move || match format() {
@@ -206,7 +206,7 @@ pub fn ViewControls() -> impl IntoView {
             </label>
         </Show>
         <Show when=move || !label_keys().is_empty() || has_threads()>
-            <label class="control">{move || if label_keys().is_empty() { "Filter " } else { "Labels " }}
+            <label class="control"><span class="ctl-label">{move || if label_keys().is_empty() { "Filter " } else { "Labels " }}</span>
                 <input data-testid="label-filter" class="label-filter" type="text" placeholder="key=value ⏎"
                     title="Keep samples with this label: key=value, or key=LO:HI for numbers (units like 4kb, 10ms); perf's threads: comm=NAME, pid=N, tid=N (several: tid=12,13); empty shows all"
                     on:keydown=on_filter/>
@@ -218,7 +218,7 @@ pub fn ViewControls() -> impl IntoView {
             </Show>
         </Show>
         <Show when=move || has_threads() || !label_keys().is_empty()>
-            <label class="control">"Root "
+            <label class="control"><span class="ctl-label">"Root "</span>
                 <select data-testid="root-select" on:change=on_root prop:value=root_value>
                     {move || {
                         let mut items = Vec::new();

@@ -6,21 +6,34 @@ use super::canvas;
 use scorch_core::analysis::heatmap::Heatmap;
 use web_sys::HtmlCanvasElement;
 
-/// Height of the heatmap in CSS px (rows share it).
+/// Height of the heatmap in CSS px (rows share it): a fifth of the window's height, within these limits, so the
+/// flame graph keeps most of a laptop's screen.
 pub const HEATMAP_H: f64 = 200.0;
+pub const HEATMAP_MIN_H: f64 = 100.0;
 
 /// A heatmap cell: (column, row).
 pub type Cell = (u32, u32);
 
-/// Width and height of a cell in CSS px: columns share the window's width (within limits).
+/// The narrowest and widest a column (a second) is drawn, CSS px: past the narrowest the heatmap scrolls.
+pub const MIN_CELL_W: f64 = 4.0;
+pub const MAX_CELL_W: f64 = 160.0;
+
+/// Width and height of a cell in CSS px: columns share the window's width (within
+/// [`MIN_CELL_W`]..[`MAX_CELL_W`]), so a short profile uses the width it has and a long one scrolls.
 pub fn cell_size(h: &Heatmap) -> (f64, f64) {
     let avail = web_sys::window()
         .and_then(|w| w.inner_width().ok())
         .and_then(|v| v.as_f64())
         .unwrap_or(1200.0)
         - 40.0;
-    let cw = (avail / f64::from(h.columns.max(1))).clamp(4.0, 28.0).floor();
-    let ch = (HEATMAP_H / f64::from(h.rows)).max(2.0);
+    let cw = (avail / f64::from(h.columns.max(1)))
+        .clamp(MIN_CELL_W, MAX_CELL_W)
+        .floor();
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|v| v.as_f64())
+        .map_or(HEATMAP_H, |v| (v * 0.2).clamp(HEATMAP_MIN_H, HEATMAP_H));
+    let ch = (height / f64::from(h.rows)).max(2.0);
     (cw, ch)
 }
 

@@ -1,0 +1,126 @@
+// A layout that holds still (issue 27 item 5), on the demo profile: one toolbar row, the flame graph given most
+// of the screen, controls that keep their place while searching and selecting, a heatmap that uses the width it
+// has and folds away, grammatical counts. Screenshots at 1280×800 and 1920×1080 in both themes (tests/out/).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, browser, waitForProfile, settle, outFile } from './harness.mjs';
+
+let server;
+before(async () => { server = await serve(); });
+after(async () => { await server?.close(); });
+
+const DEMO = `#url=${encodeURIComponent('www/demo/service.perf.gz')}`;
+const box = (page, sel) => page.evaluate((sel) => {
+  const e = document.querySelector(sel);
+  if (!e) return null;
+  const r = e.getBoundingClientRect();
+  return { top: r.top, left: r.left, width: r.width, height: r.height };
+}, sel);
+
+async function openDemo(page, size) {
+  if (size) await page.setViewportSize(size);
+  await page.goto(`${server.url}${DEMO}`);
+  await waitForProfile(page, 'service.perf.gz');
+  await settle(page);
+}
+
+test('one toolbar row; the graph gets most of the screen; searching and selecting move nothing', async () => {
+  const b = await browser();
+  const { page } = b;
+  try {
+  await openDemo(page);
+  const bar = await box(page, '.toolbar');
+  const button = await box(page, '[data-testid=help-toggle]');
+  assert.ok(bar.height < 2 * button.height + 8, `one toolbar row: ${bar.height} px for ${button.height} px buttons`);
+  const flame = await box(page, '[data-testid=flame-canvas]');
+  assert.ok(flame.height >= 0.5 * 800, `the flame graph has ${flame.height} px of 800`);
+  const colour = await box(page, '[data-testid=color-select]');
+  // Typing a search: the transforms were there all along (disabled), nothing moves.
+  assert.equal(await page.locator('[data-testid=tx-hide]').count(), 1);
+  assert.equal(await page.evaluate(() => document.querySelector('[data-testid=tx-hide]').disabled), true);
+  await page.fill('[data-testid=search]', 'parse_headers');
+  await page.waitForFunction(() => document.querySelector('[data-testid=matched]'));
+  await settle(page);
+  assert.deepEqual(await box(page, '[data-testid=flame-canvas]'), flame, 'the graph did not move');
+  assert.deepEqual(await box(page, '[data-testid=color-select]'), colour, 'Colour by did not move');
+  assert.equal(await page.evaluate(() => document.querySelector('[data-testid=tx-hide]').disabled), false);
+  // One frame matches: "1 frame", not "1 frames".
+  const matched = await page.textContent('[data-testid=matched]');
+  assert.match(matched, /· 1 frame$/, matched);
+  await page.fill('[data-testid=search]', '');
+  // Selecting a function (Enter on the search's match, as a click does) does not move the graph either.
+  await page.fill('[data-testid=search]', 'main');
+  await page.locator('[data-testid=search]').press('Enter');
+  await page.evaluate(() => document.querySelector('[data-testid=flame-canvas]').focus());
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.querySelector('[data-testid=selection]'));
+  await settle(page);
+  assert.deepEqual(await box(page, '[data-testid=flame-canvas]'), flame, 'the graph did not move on selecting');
+  assert.deepEqual(b.errors, []);
+  } finally { await b.close(); }
+});
+
+test('the heatmap scales to the width it has, folds away (remembered), and the graph takes its place', async () => {
+  const b = await browser();
+  const { page } = b;
+  try {
+  await openDemo(page, { width: 1280, height: 800 });
+  const narrow = await box(page, '[data-testid=heatmap-canvas]');
+  const columns = Number(await page.getAttribute('[data-testid=heatmap-canvas]', 'data-columns'));
+  // A 9-second profile: its 9 columns share the page's width (cells within 4..160 px), not 9 × 28 px.
+  assert.ok(narrow.width >= Math.min(columns * 160, 1280 - 60), `${narrow.width} px for ${columns} columns at 1280`);
+  await openDemo(page, { width: 1920, height: 1080 });
+  const wide = await box(page, '[data-testid=heatmap-canvas]');
+  assert.ok(wide.width > narrow.width, `${wide.width} px at 1920 > ${narrow.width} px at 1280`);
+  const before = await box(page, '[data-testid=flame-canvas]');
+  await page.click('[data-testid=heatmap-collapse]');
+  await settle(page);
+  assert.equal(await page.getAttribute('[data-testid=heatmap-collapse]', 'aria-expanded'), 'false');
+  assert.equal((await box(page, '[data-testid=heatmap-canvas]')).height, 0, 'the heatmap is folded away');
+  const after = await box(page, '[data-testid=flame-canvas]');
+  assert.ok(after.top < before.top - 100, `the graph moved up: ${before.top} → ${after.top}`);
+  // Remembered in this browser.
+  await page.reload();
+  await waitForProfile(page, 'service.perf.gz');
+  await settle(page);
+  assert.equal(await page.getAttribute('[data-testid=heatmap-collapse]', 'aria-expanded'), 'false');
+  await page.click('[data-testid=heatmap-collapse]');
+  await settle(page);
+  assert.ok((await box(page, '[data-testid=heatmap-canvas]')).height > 50);
+  assert.deepEqual(b.errors, []);
+  } finally { await b.close(); }
+});
+
+test('at 200 % zoom (640×400 CSS px) every toolbar control is still there and reachable', async () => {
+  const b = await browser();
+  const { page } = b;
+  try {
+  await openDemo(page, { width: 640, height: 400 });
+  for (const id of ['open-file', 'paste-toggle', 'event-select', 'threads-toggle', 'theme-toggle', 'help-toggle']) {
+    const ok = await page.evaluate((id) => {
+      const e = document.querySelector(`[data-testid=${id}]`);
+      const el = e.type === 'file' ? e.closest('label') : e;
+      el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.left >= 0 && r.right <= innerWidth + 1;
+    }, id);
+    assert.ok(ok, `${id} can be scrolled into view`);
+  }
+  // (A DOM click: the toolbar was scrolled sideways, and WebDriver checks pointer moves against the viewport.)
+  await page.evaluate(() => document.querySelector('[data-testid=help-toggle]').click());
+  await page.waitForFunction(() => document.querySelector('[role=dialog]'));
+  assert.deepEqual(b.errors, []);
+  } finally { await b.close(); }
+});
+
+test('screenshots: 1280×800 and 1920×1080, light and dark', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const b = await browser({ colorScheme });
+    for (const [width, height] of [[1280, 800], [1920, 1080]]) {
+      await openDemo(b.page, { width, height });
+      await b.page.screenshot({ path: outFile(`layout-${width}x${height}-${colorScheme}.png`) });
+    }
+    assert.deepEqual(b.errors, []);
+    await b.close();
+  }
+});
