@@ -204,6 +204,8 @@ pub struct UrlState {
     pub widths: Widths,
     /// `abs=1`: absolute diff values.
     pub absolute: bool,
+    /// `embed=1`: the viewer framed in another page, without its toolbar, driven by messages (docs/SHARING.md).
+    pub embed: bool,
     /// Keys this version does not know, as read.
     pub unknown: Vec<(String, String)>,
 }
@@ -236,6 +238,7 @@ impl Default for UrlState {
             scheme: ColorScheme::Name,
             widths: Widths::Target,
             absolute: false,
+            embed: false,
             unknown: Vec::new(),
         }
     }
@@ -360,10 +363,11 @@ impl UrlState {
         s.scheme = get("color").and_then(ColorScheme::from_key).unwrap_or_default();
         s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
         s.absolute = get("abs") == Some("1");
-        const KNOWN: [&str; 31] = [
+        s.embed = get("embed") == Some("1");
+        const KNOWN: [&str; 32] = [
             "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "th",
             "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "sel", "order",
-            "color", "widths", "abs", "",
+            "color", "widths", "abs", "embed", "",
         ];
         s.unknown = pairs
             .into_iter()
@@ -480,6 +484,9 @@ impl UrlState {
         }
         if self.version != 1 {
             out.push(("v", self.version.to_string()));
+        }
+        if self.embed {
+            out.push(("embed", "1".to_string()));
         }
         for (k, v) in &self.unknown {
             out.push((k.as_str(), v.clone()));

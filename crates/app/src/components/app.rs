@@ -37,8 +37,11 @@ pub fn App() -> impl IntoView {
 
     let (view, diff, panes) = (a.view, a.diff, a.panes);
     let mode = move || view.mode.get();
+    crate::state::embed::listen(a);
     view! {
-        <Toolbar/>
+        <Show when=move || !a.ui.embed.get()>
+            <Toolbar/>
+        </Show>
         <ErrorBanner/>
         <DiffBar/>
         <HeatmapPanel/>

@@ -133,6 +133,7 @@ impl Actions {
     pub fn link_state(&self) -> UrlState {
         let mut s = UrlState {
             source: self.load.source.get_untracked(),
+            embed: self.ui.embed.get_untracked(),
             ..UrlState::default()
         };
         let Some(loaded) = self.load.loaded.get_untracked() else {
@@ -210,6 +211,9 @@ impl Actions {
     /// applies its view state; when it names what is already open (Back/Forward), only the view state is applied.
     pub fn open_from_fragment(&self, on_start: bool) {
         let s = UrlState::parse(&current_hash());
+        if on_start {
+            self.ui.embed.set(s.embed);
+        }
         if !on_start && s.source != Source::None && s.source == self.load.source.get_untracked() {
             self.apply_link(&s);
             return;
@@ -225,6 +229,8 @@ impl Actions {
             Source::Embedded { profile, base } => self.open_embedded(profile, base),
             Source::Pair { base, target } => self.open_pair(base, target),
             Source::Url(u) => self.open_url(u),
+            // Framed: the host sends the profile (`state::embed`), no demo; the link's view applies to it.
+            Source::None if s.embed => {}
             Source::None => self.open_url(DEMO_URL.to_string()),
         }
     }

@@ -14,6 +14,7 @@
 //! Dependencies: state → render (data types), worker (loading), url (links); never → components.
 
 pub mod diff;
+pub mod embed;
 pub mod heatmap;
 pub mod link;
 pub mod load;

@@ -36,6 +36,8 @@ pub struct UiState {
     pub help: RwSignal<bool>,
     /// The thread list is open.
     pub threads: RwSignal<bool>,
+    /// Framed in another page (`embed=1`): no toolbar, driven by messages (`state::embed`).
+    pub embed: RwSignal<bool>,
 }
 
 impl Default for UiState {
@@ -44,6 +46,7 @@ impl Default for UiState {
             theme: RwSignal::new(Theme::Auto),
             help: RwSignal::new(false),
             threads: RwSignal::new(false),
+            embed: RwSignal::new(false),
         }
     }
 }
