@@ -106,7 +106,7 @@ test('at 200 % zoom (640×400 CSS px) every toolbar control is still there and r
     }, id);
     assert.ok(ok, `${id} can be scrolled into view`);
   }
-  // (A DOM click: the toolbar was scrolled sideways, and WebDriver checks pointer moves against the viewport.)
+  // (A DOM click: the page was scrolled to reach the controls, and WebDriver checks pointer moves against the viewport.)
   await page.evaluate(() => document.querySelector('[data-testid=help-toggle]').click());
   await page.waitForFunction(() => document.querySelector('[role=dialog]'));
   assert.deepEqual(b.errors, []);

@@ -122,6 +122,71 @@ fn save_blob(doc: &web_sys::Document, blob: &web_sys::Blob, name: &str) {
     }
 }
 
+/// Fetches one of the viewer's own files (relative to the page): its text, or its bytes.
+async fn own_file(url: &str) -> Result<Vec<u8>, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let w = web_sys::window().ok_or("no window")?;
+    let resp: web_sys::Response = JsFuture::from(w.fetch_with_str(url))
+        .await
+        .map_err(|_| format!("could not read the viewer's {url}"))?
+        .dyn_into()
+        .map_err(|_| "not a response".to_string())?;
+    if !resp.ok() {
+        return Err(format!(
+            "could not read the viewer's {url} (HTTP {})",
+            resp.status()
+        ));
+    }
+    let buf = JsFuture::from(resp.array_buffer().map_err(|_| "no body".to_string())?)
+        .await
+        .map_err(|_| format!("could not read the viewer's {url}"))?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+/// The one-file HTML export: the viewer's own files and the view's stacks (with timestamps where they are,
+/// as a link carries them, without its size cap) in one page that opens from disk; the view's link state in its
+/// fragment. `scorch_core::export::html` writes the file.
+async fn download_html(
+    actions: crate::state::Actions,
+    loaded: Arc<crate::render::Loaded>,
+) -> Result<usize, String> {
+    use scorch_core::export::{html, links};
+    let p = &loaded.imported.profile;
+    let v = actions.view.options.get_untracked();
+    let shared = links::encode_timed(p, &v, usize::MAX).unwrap_or_else(|| links::encode(p, &v, usize::MAX));
+    let stacks = links::decode(&shared.payload).map_err(|e| e.to_string())?;
+    let mut state = actions
+        .link_state()
+        .for_embedded(String::new(), None, shared.times);
+    state.source = crate::url::Source::None;
+    let fragment = state.render().unwrap_or_default();
+    let css_href = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("link[rel=stylesheet]").ok().flatten())
+        .and_then(|l| l.get_attribute("href"))
+        .unwrap_or_else(|| "style.css".to_string());
+    let glue = own_file("scorch-app.js").await?;
+    let wasm = own_file("scorch-app_bg.wasm").await?;
+    let css = own_file(&css_href).await?;
+    let text = html::one_file(&html::HtmlParts {
+        glue_js: &String::from_utf8_lossy(&glue),
+        wasm: &wasm,
+        css: &String::from_utf8_lossy(&css),
+        profile: &stacks,
+        name: &loaded.name,
+        fragment: &fragment,
+    })
+    .map_err(|e| e.to_string())?;
+    let n = text.len();
+    download(&File {
+        name: file_name(&loaded.name, "html"),
+        // Not text/html: Firefox would show the page instead of saving it.
+        mime: "application/octet-stream",
+        bytes: text.into_bytes(),
+    });
+    Ok(n)
+}
+
 /// Rasterises an SVG at 2× its size and downloads it as PNG.
 fn download_png(svg_text: String, name: String) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
@@ -217,6 +282,8 @@ pub fn ExportMenu() -> impl IntoView {
             width,
         ))
     };
+    let actions = expect_context::<crate::state::Actions>();
+    let note = RwSignal::new(None::<String>);
     let export = move |kind: &'static str| {
         open.set(false);
         let Some(d) = main.data.get_untracked() else {
@@ -224,6 +291,27 @@ pub fn ExportMenu() -> impl IntoView {
         };
         let name = d.name().to_string();
         match kind {
+            "html" => {
+                let Some(loaded) = load.loaded.get_untracked() else {
+                    return;
+                };
+                if d.diff.is_some() {
+                    note.set(Some(
+                        "One HTML file holds one profile: leave the diff first.".into(),
+                    ));
+                    return;
+                }
+                note.set(Some("Writing the HTML file…".into()));
+                leptos::task::spawn_local(async move {
+                    note.set(Some(match download_html(actions, loaded).await {
+                        Ok(n) => format!(
+                            "HTML file written: {:.1} MB (opens from disk, no server needed)",
+                            n as f64 / 1e6
+                        ),
+                        Err(e) => format!("HTML export: {e}"),
+                    }));
+                });
+            }
             "svg" => {
                 if let Some(text) = svg_now() {
                     download(&File {
@@ -290,7 +378,13 @@ pub fn ExportMenu() -> impl IntoView {
                     <button data-testid="export-png" role="menuitem" on:click=move |_| export("png")>"PNG (2×)"</button>
                     <button data-testid="export-folded" role="menuitem" on:click=move |_| export("folded")>"Folded stacks"</button>
                     <button data-testid="export-pprof" role="menuitem" on:click=move |_| export("pprof")>"pprof (.pb.gz)"</button>
+                    <button data-testid="export-html" role="menuitem" title="The viewer and this view's profile in one file that opens from disk (at most 64 MiB of stacks)"
+                        on:click=move |_| export("html")>"One HTML file"</button>
                 </div>
+            })}
+            {move || note.get().map(|n| view! {
+                <span class="export-note" data-testid="export-note" role="status">{n}
+                    <button aria-label="dismiss" on:click=move |_| note.set(None)>"×"</button></span>
             })}
         </span>
     }

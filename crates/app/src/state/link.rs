@@ -213,6 +213,12 @@ impl Actions {
         let s = UrlState::parse(&current_hash());
         if on_start {
             self.ui.embed.set(s.embed);
+            // A one-file HTML export (`scorch_core::export::html`) carries its profile in the page.
+            if let Some(file) = inline_profile() {
+                self.load.pending.set(Some(s));
+                self.open_file(file);
+                return;
+            }
         }
         if !on_start && s.source != Source::None && s.source == self.load.source.get_untracked() {
             self.apply_link(&s);
@@ -290,4 +296,18 @@ impl Actions {
             }
         });
     }
+}
+
+/// The profile a one-file HTML export carries (`window.scorchBoot.inline = {name, bytes}`), taken once.
+fn inline_profile() -> Option<web_sys::File> {
+    use js_sys::Reflect;
+    let w = web_sys::window()?;
+    let boot = Reflect::get(&w, &"scorchBoot".into()).ok()?;
+    let inline = Reflect::get(&boot, &"inline".into())
+        .ok()
+        .filter(|v| v.is_object())?;
+    let _ = Reflect::set(&boot, &"inline".into(), &wasm_bindgen::JsValue::UNDEFINED);
+    let name = Reflect::get(&inline, &"name".into()).ok()?.as_string()?;
+    let bytes = Reflect::get(&inline, &"bytes".into()).ok()?;
+    web_sys::File::new_with_u8_array_sequence(&js_sys::Array::of1(&bytes), &name).ok()
 }

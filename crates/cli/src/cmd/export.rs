@@ -21,7 +21,7 @@ pub enum To {
     Folded,
     /// Needs a browser: use the app's Export menu
     Png,
-    /// Needs a browser: use the app's Export menu
+    /// One HTML file holding the viewer (from `--viewer DIST`) and the view's stacks: opens from disk
     Html,
 }
 
@@ -42,6 +42,9 @@ pub struct ExportArgs {
     /// svg: the root at the top (icicle) instead of the bottom
     #[arg(long)]
     pub icicle: bool,
+    /// html: the built viewer folder (`trunk build --release` writes `dist/`) whose files the page inlines
+    #[arg(long, value_name = "DIST", default_value = "dist")]
+    pub viewer: String,
     /// svg: the name the heading gives the file (default: the file's name without its folders, as the app
     /// shows it)
     #[arg(long, value_name = "NAME")]
@@ -70,9 +73,9 @@ fn parse_seconds(s: &str) -> Result<u64, String> {
 }
 
 pub fn run(a: &ExportArgs) -> Result<()> {
-    if matches!(a.to, To::Png | To::Html) {
+    if a.to == To::Png {
         return Err(CliError::Usage(
-            "PNG and HTML export need a browser: open the profile in the scorch app and use its Export menu (`e`)"
+            "PNG export needs a browser: open the profile in the scorch app and use its Export menu (`e`)"
                 .into(),
         ));
     }
@@ -94,7 +97,8 @@ pub fn run(a: &ExportArgs) -> Result<()> {
     let bytes = match a.to {
         To::Folded => folded_text(p, &v, explored.is_some()).into_bytes(),
         To::Pprof => export::pprof::to_pprof(p, &v)?,
-        To::Svg | To::Png | To::Html => {
+        To::Html => one_html(a, p, &v)?,
+        To::Svg | To::Png => {
             let t = CallTree::build(p, &v, Order::Alphabetical);
             let l = FlameLayout::new(&t);
             let name = a.name.clone().unwrap_or_else(|| file_name(&a.file));
@@ -128,4 +132,37 @@ fn file_name(path: &str) -> String {
     std::path::Path::new(path)
         .file_name()
         .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// `--to html`: the viewer's built files from `--viewer` and the view's stacks (with every sample's time where
+/// the profile has them, as the app's link carries them) in one page (`scorch_core::export::html`).
+fn one_html(a: &ExportArgs, p: &scorch_core::Profile, v: &scorch_core::ViewOptions) -> Result<Vec<u8>> {
+    use scorch_core::export::{html, links};
+    let dir = std::path::Path::new(&a.viewer);
+    let read = |name: &str| {
+        std::fs::read(dir.join(name)).map_err(|e| {
+            CliError::Input(format!(
+                "{}: {e} (--viewer names the built viewer folder: `trunk build --release` writes dist/)",
+                dir.join(name).display()
+            ))
+        })
+    };
+    let (glue, wasm, css) = (
+        read("scorch-app.js")?,
+        read("scorch-app_bg.wasm")?,
+        read("style.css")?,
+    );
+    let shared = links::encode_timed(p, v, usize::MAX).unwrap_or_else(|| links::encode(p, v, usize::MAX));
+    let stacks = links::decode(&shared.payload).map_err(|e| CliError::Input(e.to_string()))?;
+    let name = a.name.clone().unwrap_or_else(|| file_name(&a.file));
+    let text = html::one_file(&html::HtmlParts {
+        glue_js: &String::from_utf8_lossy(&glue),
+        wasm: &wasm,
+        css: &String::from_utf8_lossy(&css),
+        profile: &stacks,
+        name: &name,
+        fragment: "",
+    })
+    .map_err(|e| CliError::Input(e.to_string()))?;
+    Ok(text.into_bytes())
 }

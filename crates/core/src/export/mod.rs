@@ -8,6 +8,7 @@
 //! - `wire.rs`: a parsed profile as one compact buffer, from the import worker to the page.
 
 pub mod folded;
+pub mod html;
 pub mod links;
 pub mod pprof;
 pub mod svg;
