@@ -126,17 +126,19 @@ export function wrapPage(page, files) {
         }, want);
         if (!ok) throw new Error(`selectOption: no option ${JSON.stringify(want)} in ${JSON.stringify(steps)}`);
       },
-      setInputFiles: async (file) => {
+      setInputFiles: async (given) => {
         await waitFor({ state: 'attached' });
-        let p = file;
-        if (typeof file !== 'string') {
+        // One file or several (as Playwright takes them): paths, or { name, buffer }.
+        const paths = (Array.isArray(given) ? given : [given]).map((file) => {
+          if (typeof file === 'string') return file;
           // A file given as { name, buffer }: WebDriver BiDi sets files by path, so write it out under its name.
           const dir = fs.mkdtempSync(path.join(files, 'f-'));
-          p = path.join(dir, file.name);
+          const p = path.join(dir, file.name);
           fs.writeFileSync(p, file.buffer);
-        }
+          return p;
+        });
         const handle = await page.$(steps.map(([s]) => s).join(' '));
-        await handle.uploadFile(p);
+        await handle.uploadFile(...paths);
         await handle.dispose();
       },
     };

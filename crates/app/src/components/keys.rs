@@ -45,8 +45,9 @@ pub fn listen_drop_and_paste(a: Actions) {
     let _ = window_event_listener(leptos::ev::dragover, |e| e.prevent_default());
     let _ = window_event_listener(leptos::ev::drop, move |e| {
         e.prevent_default();
-        if let Some(file) = e.data_transfer().and_then(|dt| dt.files()).and_then(|f| f.get(0)) {
-            a.open_file(file);
+        if let Some(files) = e.data_transfer().and_then(|dt| dt.files()) {
+            // Several files open merged (`Actions::open_files`).
+            a.open_files((0..files.length()).filter_map(|i| files.get(i)).collect());
         }
     });
     let _ = window_event_listener(leptos::ev::paste, move |e| {

@@ -4,22 +4,26 @@ use crate::state::load::{progress_text, LoadState};
 use crate::state::Actions;
 use leptos::prelude::*;
 
-/// A button that opens a file chooser and hands the chosen file on.
+/// A button that opens a file chooser and hands the chosen files on (one, unless `multiple`).
 #[component]
 pub fn FilePicker(
     label: &'static str,
     testid: &'static str,
     title: &'static str,
-    on_file: Callback<web_sys::File>,
+    #[prop(optional)] multiple: bool,
+    on_files: Callback<Vec<web_sys::File>>,
 ) -> impl IntoView {
     view! {
         <label class="button" title=title>
             {label}
-            <input type="file" data-testid=testid class="hidden-input"
+            <input type="file" data-testid=testid class="hidden-input" multiple=multiple
                 on:change=move |ev| {
                     let input: web_sys::HtmlInputElement = event_target(&ev);
-                    if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                        on_file.run(file);
+                    if let Some(files) = input.files() {
+                        let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+                        if !files.is_empty() {
+                            on_files.run(files);
+                        }
                     }
                     input.set_value("");
                 }/>
@@ -34,13 +38,18 @@ pub fn OpenControls() -> impl IntoView {
     let paste_open = RwSignal::new(false);
     let text_ref = NodeRef::<leptos::html::Textarea>::new();
     view! {
-        <FilePicker label="Open…" testid="open-file" title="Open a profile (perf script, pprof, folded, speedscope, Firefox Profiler, V8, bpftrace; gzip'd or not) — or drop a file anywhere on the page"
-            on_file=Callback::new(move |f| actions.open_file(f))/>
+        <FilePicker label="Open…" testid="open-file" multiple=true
+            title="Open a profile (perf script, pprof, folded, speedscope, Firefox Profiler, V8, bpftrace; gzip'd or not) — or drop a file anywhere on the page. Several files open merged (summed), each under a profile=FILE label."
+            on_files=Callback::new(move |f| actions.open_files(f))/>
         <button data-testid="paste-toggle" title="Paste folded stacks as text" on:click=move |_| paste_open.update(|o| *o = !*o)>"Paste…"</button>
         <Show when=move || load.loaded.with(|l| l.is_some())>
             <FilePicker label="Compare…" testid="compare-file"
                 title="Open a second profile and compare: the one open now is the base (before), the new one the target (after)"
-                on_file=Callback::new(move |f| actions.open_compare(f))/>
+                on_files=Callback::new(move |f: Vec<web_sys::File>| {
+                    if let Some(f) = f.into_iter().next() {
+                        actions.open_compare(f);
+                    }
+                })/>
         </Show>
         <Show when=move || paste_open.get()>
             <div class="paste-panel">

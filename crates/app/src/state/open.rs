@@ -102,6 +102,69 @@ impl Actions {
     }
 
     /// Opens a second profile and compares: the one open now is the base (before), the new one the target.
+    /// Several files at once: each read as a single file is (in its import worker, one after another), then
+    /// combined by `scorch_core::import::many` — summed, as `scorch fold a b c` and `go tool pprof` merge, every
+    /// sample labelled `profile=FILE`, so the Root menu's *label profile* puts each file at its own root and the
+    /// label filter `profile=FILE` keeps one. Files without the first file's event are left out, and said so.
+    pub fn open_files(&self, files: Vec<web_sys::File>) {
+        if files.len() <= 1 {
+            if let Some(f) = files.into_iter().next() {
+                self.open_file(f);
+            }
+            return;
+        }
+        let name = format!("{} profiles merged", files.len());
+        let seq = self.start_load(name.clone());
+        let a = *self;
+        leptos::task::spawn_local(async move {
+            let mut c = scorch_core::import::many::Combiner::new(None);
+            let (mut gzip, mut bytes) = (false, 0u64);
+            for f in files {
+                let file_name = f.name();
+                let loaded = match a.load_in_steps(seq, &file_name, load::Source::File(f)).await {
+                    Ok(l) => l,
+                    Err(e) => {
+                        let e = match e {
+                            LoadError::Import(m) => LoadError::Import(format!("{file_name}: {m}")),
+                            e => e,
+                        };
+                        return a.finish_loaded(seq, name, Err(e), false);
+                    }
+                };
+                // What the single-file load prepared for its own view is not this one's.
+                a.load.prebuilt.set_value(None);
+                a.load.prebuilt_heat.set_value(None);
+                gzip |= loaded.imported.gzip;
+                bytes = bytes.saturating_add(loaded.imported.bytes);
+                let p = Arc::try_unwrap(loaded)
+                    .map(|l| l.imported.profile)
+                    .unwrap_or_else(|l| l.imported.profile.clone());
+                if let Err(e) = c.add(&file_name, p) {
+                    return a.finish_loaded(seq, name, Err(LoadError::Import(e.to_string())), false);
+                }
+            }
+            match c.finish() {
+                Ok(combined) => {
+                    let left: Vec<String> = combined
+                        .left_out
+                        .iter()
+                        .map(|l| l.reason(&combined.event))
+                        .collect();
+                    let imported = scorch_core::Imported {
+                        profile: combined.profile,
+                        gzip,
+                        bytes,
+                    };
+                    a.finish_import(seq, name, Ok(imported), false);
+                    if !left.is_empty() {
+                        a.load.error.set(Some(left.join("; ")));
+                    }
+                }
+                Err(e) => a.finish_loaded(seq, name, Err(LoadError::Import(e.to_string())), false),
+            }
+        });
+    }
+
     pub fn open_compare(&self, file: web_sys::File) {
         self.open_file_as(file, true);
     }

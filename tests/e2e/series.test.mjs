@@ -1,0 +1,49 @@
+// Several profiles at once (issue 23 items 1–2) on real Go CPU profiles (crates/core/tests/data/series/, recorded
+// here: README.md there). Oracles: the native CLI — `scorch fold a b c` (the merged sum) and `scorch fold FILE`
+// per file, weights summed here from the folded lines.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, browser, waitForProfile, settle, outFile, ROOT } from './harness.mjs';
+
+const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'series');
+const FILES = ['v1-run1.pb.gz', 'v1-run2.pb.gz', 'v2-run1.pb.gz'];
+const CLI = path.join(ROOT, 'target', 'debug', 'scorch');
+const foldTotal = (...args) => execFileSync(CLI, ['fold', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+  .split('\n').filter(Boolean).reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+let server;
+before(async () => { server = await serve(); });
+after(async () => { await server?.close(); });
+
+const total = (page) => page.evaluate(() => document.querySelector('[data-testid=status]').dataset.total);
+const waitTotal = (page, t) => page.waitForFunction((t) => document.querySelector('[data-testid=status]')?.dataset.total === t, String(t));
+
+test('three files open merged: the CLI\'s merged total; grouped by profile, three roots; a profile filter keeps one', async () => {
+  const b = await browser();
+  const { page } = b;
+  try {
+    await page.goto(server.url);
+    await waitForProfile(page, 'service.perf.gz');
+    await page.setInputFiles('[data-testid=open-file]', FILES.map((f) => path.join(DATA, f)));
+    await waitForProfile(page, '3 profiles merged');
+    const merged = foldTotal(...FILES.map((f) => path.join(DATA, f)));
+    const each = FILES.map((f) => foldTotal(path.join(DATA, f)));
+    assert.equal(merged, each.reduce((a, x) => a + x, 0), 'the CLI merges by summing');
+    await waitTotal(page, merged);
+    // Group by profile: the Root menu's label root.
+    await page.selectOption('[data-testid=root-select]', 'label:profile');
+    await settle(page);
+    for (const f of FILES) {
+      assert.ok(await page.evaluate((n) => window.__scorchFramePoint(n), `profile=${f}`), `a root for ${f}`);
+    }
+    await page.screenshot({ path: outFile('series-merged.png') });
+    // The profile filter: each file's own total.
+    for (const [i, f] of FILES.entries()) {
+      await page.fill('[data-testid=label-filter]', `profile=${f}`);
+      await page.locator('[data-testid=label-filter]').press('Enter');
+      await waitTotal(page, each[i]);
+    }
+    assert.deepEqual(b.errors, []);
+  } finally { await b.close(); }
+});
