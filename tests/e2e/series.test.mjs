@@ -13,7 +13,7 @@ const CLI = path.join(ROOT, 'target', 'debug', 'scorch');
 const foldTotal = (...args) => execFileSync(CLI, ['fold', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
   .split('\n').filter(Boolean).reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 let server;
-before(async () => { server = await serve(); });
+before(async () => { server = await serve(undefined, '/', { '/series/': DATA }); });
 after(async () => { await server?.close(); });
 
 const total = (page) => page.evaluate(() => document.querySelector('[data-testid=status]').dataset.total);
@@ -46,4 +46,28 @@ test('three files open merged: the CLI\'s merged total; grouped by profile, thre
     }
     assert.deepEqual(b.errors, []);
   } finally { await b.close(); }
+});
+
+test('#series=a,b,c opens the hosted files merged, and the address opens the same in a fresh browser', async () => {
+  const merged = foldTotal(...FILES.map((f) => path.join(DATA, f)));
+  const list = FILES.map((f) => `/series/${f}`).join(',');
+  const b = await browser();
+  let href;
+  try {
+    await b.page.goto(`${server.url}#series=${encodeURIComponent(list)}&root=${encodeURIComponent('label:profile')}`);
+    await waitForProfile(b.page, '3 profiles merged');
+    await waitTotal(b.page, merged);
+    await settle(b.page);
+    assert.ok(await b.page.evaluate(() => window.__scorchFramePoint('profile=v2-run1.pb.gz')), 'grouped by profile');
+    href = await b.page.evaluate(() => location.href);
+    assert.match(decodeURIComponent(href), /series=\/series\/v1-run1\.pb\.gz,/);
+    assert.deepEqual(b.errors, []);
+  } finally { await b.close(); }
+  const fresh = await browser();
+  try {
+    await fresh.page.goto(href);
+    await waitForProfile(fresh.page, '3 profiles merged');
+    await waitTotal(fresh.page, merged);
+    assert.deepEqual(fresh.errors, []);
+  } finally { await fresh.close(); }
 });

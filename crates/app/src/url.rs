@@ -137,6 +137,9 @@ pub fn root_from_key(key: &str, p: &Profile) -> Option<RootMode> {
     }
 }
 
+/// The most profiles a `series` link opens (the rest of its list is ignored).
+pub const MAX_SERIES: usize = 200;
+
 /// Where the open profile came from, as the fragment names it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Source {
@@ -149,6 +152,8 @@ pub enum Source {
     Pair { base: String, target: String },
     /// `p` (with `pb`, a diff): profiles carried in the link itself (`scorch_core::share`).
     Embedded { profile: String, base: Option<String> },
+    /// `series`: several hosted profiles opened merged, `,`-separated (each as `url` names one).
+    Series(Vec<String>),
 }
 
 /// Everything the fragment says, typed. Defaults are what a fragment without the key means.
@@ -316,7 +321,17 @@ impl UrlState {
                 target: t.to_string(),
             },
             (_, _, _, _, Some(u)) => Source::Url(u.to_string()),
-            _ => Source::None,
+            _ => match get("series") {
+                Some(list) => Source::Series(
+                    list.split(',')
+                        .map(str::trim)
+                        .filter(|u| !u.is_empty())
+                        .take(MAX_SERIES)
+                        .map(str::to_string)
+                        .collect(),
+                ),
+                None => Source::None,
+            },
         };
         s.orientation = get("view").and_then(Orientation::from_key).unwrap_or_default();
         s.zoom = get("zoom")
@@ -364,10 +379,10 @@ impl UrlState {
         s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
         s.absolute = get("abs") == Some("1");
         s.embed = get("embed") == Some("1");
-        const KNOWN: [&str; 32] = [
+        const KNOWN: [&str; 33] = [
             "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "th",
             "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "sel", "order",
-            "color", "widths", "abs", "embed", "",
+            "color", "widths", "abs", "embed", "series", "",
         ];
         s.unknown = pairs
             .into_iter()
@@ -386,6 +401,7 @@ impl UrlState {
                 out.push(("base", base.clone()));
                 out.push(("target", target.clone()));
             }
+            Source::Series(urls) => out.push(("series", urls.join(","))),
             Source::Embedded { profile, base } => {
                 if let Some(b) = base {
                     out.push(("pb", b.clone()));
@@ -684,5 +700,23 @@ mod tests {
         );
         assert_eq!(UrlState::parse("#v=2&url=u").version, 2);
         assert_eq!(UrlState::default().render(), None);
+    }
+
+    #[test]
+    fn a_series_and_the_embed_switch() {
+        let s = UrlState::parse("#series=a.pb.gz%2C%2Fx%2Fb.pb.gz,,c&embed=1");
+        assert_eq!(
+            s.source,
+            Source::Series(vec!["a.pb.gz".into(), "/x/b.pb.gz".into(), "c".into()])
+        );
+        assert!(s.embed);
+        assert_eq!(UrlState::parse(&s.render().unwrap()), s, "round trip");
+        let long = format!("#series={}", vec!["u"; MAX_SERIES + 5].join(","));
+        assert!(matches!(UrlState::parse(&long).source, Source::Series(v) if v.len() == MAX_SERIES));
+        // A named profile wins over a series.
+        assert_eq!(
+            UrlState::parse("#url=x&series=a,b").source,
+            Source::Url("x".into())
+        );
     }
 }

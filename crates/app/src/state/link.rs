@@ -234,6 +234,7 @@ impl Actions {
         match s.source {
             Source::Embedded { profile, base } => self.open_embedded(profile, base),
             Source::Pair { base, target } => self.open_pair(base, target),
+            Source::Series(urls) => self.open_series(urls),
             Source::Url(u) => self.open_url(u),
             // Framed: the host sends the profile (`state::embed`), no demo; the link's view applies to it.
             Source::None if s.embed => {}

@@ -113,15 +113,33 @@ impl Actions {
             }
             return;
         }
-        let name = format!("{} profiles merged", files.len());
+        let inputs = files
+            .into_iter()
+            .map(|f| (f.name(), load::Source::File(f)))
+            .collect();
+        self.load.next_source.set(Source::None);
+        self.open_merged(inputs);
+    }
+
+    /// `#series=a,b,c`: several hosted profiles (each as `#url=` names one) opened merged, as [`Self::open_files`].
+    pub fn open_series(&self, urls: Vec<String>) {
+        self.load.next_source.set(Source::Series(urls.clone()));
+        let inputs = urls
+            .into_iter()
+            .map(|u| (name_of(&u), load::Source::Url(u)))
+            .collect();
+        self.open_merged(inputs);
+    }
+
+    fn open_merged(&self, inputs: Vec<(String, load::Source)>) {
+        let name = format!("{} profiles merged", inputs.len());
         let seq = self.start_load(name.clone());
         let a = *self;
         leptos::task::spawn_local(async move {
             let mut c = scorch_core::import::many::Combiner::new(None);
             let (mut gzip, mut bytes) = (false, 0u64);
-            for f in files {
-                let file_name = f.name();
-                let loaded = match a.load_in_steps(seq, &file_name, load::Source::File(f)).await {
+            for (file_name, source) in inputs {
+                let loaded = match a.load_in_steps(seq, &file_name, source).await {
                     Ok(l) => l,
                     Err(e) => {
                         let e = match e {
