@@ -73,7 +73,10 @@ export function wrapPage(page, files) {
       const { x, y } = await run((els) => {
         const e = els[0];
         const r0 = e.getBoundingClientRect();
-        if (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth) e.scrollIntoView({ block: 'center', inline: 'center' });
+        // Out of the window, or clipped by a scrolling container (its centre shows something else): scroll it in.
+        const hit = document.elementFromPoint(r0.left + r0.width / 2, r0.top + r0.height / 2);
+        const shown = hit && (hit === e || e.contains(hit));
+        if (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth || !shown) e.scrollIntoView({ block: 'center', inline: 'center' });
         const r = e.getBoundingClientRect();
         return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
       });

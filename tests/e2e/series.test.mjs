@@ -44,6 +44,34 @@ test('three files open merged: the CLI\'s merged total; grouped by profile, thre
       await page.locator('[data-testid=label-filter]').press('Enter');
       await waitTotal(page, each[i]);
     }
+    // The Profiles panel: each file with its own total; a click shows only it; "All profiles" resets.
+    await page.click('[data-testid=profiles-all]');
+    await waitTotal(page, merged);
+    const rows = await page.evaluate(() => [...document.querySelectorAll('[data-testid=profile-row]')]
+      .map((r) => [r.dataset.name, Number(r.dataset.total)]));
+    assert.deepEqual(rows, FILES.map((f, i) => [f, each[i]]));
+    await page.click(`[data-testid=profile-row][data-name="${FILES[1]}"]`);
+    await waitTotal(page, each[1]);
+    // The series table: each function's self share per profile, as `scorch series --tsv` prints them.
+    const tsv = execFileSync(CLI, ['series', '--tsv', ...FILES.map((f) => path.join(DATA, f))], { encoding: 'utf8' })
+      .split('\n').filter(Boolean).slice(1).map((l) => l.split('\t'));
+    const table = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-testid=series-row]')]
+      .map((r) => [r.dataset.name, r.dataset.self])));
+    for (const row of tsv.filter((r) => r[0] in table)) {
+      assert.equal(table[row[0]], row.slice(1, 4).map((x) => (Number(x) * 100).toFixed(1)).join(','), row[0]);
+    }
+    assert.ok(Object.keys(table).length >= 3, JSON.stringify(table));
+    await page.screenshot({ path: outFile('series-panel.png') });
+    // Two ticked: their diff, the first ticked the base — each side the file's own total.
+    await page.click('[data-testid=profiles-all]');
+    await waitTotal(page, merged);
+    await page.click(`[data-testid=profile-tick][data-name="${FILES[0]}"]`);
+    await page.click(`[data-testid=profile-tick][data-name="${FILES[2]}"]`);
+    await page.waitForFunction(([t, bt]) => {
+      const d = document.querySelector('[data-testid=status]').dataset;
+      return d.total === t && d.baseTotal === bt;
+    }, [String(each[2]), String(each[0])]);
+    await page.locator('[data-testid=diff-legend]').waitFor();
     assert.deepEqual(b.errors, []);
   } finally { await b.close(); }
 });

@@ -46,6 +46,7 @@ pub fn App() -> impl IntoView {
         <DiffBar/>
         <HeatmapPanel/>
         <ThreadList/>
+        <super::profile_list::ProfileList/>
         <ExploreBar/>
         <Show when=move || matches!(mode(), Mode::Flame | Mode::Inverted) || diff.active()>
             <FlameCanvas pane=panes.main/>

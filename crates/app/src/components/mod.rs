@@ -21,6 +21,7 @@ pub mod keys;
 pub mod legend;
 pub mod open_controls;
 pub mod orientation_toggle;
+pub mod profile_list;
 pub mod sandwich;
 pub mod shortcuts;
 pub mod stack_chart;

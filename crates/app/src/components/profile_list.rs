@@ -1,0 +1,262 @@
+//! The profiles of a merged view (several files opened at once: `Actions::open_files`, `#series=`): each with
+//! its total; a click shows only that profile (the label filter `profile=NAME`), "All profiles" resets; ticking
+//! two opens the diff of those two (the first ticked is the base); and the series table — each function's self
+//! share in each profile with a trend line, sorted by the latest change, the spread or the slope
+//! (`scorch_core::analysis::series`, the numbers of `scorch series`); a click on a function opens its sandwich.
+
+use crate::state::load::LoadState;
+use crate::state::view::{Mode, ViewState};
+use crate::state::Actions;
+use leptos::prelude::*;
+use scorch_core::analysis::series::{latest, slope, spread, SeriesBuilder};
+use scorch_core::import::many::PROFILE_LABEL;
+use scorch_core::model::units::group_thousands;
+use scorch_core::model::LabelValue;
+use scorch_core::view::SampleFilter;
+use scorch_core::{Profile, ViewOptions};
+use std::sync::Arc;
+
+/// Rows of the series table put into the page.
+const SERIES_ROWS: usize = 25;
+
+/// The `profile=` label's values, in first-appearance order (the merge's file order).
+pub fn profile_names(p: &Profile) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for set in &p.label_sets {
+        for l in set {
+            if p.strings.get(l.key) != PROFILE_LABEL {
+                continue;
+            }
+            if let LabelValue::Str(v) = l.value {
+                let v = p.strings.get(v);
+                if !out.iter().any(|x| x == v) {
+                    out.push(v.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `v` showing only profile `name` (the label filter replaced).
+fn only(p: &Profile, v: &ViewOptions, name: &str) -> Option<ViewOptions> {
+    let mut w = ViewOptions {
+        label: None,
+        ..v.clone()
+    };
+    match SampleFilter::parse(p, &format!("{PROFILE_LABEL}={name}")).ok()? {
+        f @ SampleFilter::Label(_) => f.apply(&mut w),
+        SampleFilter::Threads(_) => return None,
+    }
+    Some(w)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sort {
+    Latest,
+    Spread,
+    Slope,
+}
+
+#[component]
+pub fn ProfileList() -> impl IntoView {
+    let actions = expect_context::<Actions>();
+    let load = expect_context::<LoadState>();
+    let view = expect_context::<ViewState>();
+    let ticks = RwSignal::new(Vec::<String>::new());
+    let sort = RwSignal::new(Sort::Slope);
+    // The profiles and their totals, when the open profile is a merge (one pass per profile).
+    let key = Memo::new(move |_| {
+        let loaded = load.loaded.with(|l| l.as_ref().map(|l| Arc::as_ptr(l) as usize));
+        (loaded, view.options.with(|v| (v.event, v.weight)))
+    });
+    let profiles = Memo::new(move |_| {
+        // `get`, not `track`: a memo is pulled up to date only when read.
+        let _ = key.get();
+        let loaded = load.loaded.get_untracked()?;
+        let p = &loaded.imported.profile;
+        let names = profile_names(p);
+        if names.len() < 2 {
+            return None;
+        }
+        let v = view.options.get_untracked();
+        let rows: Vec<(String, u64)> = names
+            .into_iter()
+            .map(|n| {
+                let total = only(p, &v, &n)
+                    .map(|w| (0..p.samples.len()).filter_map(|i| w.weigh(p, i)).sum())
+                    .unwrap_or(0);
+                (n, total)
+            })
+            .collect();
+        Some(Arc::new(rows))
+    });
+    let series = Memo::new(move |_| {
+        let rows = profiles.get()?;
+        let loaded = load.loaded.get_untracked()?;
+        let p = &loaded.imported.profile;
+        let v = view.options.get_untracked();
+        let mut b = SeriesBuilder::new();
+        for (n, _) in rows.iter() {
+            if let Some(w) = only(p, &v, n) {
+                b.push(n, p, &w);
+            }
+        }
+        Some(Arc::new(b.finish()))
+    });
+    let shown = move || {
+        view.label_text
+            .with(|t| t.strip_prefix(&format!("{PROFILE_LABEL}=")).map(str::to_string))
+    };
+    let set_filter = move |text: String| {
+        let Some(loaded) = load.loaded.get_untracked() else {
+            return;
+        };
+        let p = &loaded.imported.profile;
+        let label = if text.is_empty() {
+            None
+        } else {
+            match SampleFilter::parse(p, &text) {
+                Ok(SampleFilter::Label(l)) => Some(l),
+                _ => return,
+            }
+        };
+        view.label_text.set(text);
+        actions.set_view(ViewOptions {
+            label,
+            ..view.options.get_untracked()
+        });
+    };
+    let tick = move |name: String, on: bool| {
+        ticks.update(|t| {
+            t.retain(|x| x != &name);
+            if on {
+                t.push(name.clone());
+            }
+        });
+        let t = ticks.get_untracked();
+        if let [a, b] = t.as_slice() {
+            // The first ticked is the base: it becomes the slice diff's base, the second the view's filter.
+            set_filter(format!("{PROFILE_LABEL}={a}"));
+            actions.diff_against_slice();
+            set_filter(format!("{PROFILE_LABEL}={b}"));
+        }
+    };
+    let rows = move || {
+        let rows = profiles.get()?;
+        let all = rows.iter().map(|r| r.1).sum::<u64>().max(1);
+        Some(
+            rows.iter()
+                .map(|(n, total)| {
+                    let (n, total) = (n.clone(), *total);
+                    let name = n.clone();
+                    let pressed = {
+                        let n = n.clone();
+                        move || shown().as_deref() == Some(n.as_str())
+                    };
+                    let ticked = {
+                        let n = n.clone();
+                        move || ticks.with(|t| t.contains(&n))
+                    };
+                    let share = format!("{:.1} %", total as f64 * 100.0 / all as f64);
+                    let n2 = n.clone();
+                    let n3 = n.clone();
+                    view! {
+                        <div class="profile-row">
+                            <input type="checkbox" data-testid="profile-tick" data-name=n.clone()
+                                aria-label=format!("compare {n}") prop:checked=ticked
+                                on:change=move |ev| tick(n2.clone(), event_target_checked(&ev))/>
+                            <button class="thread-row" data-testid="profile-row" data-name=n.clone()
+                                data-total=total.to_string() aria-pressed={
+                                    let pressed = pressed.clone();
+                                    move || pressed().to_string()
+                                }
+                                class:chosen=pressed title="Show only this profile"
+                                on:click=move |_| set_filter(format!("{PROFILE_LABEL}={n3}"))>
+                                <span class="thread-name">{super::shown_name(&name)}</span>
+                                <span class="thread-count">{group_thousands(total)}</span>
+                                <span class="thread-share">{share}</span>
+                            </button>
+                        </div>
+                    }
+                })
+                .collect_view(),
+        )
+    };
+    let table = move || {
+        let s = series.get()?;
+        let mut rows: Vec<_> = s
+            .rows
+            .iter()
+            .map(|r| {
+                let key = match sort.get() {
+                    Sort::Latest => latest(&r.self_share).abs(),
+                    Sort::Spread => spread(&r.self_share),
+                    Sort::Slope => slope(&r.self_share).abs(),
+                };
+                (key, r)
+            })
+            .collect();
+        rows.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
+        let body = rows
+            .into_iter()
+            .take(SERIES_ROWS)
+            .map(|(_, r)| {
+                let max = r.self_share.iter().copied().fold(0.0f64, f64::max).max(1e-12);
+                let n = r.self_share.len().max(2) - 1;
+                let points: String = r
+                    .self_share
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| format!("{:.1},{:.1} ", i as f64 * 80.0 / n as f64, 18.0 - x / max * 16.0))
+                    .collect();
+                let shares: Vec<String> = r.self_share.iter().map(|x| format!("{:.1}", x * 100.0)).collect();
+                let name = r.name.clone();
+                view! {
+                    <tr data-testid="series-row" data-name=r.name.clone() data-self=shares.join(",")
+                        on:click=move |_| {
+                            actions.select(Some(name.clone()));
+                            actions.set_mode(Mode::Sandwich);
+                        }>
+                        <td class="series-name">{super::shown_name(&r.name)}</td>
+                        <td class="num">{shares.join(" → ")}</td>
+                        <td><svg width="82" height="20" aria-hidden="true"><polyline points=points fill="none" stroke="currentColor" stroke-width="1.5"/></svg></td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        Some(view! {
+            <table class="series-table" data-testid="series-table">
+                <thead><tr><th>"Function"</th><th>"self % per profile"</th><th>"trend"</th></tr></thead>
+                <tbody>{body}</tbody>
+            </table>
+        })
+    };
+    view! {
+        <Show when=move || profiles.with(|p| p.is_some())>
+            <section class="thread-list profile-list" data-testid="profile-list">
+                <div class="thread-controls">
+                    <span class="thread-title">{move || format!("Profiles · {}", profiles.with(|p| p.as_ref().map_or(0, |p| p.len())))}</span>
+                    <button data-testid="profiles-all" disabled=move || shown().is_none()
+                        on:click=move |_| { ticks.set(Vec::new()); set_filter(String::new()) }>"All profiles"</button>
+                    <label class="control">"Sort by "
+                        <select data-testid="series-sort" on:change=move |ev| sort.set(match event_target_value(&ev).as_str() {
+                            "latest" => Sort::Latest,
+                            "spread" => Sort::Spread,
+                            _ => Sort::Slope,
+                        })>
+                            <option value="slope">"slope"</option>
+                            <option value="latest">"latest change"</option>
+                            <option value="spread">"spread"</option>
+                        </select>
+                    </label>
+                    <span class="thread-hint">"click: only that profile · tick two: their diff (first ticked = base)"</span>
+                </div>
+                <div class="profile-body">
+                    <div class="thread-rows">{rows}</div>
+                    {table}
+                </div>
+            </section>
+        </Show>
+    }
+}
