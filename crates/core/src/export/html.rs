@@ -70,19 +70,10 @@ window.scorchBoot.module = module;
 window.scorchBoot.memory = (await __wbg_init({ module_or_path: module })).memory;
 "#;
 
+/// `s` escaped for HTML text and attribute values (the SVG writer's escaping: XML's rules hold in HTML too).
 fn escape_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
+    super::svg::escape_into(&mut out, s);
     out
 }
 
