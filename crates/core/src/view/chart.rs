@@ -226,10 +226,18 @@ impl StackChart {
         }
         if let (Some(set), Some(of)) = (&v.threads, &p.samples.thread) {
             if (2..=MAX_LANES).contains(&set.len()) {
-                return Some(Self::lanes(p, &v, &order, set.as_slice(), of, times));
+                return Some(Self::lanes(
+                    p,
+                    &v,
+                    &order,
+                    set.as_slice(),
+                    of,
+                    times,
+                    &stack_depths(p),
+                ));
             }
         }
-        Some(Self::of_samples(p, &v, &order, times))
+        Some(Self::of_samples(p, &v, &order, times, &stack_depths(p)))
     }
 
     /// One lane per thread of `threads` that has samples in `order`, stacked in that order under one time axis.
@@ -240,6 +248,7 @@ impl StackChart {
         threads: &[u32],
         thread_of: &[u32],
         times: &[u64],
+        depth: &[u32],
     ) -> StackChart {
         let mut parts: Vec<Vec<u32>> = vec![Vec::new(); threads.len()];
         for &i in order {
@@ -262,7 +271,7 @@ impl StackChart {
             if part.is_empty() {
                 continue;
             }
-            let c = Self::of_samples(p, v, part, times);
+            let c = Self::of_samples(p, v, part, times, depth);
             let header = out.depth_count();
             out.row_start.push(out.start.len() as u64);
             for row in c.rows() {
@@ -288,7 +297,7 @@ impl StackChart {
     }
 
     /// The chart of the samples `order` (sample indices in time order).
-    fn of_samples(p: &Profile, v: &ViewOptions, order: &[u32], times: &[u64]) -> StackChart {
+    fn of_samples(p: &Profile, v: &ViewOptions, order: &[u32], times: &[u64], depth: &[u32]) -> StackChart {
         let time = |i: u32| times.get(i as usize).copied().unwrap_or(0);
         let samples = order.len() as u64;
         let interval_ns = median_interval(order.iter().map(|&i| time(i)));
@@ -301,17 +310,6 @@ impl StackChart {
             };
         };
         let (start_ns, end_ns) = (time(first), time(last).saturating_add(interval_ns));
-        // Depth of each stack row (rows are topological: a parent comes before its children).
-        let mut depth = vec![0u32; p.stacks.len()];
-        for i in 0..depth.len() {
-            let d = match p.stacks.parent.get(i) {
-                Some(&par) => depth.get(par as usize).map_or(0, |&d| d + 1),
-                None => 0,
-            };
-            if let Some(x) = depth.get_mut(i) {
-                *x = d;
-            }
-        }
         let mut boxes = Boxes::default();
         let mut open: Vec<(Key, usize)> = Vec::new();
         let mut fresh: Vec<StackId> = Vec::new();
@@ -358,7 +356,6 @@ impl StackChart {
         }
         boxes.add_self(&open, interval_ns);
         boxes.close_from(&mut open, 0, end_ns);
-        drop(depth);
         StackChart {
             start_ns,
             end_ns,
@@ -508,6 +505,22 @@ impl StackChart {
         });
         (ordered && lanes_fit && c.rows().count() == c.depth_count()).then_some(c)
     }
+}
+
+/// The depth of each stack row (rows are topological: a parent comes before its children), computed once per
+/// chart however many lanes it has.
+fn stack_depths(p: &Profile) -> Vec<u32> {
+    let mut depth = vec![0u32; p.stacks.len()];
+    for i in 0..depth.len() {
+        let d = match p.stacks.parent.get(i) {
+            Some(&par) => depth.get(par as usize).map_or(0, |&d| d + 1),
+            None => 0,
+        };
+        if let Some(x) = depth.get_mut(i) {
+            *x = d;
+        }
+    }
+    depth
 }
 
 /// The median of the positive differences between consecutive times (ascending), or
