@@ -5,13 +5,13 @@ use super::legend::Legend;
 use crate::render::ColorScheme;
 use crate::state::diff::DiffState;
 use crate::state::pane::Panes;
-use crate::state::search::{match_nodes, selected_mask, SearchState};
+use crate::state::search::{match_nodes, selected_weights, SearchState};
 use crate::state::view::{Mode, ViewState};
 use crate::state::Actions;
 use crate::url::UrlKey;
 use leptos::prelude::*;
 use scorch_core::analysis::{search::Pattern, transforms::Transform};
-use scorch_core::view::calltree::{NodeId, Order};
+use scorch_core::view::calltree::Order;
 use wasm_bindgen::JsCast;
 
 /// Search, view mode, order, colours, the selected function's actions and the transform chips.
@@ -72,12 +72,7 @@ pub fn ExploreBar() -> impl IntoView {
     let selected_info = move || {
         let f = search.selected.get()?;
         let data = main.data.get()?;
-        let mask = selected_mask(&data, &f);
-        let total = scorch_core::analysis::search::matched_total(&data.tree, &mask);
-        let own: u64 = (1..data.tree.len())
-            .filter(|&n| data.node_in(&mask, NodeId(n as u32)))
-            .map(|n| data.tree.self_w[n])
-            .sum();
+        let (total, own) = selected_weights(&data, &f);
         Some((f, data.describe(total), data.describe(own)))
     };
     view! {

@@ -18,24 +18,32 @@ use std::sync::Arc;
 
 /// Rows of the series table put into the page.
 const SERIES_ROWS: usize = 25;
+/// The most profiles the panel lists: its series table costs a pass over the samples per profile, and a single
+/// file may carry a `profile` label with any number of values.
+const MAX_PROFILES: usize = 100;
 
-/// The `profile=` label's values, in first-appearance order (the merge's file order).
-pub fn profile_names(p: &Profile) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// The `profile=` label's values, in first-appearance order (the merge's file order), and for each label set the
+/// index of its value. O(the label sets).
+pub fn profile_names(p: &Profile) -> (Vec<String>, Vec<Option<usize>>) {
+    let mut names: Vec<String> = Vec::new();
+    let mut of_set = Vec::with_capacity(p.label_sets.len());
     for set in &p.label_sets {
-        for l in set {
-            if p.strings.get(l.key) != PROFILE_LABEL {
-                continue;
+        let value = set.iter().find_map(|l| match l.value {
+            LabelValue::Str(v) if p.strings.get(l.key) == PROFILE_LABEL => Some(p.strings.get(v)),
+            _ => None,
+        });
+        of_set.push(value.map(|v| match names.iter().position(|x| x == v) {
+            Some(i) => i,
+            None => {
+                names.push(v.to_string());
+                names.len() - 1
             }
-            if let LabelValue::Str(v) = l.value {
-                let v = p.strings.get(v);
-                if !out.iter().any(|x| x == v) {
-                    out.push(v.to_string());
-                }
-            }
+        }));
+        if names.len() > MAX_PROFILES {
+            break;
         }
     }
-    out
+    (names, of_set)
 }
 
 /// `v` showing only profile `name` (the label filter replaced).
@@ -75,21 +83,24 @@ pub fn ProfileList() -> impl IntoView {
         let _ = key.get();
         let loaded = load.loaded.get_untracked()?;
         let p = &loaded.imported.profile;
-        let names = profile_names(p);
-        if names.len() < 2 {
+        let (names, of_set) = profile_names(p);
+        if names.len() < 2 || names.len() > MAX_PROFILES {
             return None;
         }
-        let v = view.options.get_untracked();
-        let rows: Vec<(String, u64)> = names
-            .into_iter()
-            .map(|n| {
-                let total = only(p, &v, &n)
-                    .map(|w| (0..p.samples.len()).filter_map(|i| w.weigh(p, i)).sum())
-                    .unwrap_or(0);
-                (n, total)
-            })
-            .collect();
-        Some(Arc::new(rows))
+        // Each profile's total in one pass over the samples (the view without its label filter).
+        let v = ViewOptions {
+            label: None,
+            ..view.options.get_untracked()
+        };
+        let labels = p.samples.labels.as_ref()?;
+        let mut totals = vec![0u64; names.len()];
+        for (i, &set) in labels.iter().enumerate() {
+            let k = of_set.get(set as usize).copied().flatten();
+            if let (Some(t), Some(w)) = (k.and_then(|k| totals.get_mut(k)), v.weigh(p, i)) {
+                *t = t.saturating_add(w);
+            }
+        }
+        Some(Arc::new(names.into_iter().zip(totals).collect::<Vec<_>>()))
     });
     let series = Memo::new(move |_| {
         let rows = profiles.get()?;

@@ -72,6 +72,12 @@ fn keep(
     Some(d)
 }
 
+/// The box under canvas point (`x`, `y`): its depth and index in its row.
+fn box_at(d: &ChartData, g: &ChartGeom, x: f64, y: f64) -> Option<(usize, usize)> {
+    let depth = g.depth_at(y)?;
+    Some((depth, d.chart.row(depth)?.at(g.t(x))?))
+}
+
 thread_local! {
     /// Bumped by every chart request: a worker's answer for an older one is dropped.
     static GEN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
@@ -314,16 +320,11 @@ pub fn StackChartView() -> impl IntoView {
                 drag.set(Some(Drag::Ruler { from, to }));
             }
             None => {
-                let g = geom(&d);
-                let next = g.depth_at(y).and_then(|depth| {
-                    let row = d.chart.row(depth)?;
-                    let i = row.at(g.t(x))?;
-                    Some(ChartHover {
-                        depth,
-                        i,
-                        x: ev.client_x().into(),
-                        y: ev.client_y().into(),
-                    })
+                let next = box_at(&d, &geom(&d), x, y).map(|(depth, i)| ChartHover {
+                    depth,
+                    i,
+                    x: ev.client_x().into(),
+                    y: ev.client_y().into(),
                 });
                 if hover.get_untracked() != next {
                     hover.set(next);
@@ -339,11 +340,8 @@ pub fn StackChartView() -> impl IntoView {
             (finished, data.get_untracked(), local(&ev))
         {
             if (x - x0).abs() < 3.0 {
-                let g = geom(&d);
-                let f = g.depth_at(y).and_then(|depth| {
-                    let row = d.chart.row(depth)?;
-                    row.frame.get(row.at(g.t(x))?).copied()
-                });
+                let f = box_at(&d, &geom(&d), x, y)
+                    .and_then(|(depth, i)| d.chart.row(depth)?.frame.get(i).copied());
                 if let Some(f) = f {
                     actions.select(Some(d.loaded.imported.profile.frame_name(f).to_string()));
                 }

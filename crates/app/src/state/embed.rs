@@ -180,12 +180,7 @@ pub fn listen(a: Actions) {
         }
         match (&f, data) {
             (Some(name), Some(d)) => {
-                let mask = super::search::selected_mask(&d, name);
-                let total = scorch_core::analysis::search::matched_total(&d.tree, &mask);
-                let own: u64 = (1..d.tree.len())
-                    .filter(|&n| d.node_in(&mask, scorch_core::view::calltree::NodeId(n as u32)))
-                    .filter_map(|n| d.tree.self_w.get(n).copied())
-                    .sum();
+                let (total, own) = super::search::selected_weights(&d, name);
                 reply(
                     "select",
                     &[

@@ -139,8 +139,19 @@ impl Actions {
             let mut c = scorch_core::import::many::Combiner::new(None);
             let (mut gzip, mut bytes) = (false, 0u64);
             for (file_name, source) in inputs {
-                let loaded = match a.load_in_steps(seq, &file_name, source).await {
-                    Ok(l) => l,
+                // Only the import: the tree, layout and heatmap a single load prepares would be thrown away.
+                let l = a.load;
+                let done = load::load(source, a.view.order.get_untracked(), move |p| {
+                    if l.seq.get_untracked() == seq {
+                        l.progress.set(Some(p));
+                    }
+                })
+                .await;
+                if a.load.seq.get_untracked() != seq {
+                    return;
+                }
+                let imported = match done {
+                    Ok(d) => d.imported,
                     Err(e) => {
                         let e = match e {
                             LoadError::Import(m) => LoadError::Import(format!("{file_name}: {m}")),
@@ -149,14 +160,9 @@ impl Actions {
                         return a.finish_loaded(seq, name, Err(e), false);
                     }
                 };
-                // What the single-file load prepared for its own view is not this one's.
-                a.load.prebuilt.set_value(None);
-                a.load.prebuilt_heat.set_value(None);
-                gzip |= loaded.imported.gzip;
-                bytes = bytes.saturating_add(loaded.imported.bytes);
-                let p = Arc::try_unwrap(loaded)
-                    .map(|l| l.imported.profile)
-                    .unwrap_or_else(|l| l.imported.profile.clone());
+                gzip |= imported.gzip;
+                bytes = bytes.saturating_add(imported.bytes);
+                let p = imported.profile;
                 if let Err(e) = c.add(&file_name, p) {
                     return a.finish_loaded(seq, name, Err(LoadError::Import(e.to_string())), false);
                 }

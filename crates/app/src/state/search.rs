@@ -116,3 +116,15 @@ pub fn match_nodes(data: &FlameData, mask: &[bool]) -> Vec<NodeId> {
     out.sort_by(|a, b| data.layout.x0[a.idx()].total_cmp(&data.layout.x0[b.idx()]));
     out
 }
+
+/// The selected function's weight in the view: (total, self) — its nodes' totals counted once where they nest,
+/// and their self weights summed.
+pub fn selected_weights(data: &FlameData, f: &str) -> (u64, u64) {
+    let mask = selected_mask(data, f);
+    let total = scorch_core::analysis::search::matched_total(&data.tree, &mask);
+    let own = (1..data.tree.len())
+        .filter(|&n| data.node_in(&mask, NodeId(n as u32)))
+        .filter_map(|n| data.tree.self_w.get(n).copied())
+        .fold(0u64, u64::saturating_add);
+    (total, own)
+}
