@@ -8,8 +8,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use scorch_core::analysis::gate::GateOn;
 use scorch_core::analysis::series::{change, Series, SeriesBuilder, SortBy};
-use scorch_core::import::many::{chosen_event, event_names, has_event, LeftOut};
-use scorch_core::{ImportOptions, Profile};
+use scorch_core::import::many::{chosen_event, event_names, has_event, profile_time, LeftOut};
+use scorch_core::ImportOptions;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Sort {
@@ -74,17 +74,6 @@ fn on() -> impl TypedValueParser<Value = GateOn> {
             GateOn::SelfWeight
         }
     })
-}
-
-/// The profile's own time for `--order time`.
-fn profile_time(p: &Profile) -> Option<u64> {
-    let info = p
-        .meta
-        .info
-        .iter()
-        .find(|(k, _)| k == "time (ns since epoch)")
-        .and_then(|(_, v)| v.parse().ok());
-    info.or_else(|| p.samples.time_ns.as_ref()?.iter().copied().min())
 }
 
 pub fn run(a: &SeriesArgs) -> Result<()> {

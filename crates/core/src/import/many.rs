@@ -114,6 +114,34 @@ pub fn event_names(p: &Profile) -> Vec<String> {
     p.events.iter().map(|e| e.name.clone()).collect()
 }
 
+/// The info key of the pprof field `time_nanos` (the time the profile was taken).
+pub const TIME_INFO: &str = "time (ns since epoch)";
+
+/// The prefix of a combined profile's info entries that give each input's own time: `profile time: NAME`.
+const PROFILE_TIME: &str = "profile time: ";
+
+/// The profile's own time, to order a series by: pprof's `time_nanos`, else its first sample's timestamp (perf:
+/// the clock since boot, so comparable between recordings of one boot). O(samples).
+pub fn profile_time(p: &Profile) -> Option<u64> {
+    let info = p
+        .meta
+        .info
+        .iter()
+        .find(|(k, _)| k == TIME_INFO)
+        .and_then(|(_, v)| v.parse().ok());
+    info.or_else(|| p.samples.time_ns.as_ref()?.iter().copied().min())
+}
+
+/// Each input's own time in a combined profile ([`profile_time`] of the input, kept by [`tag_profile`]), by
+/// input name.
+pub fn profile_times(p: &Profile) -> Vec<(String, u64)> {
+    p.meta
+        .info
+        .iter()
+        .filter_map(|(k, v)| Some((k.strip_prefix(PROFILE_TIME)?.to_string(), v.parse().ok()?)))
+        .collect()
+}
+
 /// Puts the label `profile=NAME` on every sample of `p` (replacing a `profile` label it already has) and
 /// makes its event column explicit, so that appending keeps both.
 pub fn tag_profile(p: &mut Profile, name: &str) {
@@ -134,6 +162,11 @@ pub fn tag_profile(p: &mut Profile, name: &str) {
     }
     let bare = sets.len() as u32;
     sets.push(vec![label]);
+    // Its own time, named, so a merge keeps each input's (a bare `time_nanos` entry would be ambiguous).
+    if let Some(t) = profile_time(p) {
+        p.meta.info.retain(|(k, _)| k != TIME_INFO);
+        p.meta.info.push((format!("{PROFILE_TIME}{name}"), t.to_string()));
+    }
     p.label_sets = sets;
     let n = p.samples.len();
     if n > 0 {

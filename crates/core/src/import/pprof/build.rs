@@ -418,7 +418,7 @@ impl Builder {
             b.set_duration_ns(msg.duration_nanos as u64);
         }
         if msg.time_nanos > 0 {
-            b.add_info("time (ns since epoch)", msg.time_nanos.to_string());
+            b.add_info(crate::import::many::TIME_INFO, msg.time_nanos.to_string());
         }
         for &c in &msg.comment {
             let text = self.s(c, "a comment")?.to_string();
