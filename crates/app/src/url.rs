@@ -22,6 +22,7 @@ use crate::state::view::Mode;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use scorch_core::analysis::diff::Widths;
 use scorch_core::analysis::{search::Pattern, transforms::Transform};
+use scorch_core::import::many::PROFILE_LABEL;
 use scorch_core::model::DeclaredUnit;
 use scorch_core::view::calltree::Order;
 use scorch_core::{Profile, RootMode, WeightMode};
@@ -154,6 +155,9 @@ pub enum Source {
     Embedded { profile: String, base: Option<String> },
     /// `series`: several hosted profiles opened merged, `,`-separated (each as `url` names one).
     Series(Vec<String>),
+    /// `ps`, once per profile: several profiles carried in the link itself, each `NAME:PAYLOAD` (a `p=`
+    /// payload, which has no `:`), opened merged under their names — a merge of local files shared.
+    Carried(Vec<(String, String)>),
 }
 
 /// Everything the fragment says, typed. Defaults are what a fragment without the key means.
@@ -174,6 +178,8 @@ pub struct UrlState {
     pub unit: Option<DeclaredUnit>,
     /// `root`: as [`root_key`] spells it.
     pub root: Option<String>,
+    /// `mean`: values shown as the mean per profile of a merge of this many (0: the sum).
+    pub mean_of: u32,
     /// `tf`: the label filter as typed.
     pub label_filter: Option<String>,
     /// `th`: the chosen threads by tid (sorted, distinct; empty: all threads).
@@ -226,6 +232,7 @@ impl Default for UrlState {
             weight: WeightMode::Weight,
             unit: None,
             root: None,
+            mean_of: 0,
             label_filter: None,
             threads: Vec::new(),
             base_filter: None,
@@ -321,6 +328,15 @@ impl UrlState {
                 target: t.to_string(),
             },
             (_, _, _, _, Some(u)) => Source::Url(u.to_string()),
+            _ if pairs.iter().any(|(k, _)| k == "ps") => Source::Carried(
+                pairs
+                    .iter()
+                    .filter(|(k, _)| k == "ps")
+                    .filter_map(|(_, v)| v.rsplit_once(':'))
+                    .take(MAX_SERIES)
+                    .map(|(n, p)| (n.to_string(), p.to_string()))
+                    .collect(),
+            ),
             _ => match get("series") {
                 Some(list) => Source::Series(
                     list.split(',')
@@ -348,6 +364,7 @@ impl UrlState {
             .unwrap_or(WeightMode::Weight);
         s.unit = get("unit").and_then(DeclaredUnit::parse);
         s.root = get("root").map(str::to_string);
+        s.mean_of = get("mean").and_then(|m| m.parse().ok()).unwrap_or(0);
         s.label_filter = get("tf").filter(|t| !t.is_empty()).map(str::to_string);
         s.threads = get("th").map(tids).unwrap_or_default();
         s.base_filter = get("btf").filter(|t| !t.is_empty()).map(|t| {
@@ -379,10 +396,10 @@ impl UrlState {
         s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
         s.absolute = get("abs") == Some("1");
         s.embed = get("embed") == Some("1");
-        const KNOWN: [&str; 33] = [
+        const KNOWN: [&str; 35] = [
             "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "th",
             "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "sel", "order",
-            "color", "widths", "abs", "embed", "series", "",
+            "color", "widths", "abs", "embed", "series", "mean", "ps", "",
         ];
         s.unknown = pairs
             .into_iter()
@@ -402,6 +419,11 @@ impl UrlState {
                 out.push(("target", target.clone()));
             }
             Source::Series(urls) => out.push(("series", urls.join(","))),
+            Source::Carried(list) => {
+                for (name, payload) in list {
+                    out.push(("ps", format!("{name}:{payload}")));
+                }
+            }
             Source::Embedded { profile, base } => {
                 if let Some(b) = base {
                     out.push(("pb", b.clone()));
@@ -426,6 +448,9 @@ impl UrlState {
         }
         if let Some(r) = &self.root {
             out.push(("root", r.clone()));
+        }
+        if self.mean_of > 1 {
+            out.push(("mean", self.mean_of.to_string()));
         }
         if let Some(tf) = &self.label_filter {
             out.push(("tf", tf.clone()));
@@ -563,6 +588,32 @@ impl UrlState {
             s.idle = d.idle;
         }
         s
+    }
+
+    /// The state for a link that carries several profiles (a merge of local files), each its own view's stacks
+    /// under its name ([`Source::Carried`]): as [`Self::for_embedded`], except that what names the profiles
+    /// stays view state — grouping by profile, a filter to one profile, a slice diff of two, the mean.
+    pub fn for_carried(self, profiles: Vec<(String, String)>, timed: bool) -> UrlState {
+        let of_profiles = |f: &Option<String>| {
+            f.as_deref()
+                .is_some_and(|t| t.is_empty() || t.starts_with(&format!("{PROFILE_LABEL}=")))
+        };
+        let root = self.root.clone().filter(|r| r == &label_root_key(PROFILE_LABEL));
+        let label_filter = self
+            .label_filter
+            .clone()
+            .filter(|_| of_profiles(&self.label_filter));
+        let base_filter = self
+            .base_filter
+            .clone()
+            .filter(|_| of_profiles(&self.base_filter));
+        UrlState {
+            source: Source::Carried(profiles),
+            root,
+            label_filter,
+            base_filter,
+            ..self.for_embedded(String::new(), None, timed)
+        }
     }
 }
 
@@ -713,6 +764,15 @@ mod tests {
         assert_eq!(UrlState::parse(&s.render().unwrap()), s, "round trip");
         let long = format!("#series={}", vec!["u"; MAX_SERIES + 5].join(","));
         assert!(matches!(UrlState::parse(&long).source, Source::Series(v) if v.len() == MAX_SERIES));
+        let c = UrlState::parse("#ps=a%3Ab.pb.gz:PA&ps=two,x:PB&ps=bad&root=label%3Aprofile");
+        assert_eq!(
+            c.source,
+            Source::Carried(vec![
+                ("a:b.pb.gz".into(), "PA".into()),
+                ("two,x".into(), "PB".into())
+            ])
+        );
+        assert_eq!(UrlState::parse(&c.render().unwrap()), c, "round trip");
         // A named profile wins over a series.
         assert_eq!(
             UrlState::parse("#url=x&series=a,b").source,

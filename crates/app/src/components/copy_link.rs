@@ -35,42 +35,58 @@ pub fn CopyLink() -> impl IntoView {
                 // else the view's stacks with the range baked in.
                 let p = &loaded.imported.profile;
                 let max = scorch_core::export::links::DEFAULT_MAX;
-                let s = scorch_core::export::links::encode_timed(p, &v, max)
-                    .unwrap_or_else(|| scorch_core::export::links::encode(p, &v, max));
-                let timed = s.times;
                 // A diff of two local profiles carries the base too (not a range comparison: one profile).
                 let base = diff.base.get_untracked().filter(|b| !Arc::ptr_eq(b, &loaded));
-                about = if let (Some(b), None) = (base, heat.range_a.get_untracked()) {
-                    let bv = ViewOptions {
-                        time_range: None,
-                        ..matching_view(&b.imported.profile, &loaded.imported.profile, v.clone())
-                    };
-                    let bs = scorch_core::export::links::encode(
-                        &b.imported.profile,
-                        &bv,
-                        scorch_core::export::links::DEFAULT_MAX,
+                // A merge of several files carries each under its name, so the receiver has them apart.
+                if let Some(c) = base.is_none().then(|| carry_profiles(p, &v, max)).flatten() {
+                    about = format!(
+                        "the {} profiles are in the link, each under its name ({} stacks{}{})",
+                        c.profiles.len(),
+                        group_thousands(c.stacks as u64),
+                        if c.dropped > 0 {
+                            format!(
+                                "; {} smaller stacks left out to keep it under {} KB",
+                                group_thousands(c.dropped as u64),
+                                max / 1024
+                            )
+                        } else {
+                            String::new()
+                        },
+                        if c.timed { "; with timestamps" } else { "" }
                     );
-                    f = f.for_embedded(s.payload, Some(bs.payload), timed);
-                    String::from("both profiles are in the link (")
+                    f = f.for_carried(c.profiles, c.timed);
                 } else {
-                    f = f.for_embedded(s.payload, None, timed);
-                    String::from("the profile is in the link (")
-                };
-                about.push_str(&format!("{} stacks", group_thousands(s.stacks as u64)));
-                if s.dropped_stacks > 0 {
-                    about.push_str(&format!(
-                        "; {} smaller stacks, {:.2} % of the total, left out to keep it under {} KB",
-                        group_thousands(s.dropped_stacks as u64),
-                        s.dropped_ppm as f64 / 1e4,
-                        scorch_core::export::links::DEFAULT_MAX / 1024
-                    ));
+                    let s = scorch_core::export::links::encode_timed(p, &v, max)
+                        .unwrap_or_else(|| scorch_core::export::links::encode(p, &v, max));
+                    let timed = s.times;
+                    about = if let (Some(b), None) = (base, heat.range_a.get_untracked()) {
+                        let bv = ViewOptions {
+                            time_range: None,
+                            ..matching_view(&b.imported.profile, &loaded.imported.profile, v.clone())
+                        };
+                        let bs = scorch_core::export::links::encode(&b.imported.profile, &bv, max);
+                        f = f.for_embedded(s.payload, Some(bs.payload), timed);
+                        String::from("both profiles are in the link (")
+                    } else {
+                        f = f.for_embedded(s.payload, None, timed);
+                        String::from("the profile is in the link (")
+                    };
+                    about.push_str(&format!("{} stacks", group_thousands(s.stacks as u64)));
+                    if s.dropped_stacks > 0 {
+                        about.push_str(&format!(
+                            "; {} smaller stacks, {:.2} % of the total, left out to keep it under {} KB",
+                            group_thousands(s.dropped_stacks as u64),
+                            s.dropped_ppm as f64 / 1e4,
+                            max / 1024
+                        ));
+                    }
+                    if timed {
+                        about.push_str("; with timestamps, so the heatmap and the time range come along");
+                    } else if v.time_range.is_some() {
+                        about.push_str("; only the selected time range, without timestamps");
+                    }
+                    about.push(')');
                 }
-                if timed {
-                    about.push_str("; with timestamps, so the heatmap and the time range come along");
-                } else if v.time_range.is_some() {
-                    about.push_str("; only the selected time range, without timestamps");
-                }
-                about.push(')');
             }
         }
         let main = expect_context::<crate::state::pane::Panes>().main;
@@ -109,6 +125,66 @@ pub fn CopyLink() -> impl IntoView {
             </div>
         })}
     }
+}
+
+/// The profiles of a merge, each as a link payload under its name.
+struct Carried {
+    profiles: Vec<(String, String)>,
+    stacks: usize,
+    dropped: usize,
+    timed: bool,
+}
+
+/// Each profile of a merged view (`profile=` labels: several files opened at once) as its own payload, the
+/// link's cap shared equally: all with timestamps if all fit so, else all without. `None` when the profile is
+/// not a merge, or the view filters by another label (which the carried stacks could not keep apart).
+fn carry_profiles(p: &scorch_core::Profile, v: &ViewOptions, max: usize) -> Option<Carried> {
+    use super::profile_list::{only, profile_names};
+    use scorch_core::export::links;
+    use scorch_core::import::many::PROFILE_LABEL;
+    let (names, _) = profile_names(p);
+    if names.len() < 2 || names.len() > crate::url::MAX_SERIES {
+        return None;
+    }
+    if let Some(l) = &v.label {
+        if p.strings.get(l.key) != PROFILE_LABEL {
+            return None;
+        }
+    }
+    // Grouping by profile stays view state (the receiver merges under the same names).
+    let v = ViewOptions {
+        root: match v.root {
+            scorch_core::RootMode::Label(k) if p.strings.get(k) == PROFILE_LABEL => {
+                scorch_core::RootMode::None
+            }
+            r => r,
+        },
+        ..v.clone()
+    };
+    let per = max / names.len();
+    let views: Vec<(String, ViewOptions)> = names
+        .into_iter()
+        .filter_map(|n| Some((only(p, &v, &n)?, n)))
+        .map(|(w, n)| (n, w))
+        .collect();
+    let timed: Option<Vec<links::Shared>> = views
+        .iter()
+        .map(|(_, w)| links::encode_timed(p, w, per))
+        .collect();
+    let shared = match timed {
+        Some(s) => s,
+        None => views.iter().map(|(_, w)| links::encode(p, w, per)).collect(),
+    };
+    Some(Carried {
+        stacks: shared.iter().map(|s| s.stacks).sum(),
+        dropped: shared.iter().map(|s| s.dropped_stacks).sum(),
+        timed: shared.iter().all(|s| s.times),
+        profiles: views
+            .into_iter()
+            .map(|(n, _)| n)
+            .zip(shared.into_iter().map(|s| s.payload))
+            .collect(),
+    })
 }
 
 /// Writes `text` to the clipboard where the browser offers one. `navigator.clipboard` exists only in a secure

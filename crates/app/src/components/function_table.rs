@@ -43,12 +43,8 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
         });
         let matching = rows.len();
         let data = main.data.get_untracked()?;
-        let unit = data.unit.clone();
-        let decimals = data.profile().meta.decimals;
         let whole = load.whole_total(view.options.get_untracked()).unwrap_or(table.1);
-        let fmt = |raw: u64| {
-            scorch_core::model::units::format_value(raw as f64 / 10f64.powi(decimals as i32), &unit)
-        };
+        let fmt = |raw: u64| scorch_core::model::units::format_value(data.value(raw), &data.unit);
         let pct = |raw: u64, of: u64| scorch_core::model::units::format_percent(raw as f64, of as f64);
         let out: Vec<_> = rows
             .into_iter()

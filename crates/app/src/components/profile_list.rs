@@ -4,13 +4,14 @@
 //! share in each profile with a trend line, sorted by the latest change, the spread or the slope
 //! (`scorch_core::analysis::series`, the numbers of `scorch series`); a click on a function opens its sandwich.
 
+use crate::state::diff::DiffState;
 use crate::state::load::LoadState;
 use crate::state::view::{Mode, ViewState};
 use crate::state::Actions;
 use leptos::prelude::*;
 use scorch_core::analysis::series::{latest, slope, spread, SeriesBuilder};
-use scorch_core::import::many::PROFILE_LABEL;
-use scorch_core::model::units::group_thousands;
+use scorch_core::import::many::{profile_times, PROFILE_LABEL};
+use scorch_core::model::units::format_value;
 use scorch_core::model::LabelValue;
 use scorch_core::view::SampleFilter;
 use scorch_core::{Profile, ViewOptions};
@@ -47,7 +48,7 @@ pub fn profile_names(p: &Profile) -> (Vec<String>, Vec<Option<usize>>) {
 }
 
 /// `v` showing only profile `name` (the label filter replaced).
-fn only(p: &Profile, v: &ViewOptions, name: &str) -> Option<ViewOptions> {
+pub fn only(p: &Profile, v: &ViewOptions, name: &str) -> Option<ViewOptions> {
     let mut w = ViewOptions {
         label: None,
         ..v.clone()
@@ -57,6 +58,22 @@ fn only(p: &Profile, v: &ViewOptions, name: &str) -> Option<ViewOptions> {
         SampleFilter::Threads(_) => return None,
     }
     Some(w)
+}
+
+/// A profile of the merge: its name, its total in the view and its own time where it states one.
+#[derive(Clone, PartialEq)]
+struct Row {
+    name: String,
+    total: u64,
+    time: Option<u64>,
+}
+
+/// The series' order: as the files were given, by name, or by each profile's own time.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Files,
+    Name,
+    Time,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -73,6 +90,25 @@ pub fn ProfileList() -> impl IntoView {
     let view = expect_context::<ViewState>();
     let ticks = RwSignal::new(Vec::<String>::new());
     let sort = RwSignal::new(Sort::Slope);
+    // The ticks follow the diff: a slice diff of two profiles (also one opened from a link) shows both
+    // ticked, base first; leaving the diff clears them.
+    let diff = expect_context::<DiffState>();
+    Effect::new(move |_| {
+        let a = diff.slice_a.get();
+        let b = view.label_text.get();
+        let prefix = format!("{PROFILE_LABEL}=");
+        match (
+            a.as_deref().and_then(|t| t.strip_prefix(&prefix)),
+            b.strip_prefix(&prefix),
+        ) {
+            (Some(a), Some(b)) if a != b => ticks.set(vec![a.to_string(), b.to_string()]),
+            _ if a.is_none() && ticks.with_untracked(|t| t.len() >= 2) => ticks.set(Vec::new()),
+            _ => {}
+        }
+    });
+    let order = RwSignal::new(Order::Files);
+    // The mean-per-profile switch as set (the view's divisor is 1 while one profile is shown).
+    let mean = RwSignal::new(view.options.with_untracked(|v| v.mean_of > 1));
     // The profiles and their totals, when the open profile is a merge (one pass per profile).
     let key = Memo::new(move |_| {
         let loaded = load.loaded.with(|l| l.as_ref().map(|l| Arc::as_ptr(l) as usize));
@@ -100,7 +136,23 @@ pub fn ProfileList() -> impl IntoView {
                 *t = t.saturating_add(w);
             }
         }
-        Some(Arc::new(names.into_iter().zip(totals).collect::<Vec<_>>()))
+        let times = profile_times(p);
+        let mut rows: Vec<Row> = names
+            .into_iter()
+            .zip(totals)
+            .map(|(name, total)| {
+                let time = times.iter().find(|t| t.0 == name).map(|t| t.1);
+                Row { name, total, time }
+            })
+            .collect();
+        match order.get() {
+            Order::Files => {}
+            Order::Name => rows.sort_by(|a, b| a.name.cmp(&b.name)),
+            // Where every profile states one (else file order; the option is then disabled).
+            Order::Time if rows.iter().all(|r| r.time.is_some()) => rows.sort_by_key(|r| r.time),
+            Order::Time => {}
+        }
+        Some(Arc::new(rows))
     });
     let series = Memo::new(move |_| {
         let rows = profiles.get()?;
@@ -108,9 +160,9 @@ pub fn ProfileList() -> impl IntoView {
         let p = &loaded.imported.profile;
         let v = view.options.get_untracked();
         let mut b = SeriesBuilder::new();
-        for (n, _) in rows.iter() {
-            if let Some(w) = only(p, &v, n) {
-                b.push(n, p, &w);
+        for r in rows.iter() {
+            if let Some(w) = only(p, &v, &r.name) {
+                b.push(&r.name, p, &w);
             }
         }
         Some(Arc::new(b.finish()))
@@ -119,22 +171,24 @@ pub fn ProfileList() -> impl IntoView {
         view.label_text
             .with(|t| t.strip_prefix(&format!("{PROFILE_LABEL}=")).map(str::to_string))
     };
+    // The mean per profile divides by the number of profiles shown: all of them, or one under a profile filter.
+    let mean_of = move |on: bool, filter: &str| match profiles.with_untracked(|p| p.as_ref().map(|p| p.len()))
+    {
+        Some(n) if on && !filter.starts_with(&format!("{PROFILE_LABEL}=")) => n as u32,
+        _ => 0,
+    };
     let set_filter = move |text: String| {
-        let Some(loaded) = load.loaded.get_untracked() else {
-            return;
-        };
-        let p = &loaded.imported.profile;
-        let label = if text.is_empty() {
-            None
-        } else {
-            match SampleFilter::parse(p, &text) {
-                Ok(SampleFilter::Label(l)) => Some(l),
-                _ => return,
-            }
-        };
-        view.label_text.set(text);
+        let on = view.options.with_untracked(|v| v.mean_of > 1) || mean.get_untracked();
+        let _ = actions.set_label_filter(&text);
         actions.set_view(ViewOptions {
-            label,
+            mean_of: mean_of(on, &text),
+            ..view.options.get_untracked()
+        });
+    };
+    let set_mean = move |on: bool| {
+        mean.set(on);
+        actions.set_view(ViewOptions {
+            mean_of: mean_of(on, &view.label_text.get_untracked()),
             ..view.options.get_untracked()
         });
     };
@@ -155,11 +209,18 @@ pub fn ProfileList() -> impl IntoView {
     };
     let rows = move || {
         let rows = profiles.get()?;
-        let all = rows.iter().map(|r| r.1).sum::<u64>().max(1);
+        let all = rows.iter().map(|r| r.total).sum::<u64>().max(1);
+        // Each profile's own total, in the view's unit (not divided by the mean: it is one profile's).
+        let (unit, decimals) = {
+            let loaded = load.loaded.get_untracked()?;
+            let p = &loaded.imported.profile;
+            (view.options.with_untracked(|v| v.unit(p)), p.meta.decimals)
+        };
+        let fmt = move |raw: u64| format_value(raw as f64 / 10f64.powi(decimals as i32), &unit);
         Some(
             rows.iter()
-                .map(|(n, total)| {
-                    let (n, total) = (n.clone(), *total);
+                .map(|r| {
+                    let (n, total) = (r.name.clone(), r.total);
                     let name = n.clone();
                     let pressed = {
                         let n = n.clone();
@@ -185,7 +246,7 @@ pub fn ProfileList() -> impl IntoView {
                                 class:chosen=pressed title="Show only this profile"
                                 on:click=move |_| set_filter(format!("{PROFILE_LABEL}={n3}"))>
                                 <span class="thread-name">{super::shown_name(&name)}</span>
-                                <span class="thread-count">{group_thousands(total)}</span>
+                                <span class="thread-count">{fmt(total)}</span>
                                 <span class="thread-share">{share}</span>
                             </button>
                         </div>
@@ -260,6 +321,23 @@ pub fn ProfileList() -> impl IntoView {
                             <option value="latest">"latest change"</option>
                             <option value="spread">"spread"</option>
                         </select>
+                    </label>
+                    <label class="control">"Order "
+                        <select data-testid="profiles-order" on:change=move |ev| order.set(match event_target_value(&ev).as_str() {
+                            "name" => Order::Name,
+                            "time" => Order::Time,
+                            _ => Order::Files,
+                        })>
+                            <option value="files">"as opened"</option>
+                            <option value="name">"by name"</option>
+                            <option value="time" disabled=move || !profiles.with(|p| p.as_ref().is_some_and(|p| p.iter().all(|r| r.time.is_some())))
+                                title="each profile's own time: pprof's time_nanos, else its first sample's timestamp">"by time"</option>
+                        </select>
+                    </label>
+                    <label class="control" title="Show values as the mean per profile (the sum divided by the number of profiles shown); shares are the same">
+                        <input type="checkbox" data-testid="profiles-mean" prop:checked=move || mean.get()
+                            on:change=move |ev| set_mean(event_target_checked(&ev))/>
+                        "mean per profile"
                     </label>
                     <span class="thread-hint">"click: only that profile · tick two: their diff (first ticked = base)"</span>
                 </div>

@@ -104,7 +104,16 @@ pub fn StatusLine() -> impl IntoView {
                 } else {
                     format!(" · event {event}")
                 },
-                scorch_core::model::units::format_value(shown.as_f64(), &d.unit),
+                if d.view.mean_of > 1 {
+                    format!(
+                        "{} per profile (the mean of {}; their sum {})",
+                        scorch_core::model::units::format_value(d.view.shown(shown.as_f64()), &d.unit),
+                        d.view.mean_of,
+                        scorch_core::model::units::format_value(shown.as_f64(), &d.unit)
+                    )
+                } else {
+                    scorch_core::model::units::format_value(shown.as_f64(), &d.unit)
+                },
                 duration.get().unwrap_or_default(),
                 // Warnings about input lines are skipped lines; others (line 0: unmatched sched_switch
                 // switch-outs, …) are warnings, listed in the Info panel.

@@ -10,7 +10,6 @@ use crate::url::{is_label_root, label_root_key, root_from_key, root_key, UrlKey}
 use leptos::prelude::*;
 use scorch_core::model::units::group_thousands;
 use scorch_core::model::DeclaredUnit;
-use scorch_core::view::SampleFilter;
 use scorch_core::{RootMode, ViewOptions, WeightMode};
 
 /// Event (or pprof sample type), weight, label filter and root selectors, shown when the profile has them.
@@ -132,39 +131,7 @@ pub fn ViewControls() -> impl IntoView {
             return;
         }
         let text = event_target_value(&ev);
-        let Some(loaded) = load.loaded.get_untracked() else {
-            return;
-        };
-        let filter = if text.trim().is_empty() {
-            Ok(None)
-        } else {
-            SampleFilter::parse(&loaded.imported.profile, text.trim()).map(Some)
-        };
-        let v = view.options.get_untracked();
-        match filter {
-            Ok(Some(SampleFilter::Threads(t))) => {
-                // comm=, pid=, tid=: a thread choice (the thread list shows it; the link carries it as `th`).
-                filter_error.set(None);
-                view.label_text.set(String::new());
-                actions.set_view(ViewOptions {
-                    label: None,
-                    threads: Some(t),
-                    ..v
-                });
-            }
-            Ok(label) => {
-                filter_error.set(None);
-                view.label_text.set(text.trim().to_string());
-                actions.set_view(ViewOptions {
-                    label: label.and_then(|f| match f {
-                        SampleFilter::Label(l) => Some(l),
-                        SampleFilter::Threads(_) => None,
-                    }),
-                    ..v
-                });
-            }
-            Err(e) => filter_error.set(Some(e)),
-        }
+        filter_error.set(actions.set_label_filter(&text).err());
     };
     let options = |items: Vec<(String, String)>| {
         items
@@ -209,7 +176,7 @@ pub fn ViewControls() -> impl IntoView {
             <label class="control"><span class="ctl-label">{move || if label_keys().is_empty() { "Filter " } else { "Labels " }}</span>
                 <input data-testid="label-filter" class="label-filter" type="text" placeholder="key=value ⏎"
                     title="Keep samples with this label: key=value, or key=LO:HI for numbers (units like 4kb, 10ms); perf's threads: comm=NAME, pid=N, tid=N (several: tid=12,13); empty shows all"
-                    on:keydown=on_filter/>
+                    prop:value=move || view.label_text.get() on:keydown=on_filter/>
             </label>
             {move || filter_error.get().map(|e| view! { <span class="filter-error" data-testid="label-filter-error">{e}</span> })}
             <Show when=move || view.options.with(|v| v.label.is_some() || v.threads.is_some()) && !diff.slice_a.with(|a| a.is_some())>

@@ -481,9 +481,11 @@ impl FlameData {
             .collect()
     }
 
-    /// Value of a raw weight in the profile's unit, as a float for display.
+    /// Value of a raw weight in the profile's unit, as a float for display (the mean per profile when the view
+    /// asks for it).
     pub fn value(&self, raw: u64) -> f64 {
-        raw as f64 / 10f64.powi(self.profile().meta.decimals as i32)
+        self.view
+            .shown(raw as f64 / 10f64.powi(self.profile().meta.decimals as i32))
     }
 
     /// "1.24 s (31.2 %)", the share being of the whole profile.

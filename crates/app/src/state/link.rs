@@ -52,6 +52,7 @@ impl Actions {
             v.weight = WeightMode::Count;
         }
         v.declared = s.unit;
+        v.mean_of = s.mean_of;
         if let Some(root) = s.root.as_deref().and_then(|r| root_from_key(r, p)) {
             v.root = root;
         }
@@ -170,6 +171,7 @@ impl Actions {
         }
         s.weight = v.weight;
         s.unit = v.declared.filter(|_| scorch_core::view::takes_declared_unit(p));
+        s.mean_of = v.mean_of;
         if v.root != default.root {
             s.root = Some(root_key(v.root, p));
         }
@@ -235,6 +237,7 @@ impl Actions {
             Source::Embedded { profile, base } => self.open_embedded(profile, base),
             Source::Pair { base, target } => self.open_pair(base, target),
             Source::Series(urls) => self.open_series(urls),
+            Source::Carried(list) => self.open_carried(list),
             Source::Url(u) => self.open_url(u),
             // Framed: the host sends the profile (`state::embed`), no demo; the link's view applies to it.
             Source::None if s.embed => {}

@@ -131,6 +131,17 @@ impl Actions {
         self.open_merged(inputs);
     }
 
+    /// `#ps=NAME:PAYLOAD&…`: profiles carried in a link (a merge of local files shared), opened merged under
+    /// their names, as [`Self::open_files`].
+    pub fn open_carried(&self, profiles: Vec<(String, String)>) {
+        self.load.next_source.set(Source::Carried(profiles.clone()));
+        let inputs = profiles
+            .into_iter()
+            .map(|(name, payload)| (name, load::Source::Link(payload)))
+            .collect();
+        self.open_merged(inputs);
+    }
+
     fn open_merged(&self, inputs: Vec<(String, load::Source)>) {
         let name = format!("{} profiles merged", inputs.len());
         let seq = self.start_load(name.clone());

@@ -199,6 +199,34 @@ impl Actions {
         self.rebuild();
     }
 
+    /// The filter box's text applied: `key=value` (or a range) keeps the samples with that label; `comm=`,
+    /// `pid=`, `tid=` choose threads (the thread list shows them; the link carries them as `th`); empty shows
+    /// all. The box shows the text (`view.label_text`) whoever set it. An error in words when it does not parse.
+    pub fn set_label_filter(&self, text: &str) -> Result<(), String> {
+        use scorch_core::view::SampleFilter;
+        let Some(loaded) = self.load.loaded.get_untracked() else {
+            return Ok(());
+        };
+        let text = text.trim();
+        let filter = if text.is_empty() {
+            None
+        } else {
+            Some(SampleFilter::parse(&loaded.imported.profile, text)?)
+        };
+        let v = self.view.options.get_untracked();
+        self.view.label_text.set(text.to_string());
+        self.set_view(match filter {
+            Some(SampleFilter::Threads(t)) => ViewOptions {
+                label: None,
+                threads: Some(t),
+                ..v
+            },
+            Some(SampleFilter::Label(l)) => ViewOptions { label: Some(l), ..v },
+            None => ViewOptions { label: None, ..v },
+        });
+        Ok(())
+    }
+
     /// The two sides of the sandwich for the selected function (empty outside the sandwich).
     pub fn rebuild_sandwich(&self) {
         let gen = bump(&SANDWICH_GEN);

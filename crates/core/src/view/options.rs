@@ -353,6 +353,10 @@ pub struct ViewOptions {
     pub threads: Option<ThreadSet>,
     /// The unit the user declared for a unit-less input (folded counts); ignored for inputs that state theirs.
     pub declared: Option<DeclaredUnit>,
+    /// Values are shown divided by this: the mean per profile of a merge of this many profiles (0 and 1: the
+    /// sum). Only what is shown: weights, shares and the selection stay those of the sum.
+    #[serde(default)]
+    pub mean_of: u32,
 }
 
 impl ViewOptions {
@@ -368,6 +372,11 @@ impl ViewOptions {
             },
             ..ViewOptions::default()
         }
+    }
+
+    /// A value (in the view's unit) as shown: divided by [`Self::mean_of`] when that is over 1.
+    pub fn shown(&self, value: f64) -> f64 {
+        value / f64::from(self.mean_of.max(1))
     }
 
     /// The unit of what this view shows: sample counts, the unit declared for a unit-less input, or the unit
