@@ -43,6 +43,80 @@ pub fn run() {
     scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
     handler.forget();
     post(&FromWorker::Ready, None);
+    start_early_read();
+}
+
+/// The early read of a link's profile: the worker boot.js starts for a link (`www/worker.js` fetches its URL at
+/// once) reads and parses it as soon as the wasm is ready, without waiting for the page's request — which
+/// comes only once the page's own start (instantiating the wasm, mounting the app: 100+ ms) is done. The
+/// request for the same URL then takes this read ([`take_early`]); its progress goes out under the request's
+/// id from then on.
+struct Early {
+    url: String,
+    /// Resolves when the read ended; its result is then in `result`.
+    done: Promise,
+    result: Option<Result<scorch_core::Imported, String>>,
+}
+
+thread_local! {
+    static EARLY: std::cell::RefCell<Option<Early>> = const { std::cell::RefCell::new(None) };
+    /// The id progress of the early read is reported under: none (not reported) until a request takes it.
+    static EARLY_ID: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
+}
+
+/// The id of an early read's [`Open`] (never a page's: the page counts from 1).
+const EARLY_READ: u32 = u32::MAX;
+
+fn start_early_read() {
+    let Some(url) = Reflect::get(&js_sys::global(), &"scorchPrefetch".into())
+        .ok()
+        .filter(JsValue::is_object)
+        .and_then(|p| Reflect::get(&p, &"url".into()).ok())
+        .and_then(|u| u.as_string())
+    else {
+        return;
+    };
+    let open = Open {
+        id: EARLY_READ,
+        url: Some(url.clone()),
+        link: None,
+        slice_bytes: 1 << 20,
+        order: String::new(),
+        #[cfg(feature = "testing")]
+        throttle: Default::default(),
+    };
+    let target = url.clone();
+    let done = wasm_bindgen_futures::future_to_promise(async move {
+        let r = read_url(&open, &target).await;
+        EARLY.with(|e| {
+            if let Some(e) = e.borrow_mut().as_mut() {
+                e.result = Some(r);
+            }
+        });
+        Ok(JsValue::UNDEFINED)
+    });
+    EARLY.with(|e| {
+        *e.borrow_mut() = Some(Early {
+            url,
+            done,
+            result: None,
+        })
+    });
+}
+
+/// The early read of `url`, if one was started: awaited, and taken (once). A request for another URL drops
+/// it (its result, when it ends, is not kept).
+async fn take_early(id: u32, url: &str) -> Option<Result<scorch_core::Imported, String>> {
+    let done = EARLY.with(|e| {
+        let mut early = e.borrow_mut();
+        match early.as_ref() {
+            Some(x) if x.url == url => Some(x.done.clone()),
+            _ => early.take().and(None),
+        }
+    })?;
+    EARLY_ID.with(|i| i.set(Some(id)));
+    let _ = JsFuture::from(done).await;
+    EARLY.with(|e| e.borrow_mut().take().and_then(|e| e.result))
 }
 
 /// A request is `{ request, file?, payload? }`: `request` a [`ToWorker`], beside it what is not plain data.
@@ -62,7 +136,10 @@ async fn open_profile(open: Open, data: &JsValue) {
     let id = open.id;
     let start = now();
     let result = match (&open.url, &open.link) {
-        (Some(url), _) => read_url(&open, url).await,
+        (Some(url), _) => match take_early(id, url).await {
+            Some(r) => r,
+            None => read_url(&open, url).await,
+        },
         (None, Some(link)) => scorch_core::export::links::decode(link)
             .map_err(|e| e.to_string())
             .and_then(|bytes| super::page::import(&bytes)),
@@ -185,9 +262,17 @@ pub(super) fn typed<T>(cols: Vec<Vec<T>>, transfer: &Array, make: impl Fn(Vec<T>
 }
 
 fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
+    // An early read reports under the id of the request that took it, and nothing before.
+    let id = match open.id {
+        EARLY_READ => match EARLY_ID.with(std::cell::Cell::get) {
+            Some(id) => id,
+            None => return,
+        },
+        id => id,
+    };
     post(
         &FromWorker::Progress(Progress {
-            id: open.id,
+            id,
             read: loader.bytes_fed() as f64,
             total,
             samples: loader.samples_so_far() as f64,
