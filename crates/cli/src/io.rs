@@ -264,6 +264,21 @@ pub fn write_out(bytes: &[u8]) -> Result<()> {
     }
 }
 
+/// Writes lines to standard output, each followed by `\n`, dropping each once written (a large output is not
+/// also held joined). A closed pipe ends quietly, as in [`write_out`].
+pub fn write_lines(lines: Vec<String>) -> Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let r = lines
+        .into_iter()
+        .try_for_each(|l| out.write_all(l.as_bytes()).and_then(|_| out.write_all(b"\n")))
+        .and_then(|_| out.flush());
+    match r {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError::Input(format!("writing output: {e}"))),
+    }
+}
+
 /// Each file's name in a combination: its path as given (`-`: `stdin`), with ` (2)`, ` (3)`, … after a
 /// repeated one.
 pub fn profile_names(paths: &[String]) -> Vec<String> {

@@ -1,7 +1,7 @@
 //! `scorch fold`: canonical folded stacks, or exactly what inferno-collapse-perf writes.
 
 use crate::error::{CliError, Result};
-use crate::io::{load, load_many, warn, write_out};
+use crate::io::{load, load_many, warn, write_lines, write_out};
 use crate::view::{explore, view, EventArgs, ExploreArgs, RootArgs, TagFilterArgs, ViewSpec};
 use clap::{Args, ValueEnum};
 use scorch_core::import::perf::{InfernoFlags, Naming};
@@ -120,7 +120,7 @@ fn fold(a: &FoldArgs) -> Result<()> {
         ..ViewSpec::new(&a.event).tagfilter(&a.filter)
     };
     let v = view(p, &spec)?;
-    write_out(folded_text(p, &v, explored.is_some()).as_bytes())
+    write_lines(export::fold_view_lines(p, &v, explored.is_some()))
 }
 
 /// What `scorch fold` prints for a view (`explored`: transforms or a sandwich side made `p`).

@@ -28,6 +28,12 @@ pub fn folded_name(out: &mut String, name: &str, kind: FrameKind) {
 /// the rows that have samples become lines. Building every row's own text would cost Σ depth over all rows,
 /// quadratic in the depth of a single deep stack.
 pub fn to_folded(p: &Profile) -> String {
+    join_lines(to_folded_lines(p))
+}
+
+/// The lines of [`to_folded`], sorted, without their `\n`: for a caller that writes them out one by one (the
+/// text exists once, not also joined).
+pub fn to_folded_lines(p: &Profile) -> Vec<String> {
     let w = stack_weights(p);
     let mut has = vec![false; p.stacks.len()];
     for s in &p.samples.stack {
@@ -36,7 +42,9 @@ pub fn to_folded(p: &Profile) -> String {
         }
     }
     let children = p.stacks.children();
-    let mut entries = Merged::<u64>::default();
+    // Each text once (two rows can read the same as text), its weights summed; the order does not matter, the
+    // lines are sorted at the end.
+    let mut entries = rustc_hash::FxHashMap::<String, u64>::default();
     let mut path = String::new();
     // Rows still to visit, with the length of their parent's path in `path`.
     let mut todo: Vec<(StackId, usize)> = children.roots().iter().rev().map(|&s| (s, 0)).collect();
@@ -48,7 +56,7 @@ pub fn to_folded(p: &Profile) -> String {
         let f = p.stacks.frame.get(s.idx()).copied().unwrap_or(FrameId(0));
         folded_name(&mut path, p.frame_name(f), p.frame_kind(f));
         if has.get(s.idx()).copied().unwrap_or(false) {
-            entries.add(&path, w.get(s.idx()).copied().unwrap_or(0));
+            add(&mut entries, &path, w.get(s.idx()).copied().unwrap_or(0));
         }
         let here = path.len();
         todo.extend(children.of(s).iter().rev().map(|&c| (c, here)));
@@ -63,10 +71,9 @@ pub fn to_folded(p: &Profile) -> String {
             Some(a.unwrap_or(0).saturating_add(w))
         });
     if let Some(raw) = frameless {
-        entries.add("", raw);
+        add(&mut entries, "", raw);
     }
     let lines = entries
-        .out
         .into_iter()
         .map(|(mut s, raw)| {
             let _ = write!(
@@ -80,7 +87,17 @@ pub fn to_folded(p: &Profile) -> String {
             s
         })
         .collect();
-    join_sorted(lines)
+    sorted(lines)
+}
+
+/// Adds `w` to `text`'s entry (a new entry copies the text once).
+fn add<W: Sum + Default>(entries: &mut rustc_hash::FxHashMap<String, W>, text: &str, w: W) {
+    match entries.get_mut(text) {
+        Some(e) => *e = e.plus(w),
+        None => {
+            entries.insert(text.to_owned(), W::default().plus(w));
+        }
+    }
 }
 
 /// Folded texts with their summed weights, each text once (in order of first appearance). Two stacks can read
@@ -139,6 +156,11 @@ pub fn folded_entries(p: &Profile, v: &ViewOptions) -> Vec<(String, u64)> {
 
 /// The folded lines of what a view selects, sorted, weights summed.
 pub fn to_folded_view(p: &Profile, v: &ViewOptions) -> String {
+    join_lines(to_folded_view_lines(p, v))
+}
+
+/// The lines of [`to_folded_view`], without their `\n`.
+pub fn to_folded_view_lines(p: &Profile, v: &ViewOptions) -> Vec<String> {
     let lines: Vec<String> = folded_entries(p, v)
         .into_iter()
         .map(|(mut s, w)| {
@@ -153,17 +175,22 @@ pub fn to_folded_view(p: &Profile, v: &ViewOptions) -> String {
             s
         })
         .collect();
-    join_sorted(lines)
+    sorted(lines)
 }
 
 /// Like [`to_folded_view`], but for an event that has a negative twin (pprof delta profiles): each stack's
 /// signed value, the event's weight minus its twin's; stacks that net to zero are left out (as pprof does).
 pub fn to_folded_signed(p: &Profile, v: &ViewOptions) -> String {
+    join_lines(to_folded_signed_lines(p, v))
+}
+
+/// The lines of [`to_folded_signed`], without their `\n`.
+pub fn to_folded_signed_lines(p: &Profile, v: &ViewOptions) -> Vec<String> {
     let twin = v
         .event
         .and_then(|e| p.events.iter().position(|x| x.negative_of == Some(e)));
     let Some(twin) = twin else {
-        return to_folded_view(p, v);
+        return to_folded_view_lines(p, v);
     };
     let mut net: std::collections::HashMap<(u32, StackId), i128> = std::collections::HashMap::new();
     for ((r, s), w) in keyed_weights(p, v) {
@@ -176,23 +203,31 @@ pub fn to_folded_signed(p: &Profile, v: &ViewOptions) -> String {
     for ((r, s), w) in keyed_weights(p, &neg) {
         *net.entry((r, s)).or_default() -= i128::from(w);
     }
-    let mut entries = Merged::<i128>::default();
+    let mut entries = rustc_hash::FxHashMap::<String, i128>::default();
     for ((root, stack), w) in net {
-        entries.add(&stack_text(p, root, stack), w);
+        add(&mut entries, &stack_text(p, root, stack), w);
     }
     let lines: Vec<String> = entries
-        .out
         .into_iter()
         .filter(|&(_, w)| w != 0)
-        .map(|(s, w)| format!("{s} {w}"))
+        .map(|(mut s, w)| {
+            let _ = write!(s, " {w}");
+            s
+        })
         .collect();
-    join_sorted(lines)
+    sorted(lines)
 }
 
 /// What `scorch fold` prints for a view, and the app's folded export: the canonical lines (keeping folded
 /// input's zero-count stacks) when the view is the profile as read, else the view's signed stacks. `explored`:
 /// transforms, inversion or a sandwich side made `p`.
 pub fn fold_view(p: &Profile, v: &ViewOptions, explored: bool) -> String {
+    join_lines(fold_view_lines(p, v, explored))
+}
+
+/// The lines of [`fold_view`], sorted, without their `\n`: `scorch fold` writes them one by one, so a large
+/// output exists once in memory rather than also joined into one string.
+pub fn fold_view_lines(p: &Profile, v: &ViewOptions, explored: bool) -> Vec<String> {
     if v.time_range.is_none()
         && v.offsets.is_none()
         && !explored
@@ -200,15 +235,20 @@ pub fn fold_view(p: &Profile, v: &ViewOptions, explored: bool) -> String {
         && p.samples.thread.is_none()
         && v.weight == crate::view::WeightMode::Weight
     {
-        to_folded(p)
+        to_folded_lines(p)
     } else {
-        to_folded_signed(p, v)
+        to_folded_signed_lines(p, v)
     }
 }
 
-/// Sorts lines bytewise and joins them, each ending in `\n`.
-fn join_sorted(mut lines: Vec<String>) -> String {
+/// Lines sorted bytewise.
+fn sorted(mut lines: Vec<String>) -> Vec<String> {
     lines.sort_unstable();
+    lines
+}
+
+/// Lines joined, each ending in `\n`.
+fn join_lines(lines: Vec<String>) -> String {
     let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
     for l in lines {
         out.push_str(&l);

@@ -15,5 +15,6 @@ pub mod svg;
 pub mod wire;
 
 pub use folded::{
-    diff_folded, fold_view, folded_entries, folded_name, to_folded, to_folded_signed, to_folded_view,
+    diff_folded, fold_view, fold_view_lines, folded_entries, folded_name, to_folded, to_folded_lines,
+    to_folded_signed, to_folded_signed_lines, to_folded_view, to_folded_view_lines,
 };
