@@ -195,7 +195,26 @@ test('mean per profile, the series order (as opened, by name, by the profiles\' 
     assert.equal(await page.inputValue('[data-testid=label-filter]'), '');
     await page.screenshot({ path: outFile('series-mean.png') });
     assert.deepEqual(b.errors, []);
-  } finally { await b.close(); fs.rmSync(dir, { recursive: true, force: true }); }
+  } finally { await b.close(); }
+  // The mean travels in the link (the three local files with it): a fresh browser shows the mean, switch on.
+  const fresh = await browser();
+  try {
+    const { page } = fresh;
+    await page.goto(server.url);
+    await waitForProfile(page, 'service.perf.gz');
+    await page.setInputFiles('[data-testid=open-file]', named.map(([to]) => path.join(dir, to)));
+    await waitForProfile(page, '3 profiles merged');
+    await page.click('[data-testid=profiles-mean]');
+    await page.waitForFunction(() => /mean of 3/.test(document.querySelector('[data-testid=status]').textContent));
+    await page.click('[data-testid=copy-link]');
+    const link = await page.inputValue('[data-testid=copy-link-text]');
+    assert.match(link, /mean=3/);
+    await page.goto('about:blank');
+    await page.goto(link);
+    await page.waitForFunction(() => /mean of 3/.test(document.querySelector('[data-testid=status]')?.textContent || ''));
+    assert.equal(await page.isChecked('[data-testid=profiles-mean]'), true);
+    assert.deepEqual(fresh.errors, []);
+  } finally { await fresh.close(); fs.rmSync(dir, { recursive: true, force: true }); }
 });
 
 test('a merge of local files travels in a link under its names: a fresh browser has the Profiles panel and the diff', async () => {

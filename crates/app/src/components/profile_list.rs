@@ -108,7 +108,13 @@ pub fn ProfileList() -> impl IntoView {
     });
     let order = RwSignal::new(Order::Files);
     // The mean-per-profile switch as set (the view's divisor is 1 while one profile is shown).
-    let mean = RwSignal::new(view.options.with_untracked(|v| v.mean_of > 1));
+    let mean = RwSignal::new(false);
+    // A view that shows the mean (a link's `mean=`) sets the switch.
+    Effect::new(move |_| {
+        if view.options.with(|v| v.mean_of > 1) {
+            mean.set(true);
+        }
+    });
     // The profiles and their totals, when the open profile is a merge (one pass per profile).
     let key = Memo::new(move |_| {
         let loaded = load.loaded.with(|l| l.as_ref().map(|l| Arc::as_ptr(l) as usize));
