@@ -18,6 +18,14 @@ let server;
 before(async () => { server = await serve(undefined, '/', { '/series/': DATA }); });
 after(async () => { await server?.close(); });
 
+// The viewer with its demo, then these files chosen at once in Open….
+async function openMerged(page, files) {
+  await page.goto(server.url);
+  await waitForProfile(page, 'service.perf.gz');
+  await page.setInputFiles('[data-testid=open-file]', files);
+  await waitForProfile(page, `${files.length} profiles merged`);
+}
+
 const total = (page) => page.evaluate(() => document.querySelector('[data-testid=status]').dataset.total);
 const waitTotal = (page, t) => page.waitForFunction((t) => document.querySelector('[data-testid=status]')?.dataset.total === t, String(t));
 
@@ -25,10 +33,7 @@ test('three files open merged: the CLI\'s merged total; grouped by profile, thre
   const b = await browser();
   const { page } = b;
   try {
-    await page.goto(server.url);
-    await waitForProfile(page, 'service.perf.gz');
-    await page.setInputFiles('[data-testid=open-file]', FILES.map((f) => path.join(DATA, f)));
-    await waitForProfile(page, '3 profiles merged');
+    await openMerged(page, FILES.map((f) => path.join(DATA, f)));
     const merged = foldTotal(...FILES.map((f) => path.join(DATA, f)));
     const each = FILES.map((f) => foldTotal(path.join(DATA, f)));
     assert.equal(merged, each.reduce((a, x) => a + x, 0), 'the CLI merges by summing');
@@ -122,10 +127,7 @@ test('two ticked profiles: the movers equal scorch diff of the two files, row by
   const b = await browser();
   const { page } = b;
   try {
-    await page.goto(server.url);
-    await waitForProfile(page, 'service.perf.gz');
-    await page.setInputFiles('[data-testid=open-file]', FILES.map((f) => path.join(DATA, f)));
-    await waitForProfile(page, '3 profiles merged');
+    await openMerged(page, FILES.map((f) => path.join(DATA, f)));
     await page.click(`[data-testid=profile-tick][data-name="${FILES[0]}"]`);
     await page.click(`[data-testid=profile-tick][data-name="${FILES[2]}"]`);
     await page.locator('[data-testid=diff-legend]').waitFor();
@@ -150,10 +152,7 @@ test('mean per profile, the series order (as opened, by name, by the profiles\' 
   const b = await browser();
   const { page } = b;
   try {
-    await page.goto(server.url);
-    await waitForProfile(page, 'service.perf.gz');
-    await page.setInputFiles('[data-testid=open-file]', named.map(([to]) => path.join(dir, to)));
-    await waitForProfile(page, '3 profiles merged');
+    await openMerged(page, named.map(([to]) => path.join(dir, to)));
     const names = () => page.evaluate(() => [...document.querySelectorAll('[data-testid=profile-row]')].map((r) => r.dataset.name));
     assert.deepEqual(await names(), ['b-third.pb.gz', 'c-first.pb.gz', 'a-second.pb.gz']);
     await page.selectOption('[data-testid=profiles-order]', 'name');
@@ -200,10 +199,7 @@ test('mean per profile, the series order (as opened, by name, by the profiles\' 
   const fresh = await browser();
   try {
     const { page } = fresh;
-    await page.goto(server.url);
-    await waitForProfile(page, 'service.perf.gz');
-    await page.setInputFiles('[data-testid=open-file]', named.map(([to]) => path.join(dir, to)));
-    await waitForProfile(page, '3 profiles merged');
+    await openMerged(page, named.map(([to]) => path.join(dir, to)));
     await page.click('[data-testid=profiles-mean]');
     await page.waitForFunction(() => /mean of 3/.test(document.querySelector('[data-testid=status]').textContent));
     await page.click('[data-testid=copy-link]');
@@ -223,10 +219,7 @@ test('a merge of local files travels in a link under its names: a fresh browser 
   let link;
   try {
     const { page } = b;
-    await page.goto(server.url);
-    await waitForProfile(page, 'service.perf.gz');
-    await page.setInputFiles('[data-testid=open-file]', FILES.map((f) => path.join(DATA, f)));
-    await waitForProfile(page, '3 profiles merged');
+    await openMerged(page, FILES.map((f) => path.join(DATA, f)));
     await page.click(`[data-testid=profile-tick][data-name="${FILES[1]}"]`);
     await page.click(`[data-testid=profile-tick][data-name="${FILES[2]}"]`);
     await page.locator('[data-testid=diff-legend]').waitFor();
