@@ -10,9 +10,9 @@
 //! plain-text oracle: the folded lines of both inputs, summed by stack.
 
 use scorch_core::export::to_folded;
-use scorch_core::import::split::{merge_slices, next_boundary, parse_sliced, split, SliceParser};
+use scorch_core::import::split::{merge_slices, next_boundary, parse_sliced, split, SliceParser, SlicePart};
 use scorch_core::model::merge::merge;
-use scorch_core::{import_bytes, Format, ImportErrorKind, ImportOptions, Profile};
+use scorch_core::{import_bytes, Format, ImportError, ImportErrorKind, ImportOptions, Profile};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -66,6 +66,35 @@ fn sliced(format: Format, input: &[u8], n: usize) -> Option<Profile> {
     parse_sliced(format, input, n, &ImportOptions::default()).unwrap()
 }
 
+/// What the browser's parse workers do: every slice's part travels as bytes (`SlicePart::encode`) to the
+/// worker that merges, except the merging worker's own (`first_local`).
+fn over_the_wire(
+    format: Format,
+    input: &[u8],
+    n: usize,
+    first_local: bool,
+    opts: &ImportOptions,
+) -> Result<Option<Profile>, ImportError> {
+    let results = split(format, input, n)
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut p = SliceParser::new(format, opts).unwrap();
+            let result = p.feed(&input[r]).and_then(|()| p.finish());
+            if i == 0 && first_local {
+                result
+            } else {
+                SlicePart::decode_result(&SlicePart::encode_result(result).unwrap()).unwrap()
+            }
+        })
+        .collect();
+    merge_slices(results)
+}
+
+fn sliced_over_the_wire(format: Format, input: &[u8], n: usize, first_local: bool) -> Option<Profile> {
+    over_the_wire(format, input, n, first_local, &ImportOptions::default()).unwrap()
+}
+
 fn assert_same(name: &str, n: usize, single: &Profile, merged: &Profile) {
     merged.validate().unwrap();
     assert_eq!(to_folded(merged), to_folded(single), "{name}, {n} slices: folded");
@@ -73,7 +102,7 @@ fn assert_same(name: &str, n: usize, single: &Profile, merged: &Profile) {
 }
 
 #[test]
-fn every_corpus_file_in_1_2_4_and_more_slices() {
+fn every_corpus_file_in_1_2_4_and_more_slices_locally_and_over_the_wire() {
     let files = corpus();
     let (mut folded, mut perf, mut whole) = (0, 0, Vec::new());
     for (name, bytes, single) in &files {
@@ -84,6 +113,11 @@ fn every_corpus_file_in_1_2_4_and_more_slices() {
                 Some(p) => {
                     assert_same(name, n, single, &p);
                     merged_any = true;
+                    // 1, 2 and 4 workers; the first part local (the merging worker's own) or not.
+                    for first_local in [true, false].into_iter().filter(|_| n <= 4) {
+                        let wired = sliced_over_the_wire(format, bytes, n, first_local).unwrap();
+                        assert_same(name, n, single, &wired);
+                    }
                 }
                 None => assert_eq!(format, Format::Folded, "{name}: only folded falls back"),
             }
@@ -282,6 +316,9 @@ fn errors_are_positioned_in_the_whole_input() {
             (single.kind.clone(), single.line, single.offset)
         );
         assert_eq!(e.line, Some(51));
+        // The same when the slices' results travel as bytes (the browser's parse workers).
+        let e = over_the_wire(Format::Folded, text.as_bytes(), n, true, &opts).unwrap_err();
+        assert_eq!(e, single);
     }
     // No record in any slice: the error a single parse of the slices' format gives, at the first skipped line.
     let bad = "no count\n".repeat(40);

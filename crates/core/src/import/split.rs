@@ -18,7 +18,7 @@ use super::lines::{trim_ascii, LinePos};
 use super::perf::{complete, PerfOptions, PerfParser, PerfPart};
 use super::ImportOptions;
 use crate::model::merge::{collapse_by_stack, merge_lost};
-use crate::model::{Format, ImportError, Merger, Profile, Unit, Warnings};
+use crate::model::{Format, ImportError, Indexed, Lost, Merger, Profile, Unit, Warnings};
 
 /// Whether inputs of this format can be split into slices.
 pub fn splittable(format: Format) -> bool {
@@ -79,7 +79,8 @@ pub struct SliceParser {
     inner: Inner,
 }
 
-/// A parsed slice, for [`merge_slices`].
+/// A parsed slice, for [`merge_slices`]. It can travel to the thread or worker that merges as bytes
+/// ([`SlicePart::encode`], [`SlicePart::decode`]).
 pub struct SlicePart {
     inner: PartInner,
 }
@@ -87,6 +88,166 @@ pub struct SlicePart {
 enum PartInner {
     Folded(Option<FoldedPart>),
     Perf(PerfPart),
+    /// A part that came as bytes: without its builder's maps (the merge indexes it if it comes first).
+    Decoded(WirePart),
+}
+
+/// A part as it travels: its profile and what the merge needs besides (see [`FoldedPart`], [`PerfPart`]);
+/// `end` is `(line, offset)`.
+#[derive(serde::Serialize, serde::Deserialize)]
+enum WirePart {
+    /// `None`: the slice cannot be merged (parse the input whole).
+    Folded(Option<(Profile, bool, (u64, u64))>),
+    Perf {
+        profile: Profile,
+        lost: Lost,
+        lost_samples: Lost,
+        untimed: u64,
+        end: (u64, u64),
+    },
+}
+
+/// Why a part could not travel as bytes.
+#[derive(Debug, thiserror::Error)]
+pub enum PartError {
+    #[error("could not encode a parsed slice: {0}")]
+    Encode(#[source] postcard::Error),
+    #[error("could not decode a parsed slice from a parse worker: {0}")]
+    Decode(#[source] postcard::Error),
+    #[error("a parse worker is another version of scorch (part version {got}, expected {expected}); reload the page")]
+    Version { got: u8, expected: u8 },
+    #[error("a parse worker sent nothing")]
+    Empty,
+}
+
+/// Bumped whenever [`WirePart`] or the model changes shape (both ends are one build; this guards a stale
+/// cached worker).
+const PART_VERSION: u8 = 1;
+
+impl SlicePart {
+    /// A slice's result as bytes (postcard), for [`SlicePart::decode_result`] on the worker that merges. The
+    /// builder's maps are dropped: a decoded part is indexed again only if it is merged first. An error travels
+    /// positioned within its slice, as [`SliceParser::finish`] gave it; [`merge_slices`] positions it.
+    pub fn encode_result(result: Result<SlicePart, ImportError>) -> Result<Vec<u8>, PartError> {
+        let pos = |p: LinePos| (p.line, p.offset);
+        let wire = result.map(|part| match part.inner {
+            PartInner::Folded(part) => {
+                WirePart::Folded(part.map(|f| (f.profile.profile, f.unit_declared, pos(f.end))))
+            }
+            PartInner::Perf(p) => WirePart::Perf {
+                profile: p.profile.profile,
+                lost: p.lost,
+                lost_samples: p.lost_samples,
+                untimed: p.untimed,
+                end: pos(p.end),
+            },
+            PartInner::Decoded(w) => w,
+        });
+        let mut out = postcard::to_allocvec(&wire).map_err(PartError::Encode)?;
+        out.push(PART_VERSION);
+        Ok(out)
+    }
+
+    /// What [`SlicePart::encode_result`] made; a bad buffer is an error, never a panic.
+    pub fn decode_result(bytes: &[u8]) -> Result<Result<SlicePart, ImportError>, PartError> {
+        match bytes.split_last() {
+            Some((&PART_VERSION, body)) => {
+                let wire: Result<WirePart, ImportError> =
+                    postcard::from_bytes(body).map_err(PartError::Decode)?;
+                Ok(wire.map(|w| SlicePart {
+                    inner: PartInner::Decoded(w),
+                }))
+            }
+            Some((&got, _)) => Err(PartError::Version {
+                got,
+                expected: PART_VERSION,
+            }),
+            None => Err(PartError::Empty),
+        }
+    }
+}
+
+/// A part's profile, with or without its builder's maps.
+enum Body {
+    Indexed(Indexed),
+    Plain(Profile),
+}
+
+impl Body {
+    fn profile_mut(&mut self) -> &mut Profile {
+        match self {
+            Body::Indexed(i) => &mut i.profile,
+            Body::Plain(p) => p,
+        }
+    }
+    fn into_profile(self) -> Profile {
+        match self {
+            Body::Indexed(i) => i.profile,
+            Body::Plain(p) => p,
+        }
+    }
+    fn into_merger(self) -> Merger {
+        match self {
+            Body::Indexed(i) => Merger::from_indexed(i),
+            Body::Plain(p) => Merger::new(p),
+        }
+    }
+}
+
+/// A part as [`merge_slices`] reads it, local or decoded.
+enum Norm {
+    FoldedNone,
+    Folded {
+        body: Body,
+        unit_declared: bool,
+        end: LinePos,
+    },
+    Perf {
+        body: Body,
+        lost: Lost,
+        lost_samples: Lost,
+        untimed: u64,
+        end: LinePos,
+    },
+}
+
+impl PartInner {
+    fn norm(self) -> Norm {
+        let pos = |(line, offset): (u64, u64)| LinePos { line, offset };
+        match self {
+            PartInner::Folded(None) | PartInner::Decoded(WirePart::Folded(None)) => Norm::FoldedNone,
+            PartInner::Folded(Some(f)) => Norm::Folded {
+                body: Body::Indexed(f.profile),
+                unit_declared: f.unit_declared,
+                end: f.end,
+            },
+            PartInner::Decoded(WirePart::Folded(Some((profile, unit_declared, end)))) => Norm::Folded {
+                body: Body::Plain(profile),
+                unit_declared,
+                end: pos(end),
+            },
+            PartInner::Perf(p) => Norm::Perf {
+                body: Body::Indexed(p.profile),
+                lost: p.lost,
+                lost_samples: p.lost_samples,
+                untimed: p.untimed,
+                end: p.end,
+            },
+            PartInner::Decoded(WirePart::Perf {
+                profile,
+                lost,
+                lost_samples,
+                untimed,
+                end,
+            }) => Norm::Perf {
+                body: Body::Plain(profile),
+                lost,
+                lost_samples,
+                untimed,
+                end: pos(end),
+            },
+        }
+    }
 }
 
 impl SliceParser {
@@ -172,19 +333,23 @@ pub fn merge_slices(results: Vec<Result<SlicePart, ImportError>>) -> Result<Opti
     let mut folded: Option<(Merger, Unit)> = None;
     let mut perf: Option<(Merger, PerfTail)> = None;
     for r in results {
-        match r.map_err(|e| base.shift_error(e))?.inner {
-            PartInner::Folded(None) => return Ok(None),
-            PartInner::Folded(Some(mut part)) => {
-                base.shift_warnings(&mut part.profile.profile.meta.warnings);
-                let declared = part.unit_declared.then(|| part.profile.profile.meta.unit.clone());
-                let end = part.end;
+        match r.map_err(|e| base.shift_error(e))?.inner.norm() {
+            Norm::FoldedNone => return Ok(None),
+            Norm::Folded {
+                mut body,
+                unit_declared,
+                end,
+            } => {
+                let p = body.profile_mut();
+                base.shift_warnings(&mut p.meta.warnings);
+                let declared = unit_declared.then(|| p.meta.unit.clone());
                 match &mut folded {
                     None => {
                         let unit = declared.unwrap_or(Unit::Samples);
-                        folded = Some((Merger::from_indexed(part.profile), unit));
+                        folded = Some((body.into_merger(), unit));
                     }
                     Some((m, unit)) => {
-                        m.append(part.profile.profile)?;
+                        m.append(body.into_profile())?;
                         if let Some(d) = declared {
                             *unit = d;
                         }
@@ -192,26 +357,31 @@ pub fn merge_slices(results: Vec<Result<SlicePart, ImportError>>) -> Result<Opti
                 }
                 base = base.after(end);
             }
-            PartInner::Perf(mut part) => {
-                base.shift_warnings(&mut part.profile.profile.meta.warnings);
-                let end = base.shift_end(part.end);
-                let next = base.after(part.end);
+            Norm::Perf {
+                mut body,
+                lost,
+                lost_samples,
+                untimed,
+                end: part_end,
+            } => {
+                base.shift_warnings(&mut body.profile_mut().meta.warnings);
+                let end = base.shift_end(part_end);
+                let next = base.after(part_end);
                 match &mut perf {
                     None => {
                         let tail = PerfTail {
-                            lost: part.lost,
-                            lost_samples: part.lost_samples,
-                            untimed: part.untimed,
+                            lost,
+                            lost_samples,
+                            untimed,
                             end,
                         };
-                        perf = Some((Merger::from_indexed(part.profile), tail));
+                        perf = Some((body.into_merger(), tail));
                     }
                     Some((m, tail)) => {
-                        m.append(part.profile.profile)?;
-                        tail.lost = merge_lost(std::mem::take(&mut tail.lost), part.lost);
-                        tail.lost_samples =
-                            merge_lost(std::mem::take(&mut tail.lost_samples), part.lost_samples);
-                        tail.untimed += part.untimed;
+                        m.append(body.into_profile())?;
+                        tail.lost = merge_lost(std::mem::take(&mut tail.lost), lost);
+                        tail.lost_samples = merge_lost(std::mem::take(&mut tail.lost_samples), lost_samples);
+                        tail.untimed += untimed;
                         tail.end = end;
                     }
                 }
@@ -243,8 +413,8 @@ pub fn merge_slices(results: Vec<Result<SlicePart, ImportError>>) -> Result<Opti
 
 /// What perf's whole-input step needs besides the merged profile.
 struct PerfTail {
-    lost: crate::model::Lost,
-    lost_samples: crate::model::Lost,
+    lost: Lost,
+    lost_samples: Lost,
     untimed: u64,
     end: LinePos,
 }

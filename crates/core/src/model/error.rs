@@ -6,7 +6,7 @@ use super::format::Format;
 use std::fmt;
 
 /// Why an import failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ImportErrorKind {
     /// Occurs when the input is empty or holds only blank and comment lines.
     Empty,
@@ -25,7 +25,7 @@ pub enum ImportErrorKind {
 }
 
 /// An import failure with its position in the (decompressed) input.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub struct ImportError {
     /// The format being read, when it was known.
     pub format: Option<Format>,
