@@ -10,7 +10,9 @@
 //! plain-text oracle: the folded lines of both inputs, summed by stack.
 
 use scorch_core::export::to_folded;
-use scorch_core::import::split::{merge_slices, next_boundary, parse_sliced, split, SliceParser, SlicePart};
+use scorch_core::import::split::{
+    merge_slices, next_boundary, parse_sliced, split, SliceParser, SlicePart, StreamCutter,
+};
 use scorch_core::model::merge::merge;
 use scorch_core::{import_bytes, Format, ImportError, ImportErrorKind, ImportOptions, Profile};
 use std::collections::BTreeMap;
@@ -464,4 +466,44 @@ mod random {
             check(Format::Folded, &format!("main;f0 1\n{}", pieces.concat()), n)?;
         }
     }
+}
+
+/// A download cut as it arrives (`StreamCutter`, the browser's parse workers) gives the slices `split` gives
+/// the whole input, whatever the chunk sizes.
+#[test]
+fn streamed_cuts_equal_the_whole_inputs_cuts() {
+    let files = corpus();
+    let mut checked = 0;
+    for (name, bytes, single) in &files {
+        let format = single.meta.format;
+        if !matches!(format, Format::Folded | Format::PerfScript) {
+            continue;
+        }
+        for n in [2, 3, 4] {
+            let want: Vec<&[u8]> = split(format, bytes, n).into_iter().map(|r| &bytes[r]).collect();
+            for chunk in [1, 7, 4096, 1 << 20]
+                .into_iter()
+                .filter(|&c| c > 1 || bytes.len() < 200_000)
+            {
+                let mut cutter = StreamCutter::new(format, bytes.len() as u64, n);
+                let mut got: Vec<Vec<u8>> = vec![Vec::new(); n];
+                let mut out = |slice: usize, piece: &[u8]| -> Result<(), ()> {
+                    got[slice].extend_from_slice(piece);
+                    Ok(())
+                };
+                for c in bytes.chunks(chunk) {
+                    cutter.push(c, &mut out).unwrap();
+                }
+                cutter.finish(&mut out).unwrap();
+                // `split` leaves out a cut at the very end; the cutter hands the next slice nothing there.
+                while got.len() > want.len() && got.last().is_some_and(Vec::is_empty) {
+                    got.pop();
+                }
+                let got: Vec<&[u8]> = got.iter().map(Vec::as_slice).collect();
+                assert_eq!(got, want, "{name}: {n} slices, chunks of {chunk}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 40, "{checked} files");
 }

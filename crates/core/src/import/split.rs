@@ -69,6 +69,140 @@ pub fn split(format: Format, input: &[u8], n: usize) -> Vec<std::ops::Range<usiz
     out
 }
 
+/// The longest stretch looked through for a record boundary after a cut's target before that cut is left out
+/// (a hostile input without boundaries must not grow the search buffer without bound).
+pub const MAX_SEARCH: usize = 64 << 20;
+
+/// [`split`] for an input that arrives in chunks (a download): cuts it, as the bytes pass, into `n` slices at
+/// the record boundaries [`split`] would choose for an input of `total` bytes, and hands each piece to the
+/// slice it belongs to, in order. A slice is complete once a later slice received bytes (or after
+/// [`StreamCutter::finish`]). A cut with no boundary within [`MAX_SEARCH`] bytes of its target is left out;
+/// slices past the last cut then receive nothing. Memory: the bytes since a target until its boundary.
+pub struct StreamCutter {
+    format: Format,
+    /// The cuts' targets, ascending; `next` is the one being approached.
+    targets: Vec<u64>,
+    next: usize,
+    /// The slice receiving bytes now.
+    slice: usize,
+    /// Bytes pushed so far.
+    pos: u64,
+    /// Bytes from the target on, while its boundary is not found; `scan` is where to look again.
+    search: Vec<u8>,
+    scan: usize,
+    searching: bool,
+}
+
+impl StreamCutter {
+    pub fn new(format: Format, total: u64, n: usize) -> Self {
+        let n = n.max(1) as u64;
+        StreamCutter {
+            format,
+            targets: (1..n).map(|k| (total / n).saturating_mul(k)).collect(),
+            next: 0,
+            slice: 0,
+            pos: 0,
+            search: Vec::new(),
+            scan: 0,
+            searching: false,
+        }
+    }
+
+    /// The slice receiving bytes now (those before it are complete).
+    pub fn slice(&self) -> usize {
+        self.slice
+    }
+
+    /// Cuts `bytes`, the next of the input, handing each piece to `out(slice, piece)`.
+    pub fn push<E>(
+        &mut self,
+        mut bytes: &[u8],
+        out: &mut impl FnMut(usize, &[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        while !bytes.is_empty() {
+            if self.searching {
+                let from = self.scan;
+                let old = self.search.len();
+                self.search.extend_from_slice(bytes);
+                self.pos += bytes.len() as u64;
+                bytes = &[];
+                let found = self
+                    .search
+                    .get(from..)
+                    .and_then(|s| next_boundary(self.format, s));
+                match found {
+                    Some(b) => {
+                        let search = std::mem::take(&mut self.search);
+                        let (head, rest) = search.split_at((from + b).min(search.len()));
+                        out(self.slice, head)?;
+                        self.slice += 1;
+                        self.next += 1;
+                        self.searching = false;
+                        self.pos -= rest.len() as u64;
+                        self.push(rest, out)?;
+                    }
+                    None if self.search.len() > MAX_SEARCH => {
+                        // No boundary near this target: no cut here; the slice goes on to the next target.
+                        let search = std::mem::take(&mut self.search);
+                        self.searching = false;
+                        self.next += 1;
+                        self.pos -= search.len() as u64;
+                        self.push(&search, out)?;
+                    }
+                    None => {
+                        // Look again from the last line end (a perf script boundary is a blank line after one).
+                        let tail = self.search.get(old.max(from)..).unwrap_or_default();
+                        self.scan = match memchr::memrchr(b'\n', tail) {
+                            Some(i) => old.max(from) + i,
+                            None if self
+                                .search
+                                .get(from..)
+                                .is_some_and(|s| memchr::memchr(b'\n', s).is_some()) =>
+                            {
+                                from
+                            }
+                            None => self.search.len(),
+                        };
+                    }
+                }
+            } else {
+                match self.targets.get(self.next) {
+                    Some(&t) if self.pos + bytes.len() as u64 > t => {
+                        let k = usize::try_from(t.saturating_sub(self.pos))
+                            .unwrap_or(usize::MAX)
+                            .min(bytes.len());
+                        let (head, rest) = bytes.split_at(k);
+                        if !head.is_empty() {
+                            out(self.slice, head)?;
+                        }
+                        self.pos += k as u64;
+                        bytes = rest;
+                        self.searching = true;
+                        self.scan = 0;
+                    }
+                    _ => {
+                        out(self.slice, bytes)?;
+                        self.pos += bytes.len() as u64;
+                        bytes = &[];
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The input ended: what waited for a boundary goes to the slice receiving bytes.
+    pub fn finish<E>(&mut self, out: &mut impl FnMut(usize, &[u8]) -> Result<(), E>) -> Result<(), E> {
+        self.searching = false;
+        let search = std::mem::take(&mut self.search);
+        if search.is_empty() {
+            Ok(())
+        } else {
+            out(self.slice, &search)
+        }
+    }
+}
+
 enum Inner {
     Folded(Box<FoldedParser>),
     Perf(Box<PerfParser>),
