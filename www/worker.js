@@ -23,6 +23,8 @@ const glue = import('../scorch-app.js');
 self.onmessage = async (e) => {
   self.onmessage = null;
   const module = e.data && e.data.module;
+  // Kept for the parse workers this worker may start (crates/app/src/worker/slices.rs).
+  self.scorchModule = module;
   const { default: init } = await glue;
   // Its size is read by bench/load-browser.mjs (where a load's memory sits: page or worker).
   self.scorchMemory = (await init({ module_or_path: module || new URL('../scorch-app_bg.wasm', import.meta.url) })).memory;

@@ -33,7 +33,8 @@ export async function serve(root = DIST, prefix = '/', mounts = {}) {
       if (url.pathname.startsWith(p)) {
         const file = path.join(dir, decodeURIComponent(url.pathname.slice(p.length)));
         if (file.startsWith(dir) && fs.existsSync(file) && fs.statSync(file).isFile()) {
-          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          // With its length, as static servers send it (the worker then knows the size: progress, slices).
+          res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': fs.statSync(file).size });
           fs.createReadStream(file).pipe(res);
         } else { res.writeHead(404); res.end('not found'); }
         return;

@@ -4,7 +4,8 @@
 //!
 //! - `window.__scorchFramePoint(name, pane?)`: the page point of a drawn frame (tests hover and click it);
 //! - `window.__scorchLoadThrottle = { ms, slice, trap }`: slows the import worker down, or makes it die;
-//! - `window.__scorchWorkerMs`, `window.__scorchPrefetched`: what the worker said about the last load;
+//! - `window.__scorchWorkerMs`, `window.__scorchPrefetched`, `window.__scorchParseSlices`: what the worker said
+//!   about the last load (its time, whether it read boot.js's prefetch, in how many slices it parsed);
 //! - `window.__scorchBenchLoad(n)`, `__scorchBenchTree(n)`, `__scorchBenchHeatmap(rows)`,
 //!   `__scorchPaintTimes()`, `__scorchOverlayTimes()`: the benchmarks' synthetic profiles and paint timings;
 //! - `window.__scorchLastExport`: the name and bytes of the last file the Export menu offered;
@@ -140,10 +141,12 @@ pub fn throttle_load(open: &mut Open) {
 }
 
 /// Records how long the import worker took (`window.__scorchWorkerMs`, read by `bench/load-browser.mjs`) and
-/// whether it read the response boot.js started for the link (`window.__scorchPrefetched`, read by the tests).
-pub fn note_worker(ms: f64, prefetched: bool) {
+/// whether it read the response boot.js started for the link (`window.__scorchPrefetched`, read by the tests),
+/// and in how many slices it parsed it (`window.__scorchParseSlices`: 1, or one per parse worker).
+pub fn note_worker(ms: f64, prefetched: bool, slices: u32) {
     set_global("__scorchWorkerMs", &ms.into());
     set_global("__scorchPrefetched", &prefetched.into());
+    set_global("__scorchParseSlices", &slices.into());
 }
 
 /// `window.__scorchFramePoint(name, pane?)` gives the page (CSS px) centre of the widest drawn frame with that

@@ -327,7 +327,7 @@ fn on_message(channel: Channel, id: u32, data: JsValue) {
         FromWorker::Failed { error, .. } => {
             end(channel, Some(id), Err(Failure::Load(LoadError::Import(error))))
         }
-        FromWorker::Built { .. } | FromWorker::Progress(_) | FromWorker::Done { .. } => {}
+        FromWorker::Built { .. } | FromWorker::Progress(_) | FromWorker::Done { .. } | FromWorker::Part => {}
     }
 }
 

@@ -13,6 +13,7 @@ mod jobs;
 pub mod page;
 pub mod protocol;
 pub mod side;
+mod slices;
 
 pub use side::run;
 

@@ -454,17 +454,18 @@ fn on_message(id: u32, data: JsValue) {
             id: done,
             ms,
             prefetched,
+            slices,
         } => {
             #[cfg(feature = "testing")]
-            crate::testing::note_worker(ms, prefetched);
+            crate::testing::note_worker(ms, prefetched, slices);
             #[cfg(not(feature = "testing"))]
-            let _ = (ms, prefetched);
+            let _ = (ms, prefetched, slices);
             end(Some(done), Outcome::Done(payload));
         }
         FromWorker::Failed { id: failed, error } => {
             end(Some(failed), Outcome::Failed(LoadError::Import(error)));
         }
-        FromWorker::Built { .. } => {}
+        FromWorker::Built { .. } | FromWorker::Part => {}
     }
 }
 

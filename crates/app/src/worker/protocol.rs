@@ -17,6 +17,15 @@ use serde::{Deserialize, Serialize};
 pub enum ToWorker {
     Open(Open),
     Build(Build),
+    Slice(SliceRequest),
+}
+
+/// Import worker → parse worker (`slices.rs`): parse one slice of a large input. Its bytes are the `Blob` that
+/// rides as `file`, or come in `{ chunk }` messages (a `Uint8Array`, transferred) ended by `{ end: true }`.
+/// Answered by [`FromWorker::Part`] (or `Failed`), after `Progress` reports with id 0.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SliceRequest {
+    pub format: scorch_core::Format,
 }
 
 /// Page → worker: import one profile.
@@ -98,6 +107,9 @@ pub enum FromWorker {
         ms: f64,
         /// The bytes came from the response boot.js started for the link (`www/worker.js`), not a new fetch.
         prefetched: bool,
+        /// Slices the input was parsed in, on as many workers (1: read whole by this worker).
+        #[serde(default)]
+        slices: u32,
     },
     /// Job `index` of a [`Build`] is done. Beside it rides `payload`: a tree's columns as in `Done`, or for the
     /// function table `table`, an array of postcard buffers (the totals, then the rows in chunks). `error`: the
@@ -107,6 +119,8 @@ pub enum FromWorker {
         index: u32,
         error: Option<String>,
     },
+    /// A parse worker's slice result: beside it rides `buffer`, `SlicePart::encode_result`'s bytes.
+    Part,
     /// The import failed; the message says the format, byte offset and line.
     Failed { id: u32, error: String },
 }

@@ -38,6 +38,9 @@ pub(super) fn post(msg: &FromWorker, buffer: Option<&JsValue>) {
 pub fn run() {
     let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| {
         let data = e.data();
+        if super::slices::on_stream_message(&data) {
+            return;
+        }
         wasm_bindgen_futures::spawn_local(async move { handle(data).await });
     });
     scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
@@ -125,6 +128,7 @@ async fn handle(data: JsValue) {
     match serde_wasm_bindgen::from_value(request) {
         Ok(ToWorker::Open(open)) => open_profile(open, &data).await,
         Ok(ToWorker::Build(build)) => super::jobs::serve(build, &data),
+        Ok(ToWorker::Slice(req)) => super::slices::serve(req, &data).await,
         Err(e) => {
             let error = format!("bad request to the import worker: {e}");
             post(&FromWorker::Failed { id: 0, error }, None);
@@ -188,6 +192,7 @@ async fn open_profile(open: Open, data: &JsValue) {
         id,
         ms,
         prefetched: PREFETCHED.with(std::cell::Cell::get),
+        slices: super::slices::SLICES.with(std::cell::Cell::get).max(1),
     }) else {
         return;
     };
@@ -262,6 +267,16 @@ pub(super) fn typed<T>(cols: Vec<Vec<T>>, transfer: &Array, make: impl Fn(Vec<T>
 }
 
 fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
+    progress_of(
+        open,
+        loader.bytes_fed() as f64,
+        total,
+        loader.samples_so_far() as f64,
+    );
+}
+
+/// Reports `read` bytes of `total` and `samples` parsed, under the request's id.
+pub(super) fn progress_of(open: &Open, read: f64, total: Option<f64>, samples: f64) {
     // An early read reports under the id of the request that took it, and nothing before.
     let id = match open.id {
         EARLY_READ => match EARLY_ID.with(std::cell::Cell::get) {
@@ -273,9 +288,9 @@ fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
     post(
         &FromWorker::Progress(Progress {
             id,
-            read: loader.bytes_fed() as f64,
+            read,
             total,
-            samples: loader.samples_so_far() as f64,
+            samples,
         }),
         None,
     );
@@ -284,37 +299,69 @@ fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
 /// Slices being read ahead of the parser.
 const READ_AHEAD: usize = 4;
 
+/// A `Blob` read in slices of `slice_bytes`, the next few read ahead while one is parsed (reading a file goes
+/// through the browser process).
+pub(super) struct BlobReader {
+    file: web_sys::Blob,
+    size: f64,
+    slice: f64,
+    off: f64,
+    queued: std::collections::VecDeque<Result<JsFuture, String>>,
+}
+
+impl BlobReader {
+    pub(super) fn new(file: web_sys::Blob, slice_bytes: u32) -> BlobReader {
+        let mut r = BlobReader {
+            size: file.size(),
+            file,
+            slice: f64::from(slice_bytes.max(64 * 1024)),
+            off: 0.0,
+            queued: std::collections::VecDeque::new(),
+        };
+        while r.off < r.size && r.queued.len() < READ_AHEAD {
+            r.queue_next();
+        }
+        r
+    }
+
+    fn queue_next(&mut self) {
+        let end = (self.off + self.slice).min(self.size);
+        let read = self
+            .file
+            .slice_with_f64_and_f64(self.off, end)
+            .map_err(js_err)
+            .map(|blob| JsFuture::from(blob.array_buffer()));
+        self.queued.push_back(read);
+        self.off = end;
+    }
+
+    /// The next slice's bytes; `None` at the end.
+    pub(super) async fn next(&mut self) -> Option<Result<Vec<u8>, String>> {
+        let pending = self.queued.pop_front()?;
+        if self.off < self.size {
+            self.queue_next();
+        }
+        Some(match pending {
+            Ok(p) => p.await.map(|ab| Uint8Array::new(&ab).to_vec()).map_err(js_err),
+            Err(e) => Err(e),
+        })
+    }
+}
+
 async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imported, String> {
+    // A large plain file: in slices on every core.
+    match super::slices::read_blob(open, file).await {
+        Some(Ok(Some(imported))) => return Ok(imported),
+        Some(Err(e)) => return Err(e),
+        Some(Ok(None)) | None => {}
+    }
     let size = file.size();
-    let slice = f64::from(open.slice_bytes.max(64 * 1024));
     let mut loader = Loader::new(ImportOptions::default());
-    let mut buf = Vec::new();
     #[cfg(feature = "testing")]
     let mut slices = 0u32;
-    // The next slices are read while this one is parsed (reading a file goes through the browser process).
-    let read = |off: f64| -> Result<JsFuture, String> {
-        let blob = file
-            .slice_with_f64_and_f64(off, (off + slice).min(size))
-            .map_err(js_err)?;
-        Ok(JsFuture::from(blob.array_buffer()))
-    };
-    let mut queued = std::collections::VecDeque::new();
-    let mut off = 0.0;
-    while off < size && queued.len() < READ_AHEAD {
-        queued.push_back(read(off)?);
-        off = (off + slice).min(size);
-    }
-    while let Some(pending) = queued.pop_front() {
-        let ab = pending.await.map_err(js_err)?;
-        if off < size {
-            queued.push_back(read(off)?);
-            off = (off + slice).min(size);
-        }
-        let view = Uint8Array::new(&ab);
-        buf.resize(view.length() as usize, 0);
-        view.copy_to(&mut buf);
-        drop(ab);
-        loader.feed(&buf).map_err(|e| e.to_string())?;
+    let mut reader = BlobReader::new(file.clone(), open.slice_bytes);
+    while let Some(bytes) = reader.next().await {
+        loader.feed(&bytes?).map_err(|e| e.to_string())?;
         progress(open, &loader, Some(size));
         #[cfg(feature = "testing")]
         {
@@ -353,6 +400,40 @@ thread_local! {
 async fn read_url(open: &Open, url: &str) -> Result<scorch_core::Imported, String> {
     let resp = JsFuture::from(prefetched(url).unwrap_or_else(|| scope().fetch_with_str(url))).await;
     let resp = super::checked_response(resp, url)?;
+    if let Some(imported) = read_response(open, resp, true).await? {
+        return Ok(imported);
+    }
+    // Read in slices, it could not be merged from them (a two-count folded file): read it again, whole.
+    let resp = JsFuture::from(scope().fetch_with_str(url)).await;
+    let resp = super::checked_response(resp, url)?;
+    read_response(open, resp, false)
+        .await?
+        .ok_or_else(|| "the profile could not be read".to_string())
+}
+
+/// The next chunk of a response body; `None` at its end.
+async fn read_chunk(reader: web_sys::ReadableStreamDefaultReader) -> Result<Option<Vec<u8>>, String> {
+    let chunk = JsFuture::from(reader.read()).await.map_err(js_err)?;
+    if Reflect::get(&chunk, &"done".into())
+        .ok()
+        .and_then(|d| d.as_bool())
+        .unwrap_or(true)
+    {
+        return Ok(None);
+    }
+    let Ok(value) = Reflect::get(&chunk, &"value".into()) else {
+        return Ok(None);
+    };
+    Ok(Some(value.unchecked_into::<Uint8Array>().to_vec()))
+}
+
+/// Reads a response; a large plain one in slices on every core when `parallel` (`Ok(None)`: it must be read
+/// whole after all, and its bytes are gone: fetch it again).
+async fn read_response(
+    open: &Open,
+    resp: web_sys::Response,
+    parallel: bool,
+) -> Result<Option<scorch_core::Imported>, String> {
     // Content-Length counts the bytes on the wire; with a Content-Encoding the stream yields more.
     let headers = resp.headers();
     let encoded = headers.get("content-encoding").ok().flatten().is_some();
@@ -364,29 +445,45 @@ async fn read_url(open: &Open, url: &str) -> Result<scorch_core::Imported, Strin
         .filter(|_| !encoded);
     let mut loader = Loader::new(ImportOptions::default());
     let Some(body) = resp.body() else {
-        return loader.finish().map_err(|e| e.to_string());
+        return loader.finish().map(Some).map_err(|e| e.to_string());
     };
     let reader: web_sys::ReadableStreamDefaultReader = body
         .get_reader()
         .dyn_into()
         .map_err(|_| "the response cannot be streamed".to_string())?;
-    let mut buf = Vec::new();
-    let mut since = 0.0;
-    loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(js_err)?;
-        if Reflect::get(&chunk, &"done".into())
-            .ok()
-            .and_then(|d| d.as_bool())
-            .unwrap_or(true)
-        {
-            break;
+    // A large plain profile: its first bytes say whether it can be cut into slices.
+    let mut head = Vec::new();
+    if parallel && total.is_some_and(|t| t >= super::slices::PARALLEL_MIN) {
+        let mut len = 0;
+        while len < scorch_core::import::SNIFF_WINDOW {
+            match read_chunk(reader.clone()).await? {
+                Some(b) => {
+                    len += b.len();
+                    head.push(b);
+                }
+                None => break,
+            }
         }
-        let Ok(value) = Reflect::get(&chunk, &"value".into()) else {
-            break;
+        let first: Vec<u8> = head
+            .iter()
+            .flatten()
+            .take(scorch_core::import::SNIFF_WINDOW)
+            .copied()
+            .collect();
+        if let Some(d) = super::slices::Download::start(open, total, &first) {
+            return super::slices::read_download(open, d, head, || read_chunk(reader.clone())).await;
+        }
+    }
+    let mut since = 0.0;
+    let mut head = head.into_iter();
+    loop {
+        let buf = match head.next() {
+            Some(b) => b,
+            None => match read_chunk(reader.clone()).await? {
+                Some(b) => b,
+                None => break,
+            },
         };
-        let view: Uint8Array = value.unchecked_into();
-        buf.resize(view.length() as usize, 0);
-        view.copy_to(&mut buf);
         loader.feed(&buf).map_err(|e| e.to_string())?;
         since += buf.len() as f64;
         if since >= f64::from(open.slice_bytes) {
@@ -397,7 +494,7 @@ async fn read_url(open: &Open, url: &str) -> Result<scorch_core::Imported, Strin
         }
     }
     progress(open, &loader, total);
-    loader.finish().map_err(|e| e.to_string())
+    loader.finish().map(Some).map_err(|e| e.to_string())
 }
 
 /// Test builds: waits `throttle.ms` after a slice; after `throttle.trap_after` slices (`slices`, 0 for a URL's

@@ -1,0 +1,577 @@
+//! The parallel parse in the browser: a large plain folded or perf script input is cut at record boundaries
+//! (the core's [`split`](scorch_core::import::split)) and parsed on every core — this import worker parses the
+//! first slice and starts one *parse worker* (the same `www/worker.js`, nested in this one) per further slice;
+//! each sends back its slice's result as bytes ([`SlicePart::encode_result`]) and this worker merges them in
+//! input order. The profile is the one a single parse gives, byte for byte (the core's tests).
+//!
+//! A file: each parse worker reads its own part of the `File` (a `Blob` slice: a handle, not the bytes). A
+//! download: this worker reads the stream and cuts it as the bytes pass ([`StreamCutter`]), posting each parse
+//! worker its bytes as they arrive, so every slice is parsed while the download goes on.
+//!
+//! Parse workers live as long as this worker's request; terminating this worker (a cancelled load) ends them.
+
+use super::js_err;
+use super::protocol::{FromWorker, Open, SliceRequest, ToWorker};
+use super::side::{post, progress_of, BlobReader};
+use js_sys::{Array, Promise, Reflect, Uint8Array};
+use scorch_core::import::split::{
+    merge_slices, next_boundary, splittable, SliceParser, SlicePart, StreamCutter,
+};
+use scorch_core::import::SNIFF_WINDOW;
+use scorch_core::{sniff, Format, ImportError, ImportOptions, Imported, Sniff};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Inputs at least this large are parsed in slices (below it, starting a parse worker costs more than it saves).
+pub(super) const PARALLEL_MIN: f64 = (8 << 20) as f64;
+
+/// How many slices: one per core but one (the page's), at least two; at most one per MiB of input.
+pub(super) fn slice_count(size: f64) -> usize {
+    let cores = Reflect::get(&js_sys::global(), &"navigator".into())
+        .ok()
+        .and_then(|n| Reflect::get(&n, &"hardwareConcurrency".into()).ok())
+        .and_then(|c| c.as_f64())
+        .unwrap_or(2.0);
+    let n = (cores - 1.0).clamp(2.0, 16.0);
+    n.min((size / f64::from(1u32 << 20)).floor()).max(1.0) as usize
+}
+
+/// The format of an input whose first bytes are `head`, if it can be parsed in slices (plain, not gzip'd or
+/// UTF-16; folded or perf script).
+pub(super) fn splittable_format(head: &[u8]) -> Option<Format> {
+    if head.starts_with(&[0x1f, 0x8b]) || head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
+        return None;
+    }
+    match sniff(head.get(..SNIFF_WINDOW).unwrap_or(head), true) {
+        Sniff::Yes(f) if splittable(f) => Some(f),
+        _ => None,
+    }
+}
+
+thread_local! {
+    /// The slices of this worker's last parallel parse (0: none; reported in `Done`).
+    pub(super) static SLICES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Test builds: a load throttled or set to trap (`window.__scorchLoadThrottle`: the tests watching the
+/// streaming loader's slices) is read whole, by this worker.
+fn throttled(open: &Open) -> bool {
+    #[cfg(feature = "testing")]
+    return open.throttle.ms != 0 || open.throttle.trap_after != 0;
+    #[cfg(not(feature = "testing"))]
+    {
+        let _ = open;
+        false
+    }
+}
+
+/// What a parse worker said, as the coordinating worker keeps it.
+#[derive(Default)]
+struct HelperState {
+    ready: bool,
+    /// Messages (with what they transfer) waiting for the worker to be ready: it hears nothing before.
+    queue: Vec<(JsValue, Option<Array>)>,
+    /// Its last progress: bytes read, samples parsed.
+    read: f64,
+    samples: f64,
+    resolve: Option<js_sys::Function>,
+    reject: Option<js_sys::Function>,
+}
+
+/// One parse worker: its slice's result arrives in `done` (the encoded result, or a rejection with the reason).
+pub(super) struct Helper {
+    worker: web_sys::Worker,
+    state: Rc<RefCell<HelperState>>,
+    done: Promise,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Helper {
+    /// A parse worker: `www/worker.js` again (this worker's own script), given the compiled module this worker
+    /// was given, if any.
+    fn start() -> Result<Helper, String> {
+        let global = js_sys::global();
+        let href = Reflect::get(&global, &"location".into())
+            .and_then(|l| Reflect::get(&l, &"href".into()))
+            .ok()
+            .and_then(|h| h.as_string())
+            .ok_or("no worker location")?;
+        let opts = web_sys::WorkerOptions::new();
+        opts.set_type(web_sys::WorkerType::Module);
+        opts.set_name("parse");
+        let worker = web_sys::Worker::new_with_options(&href, &opts).map_err(js_err)?;
+        let state = Rc::new(RefCell::new(HelperState::default()));
+        let done = {
+            let state = state.clone();
+            Promise::new(&mut |resolve, reject| {
+                let mut s = state.borrow_mut();
+                s.resolve = Some(resolve);
+                s.reject = Some(reject);
+            })
+        };
+        let on_message = {
+            let (state, worker) = (state.clone(), worker.clone());
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let data = e.data();
+                let msg: Result<FromWorker, _> = serde_wasm_bindgen::from_value(data.clone());
+                let mut s = state.borrow_mut();
+                match msg {
+                    Ok(FromWorker::Ready) => {
+                        s.ready = true;
+                        for (m, t) in std::mem::take(&mut s.queue) {
+                            let _ = match t {
+                                Some(t) => worker.post_message_with_transfer(&m, &t),
+                                None => worker.post_message(&m),
+                            };
+                        }
+                    }
+                    Ok(FromWorker::Progress(p)) => {
+                        s.read = p.read;
+                        s.samples = p.samples;
+                    }
+                    Ok(FromWorker::Part) => {
+                        let buffer = Reflect::get(&data, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
+                        if let Some(r) = s.resolve.take() {
+                            let _ = r.call1(&JsValue::NULL, &buffer);
+                        }
+                    }
+                    Ok(FromWorker::Failed { error, .. }) => {
+                        if let Some(r) = s.reject.take() {
+                            let _ = r.call1(&JsValue::NULL, &error.into());
+                        }
+                    }
+                    _ => {}
+                }
+            })
+        };
+        let on_error = {
+            let state = state.clone();
+            Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+                e.prevent_default();
+                let message = super::error_message(&e);
+                if let Some(r) = state.borrow_mut().reject.take() {
+                    let _ = r.call1(
+                        &JsValue::NULL,
+                        &format!("a parse worker stopped ({message})").into(),
+                    );
+                }
+            })
+        };
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let module = Reflect::get(&global, &"scorchModule".into()).unwrap_or(JsValue::UNDEFINED);
+        let first = js_sys::Object::new();
+        let _ = Reflect::set(&first, &"module".into(), &module);
+        worker.post_message(&first).map_err(js_err)?;
+        Ok(Helper {
+            worker,
+            state,
+            done,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    }
+
+    /// Posts `msg` now, or once the worker is ready.
+    fn send(&self, msg: JsValue, transfer: Option<Array>) {
+        let mut s = self.state.borrow_mut();
+        if s.ready {
+            let _ = match &transfer {
+                Some(t) => self.worker.post_message_with_transfer(&msg, t),
+                None => self.worker.post_message(&msg),
+            };
+        } else {
+            s.queue.push((msg, transfer));
+        }
+    }
+
+    /// Asks for a slice: of `file` (a Blob slice it reads itself), or streamed (`chunk` messages, then `end`).
+    fn request(&self, format: Format, file: Option<&web_sys::Blob>) {
+        let Ok(request) = serde_wasm_bindgen::to_value(&ToWorker::Slice(SliceRequest { format })) else {
+            return;
+        };
+        let msg = js_sys::Object::new();
+        let _ = Reflect::set(&msg, &"request".into(), &request);
+        if let Some(f) = file {
+            let _ = Reflect::set(&msg, &"file".into(), f);
+        }
+        self.send(msg.into(), None);
+    }
+
+    /// Streamed: the next bytes of its slice (copied out of wasm memory, transferred).
+    fn chunk(&self, bytes: &[u8]) {
+        let arr = Uint8Array::from(bytes);
+        let msg = js_sys::Object::new();
+        let _ = Reflect::set(&msg, &"chunk".into(), &arr);
+        self.send(msg.into(), Some(Array::of1(&arr.buffer())));
+    }
+
+    /// Streamed: its slice ended.
+    fn end(&self) {
+        let msg = js_sys::Object::new();
+        let _ = Reflect::set(&msg, &"end".into(), &JsValue::TRUE);
+        self.send(msg.into(), None);
+    }
+
+    /// Its slice's result; the worker is ended either way.
+    async fn result(&self) -> Result<Result<SlicePart, ImportError>, String> {
+        let r = JsFuture::from(self.done.clone()).await;
+        self.worker.terminate();
+        let buffer = r.map_err(js_err)?;
+        let bytes = Uint8Array::new(&buffer).to_vec();
+        SlicePart::decode_result(&bytes).map_err(|e| e.to_string())
+    }
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+fn start_helpers(n: usize) -> Option<Vec<Helper>> {
+    (0..n).map(|_| Helper::start().ok()).collect()
+}
+
+/// Progress of the whole parse: this worker's `read` and `samples` plus the parse workers'.
+fn report(open: &Open, helpers: &[Helper], read: f64, samples: f64, total: f64) {
+    let (r, s) = helpers.iter().fold((read, samples), |(r, s), h| {
+        let st = h.state.borrow();
+        (r + st.read, s + st.samples)
+    });
+    progress_of(open, r, Some(total), s);
+}
+
+/// Merges this worker's slice result with the parse workers' (in input order); `Ok(None)`: the input cannot be
+/// merged from slices (read it whole).
+async fn merge(
+    own: Result<SlicePart, ImportError>,
+    helpers: &[Helper],
+    size: f64,
+) -> Result<Option<Imported>, String> {
+    let mut results = vec![own];
+    for h in helpers {
+        results.push(h.result().await?);
+    }
+    SLICES.with(|s| s.set(results.len() as u32));
+    Ok(merge_slices(results)
+        .map_err(|e| e.to_string())?
+        .map(|profile| Imported {
+            profile,
+            gzip: false,
+            bytes: size as u64,
+        }))
+}
+
+/// A file in slices on every core. `None`: not worth it, not splittable, or no parse worker could start (read
+/// it whole); `Some(Ok(None))`: read, but it must be read whole after all (a two-count folded file).
+pub(super) async fn read_blob(open: &Open, file: &web_sys::Blob) -> Option<Result<Option<Imported>, String>> {
+    let size = file.size();
+    let n = slice_count(size);
+    if size < PARALLEL_MIN || n < 2 || throttled(open) {
+        return None;
+    }
+    let head = read_range(file, 0.0, SNIFF_WINDOW as f64).await.ok()?;
+    let format = splittable_format(&head)?;
+    let helpers = start_helpers(n - 1)?;
+    Some(read_blob_sliced(open, file, format, helpers).await)
+}
+
+async fn read_blob_sliced(
+    open: &Open,
+    file: &web_sys::Blob,
+    format: Format,
+    mut helpers: Vec<Helper>,
+) -> Result<Option<Imported>, String> {
+    let size = file.size();
+    let cuts = cut_points(file, format, size, helpers.len() + 1).await?;
+    // Fewer cuts than workers where boundaries are missing: the extra workers are not needed.
+    helpers.truncate(cuts.len().saturating_sub(2));
+    for (h, w) in helpers.iter().zip(cuts.windows(2).skip(1)) {
+        let part = file.slice_with_f64_and_f64(w[0], w[1]).map_err(js_err)?;
+        h.request(format, Some(&part));
+    }
+    let first = file
+        .slice_with_f64_and_f64(0.0, cuts.get(1).copied().unwrap_or(size))
+        .map_err(js_err)?;
+    let mut parser = SliceParser::new(format, &ImportOptions::default()).ok_or("not splittable")?;
+    let mut reader = BlobReader::new(first, open.slice_bytes);
+    let mut read = 0.0;
+    let own = loop {
+        match reader.next().await {
+            None => break parser.finish(),
+            Some(Err(e)) => return Err(e),
+            Some(Ok(bytes)) => {
+                read += bytes.len() as f64;
+                if let Err(e) = parser.feed(&bytes) {
+                    break Err(e);
+                }
+                report(open, &helpers, read, parser.samples() as f64, size);
+            }
+        }
+    };
+    merge(own, &helpers, size).await
+}
+
+/// `0 = c0 < c1 < … < ck = size`: slice starts at record boundaries near `size × i / n`, as
+/// [`split`](scorch_core::import::split::split) cuts (a cut is left out when no boundary lies within 64 MiB).
+async fn cut_points(file: &web_sys::Blob, format: Format, size: f64, n: usize) -> Result<Vec<f64>, String> {
+    let mut cuts = vec![0.0];
+    for i in 1..n {
+        let target = ((size / n as f64).floor() * i as f64).max(cuts.last().copied().unwrap_or(0.0));
+        let mut window = f64::from(1u32 << 20);
+        let cut = loop {
+            let bytes = read_range(file, target, window).await?;
+            if let Some(b) = next_boundary(format, &bytes) {
+                break Some(target + b as f64);
+            }
+            if target + window >= size || window >= scorch_core::import::split::MAX_SEARCH as f64 {
+                break None;
+            }
+            window *= 4.0;
+        };
+        if let Some(c) = cut.filter(|&c| c < size) {
+            cuts.push(c);
+        }
+    }
+    cuts.push(size);
+    Ok(cuts)
+}
+
+/// Up to `len` bytes of `file` at `at`.
+async fn read_range(file: &web_sys::Blob, at: f64, len: f64) -> Result<Vec<u8>, String> {
+    let part = file
+        .slice_with_f64_and_f64(at, (at + len).min(file.size()))
+        .map_err(js_err)?;
+    let ab = JsFuture::from(part.array_buffer()).await.map_err(js_err)?;
+    Ok(Uint8Array::new(&ab).to_vec())
+}
+
+/// A download to be read in slices on every core, cut as the bytes arrive: its parse workers are started and
+/// asked for streamed slices.
+pub(super) struct Download {
+    pub total: f64,
+    pub format: Format,
+    helpers: Vec<Helper>,
+}
+
+impl Download {
+    /// `head`: the first bytes (at least the sniff window, or all there is). `None`: not worth it, not
+    /// splittable, or no parse worker could start (read it whole).
+    pub(super) fn start(open: &Open, total: Option<f64>, head: &[u8]) -> Option<Download> {
+        let total = total?;
+        let n = slice_count(total);
+        if total < PARALLEL_MIN || n < 2 || throttled(open) {
+            return None;
+        }
+        let format = splittable_format(head)?;
+        let helpers = start_helpers(n - 1)?;
+        for h in &helpers {
+            h.request(format, None);
+        }
+        Some(Download {
+            total,
+            format,
+            helpers,
+        })
+    }
+}
+
+/// Reads a download in slices: `chunks` are the bytes already read, `next` reads the next chunk (`None` at the
+/// end). `Ok(None)`: the input must be read whole after all (the caller has lost the bytes: it fetches again).
+pub(super) async fn read_download<F, Fut>(
+    open: &Open,
+    d: Download,
+    chunks: Vec<Vec<u8>>,
+    mut next: F,
+) -> Result<Option<Imported>, String>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Option<Vec<u8>>, String>>,
+{
+    let Download {
+        total,
+        format,
+        helpers,
+    } = d;
+    let mut cutter = StreamCutter::new(format, total as u64, helpers.len() + 1);
+    let mut parser = SliceParser::new(format, &ImportOptions::default()).ok_or("not splittable")?;
+    let mut own_error: Option<ImportError> = None;
+    let mut sent = 0usize;
+    let (mut read, mut since) = (0.0, 0.0);
+    let mut deliver = |slice: usize, bytes: &[u8]| -> Result<(), String> {
+        if slice == 0 {
+            if own_error.is_none() {
+                if let Err(e) = parser.feed(bytes) {
+                    own_error = Some(e);
+                }
+            }
+        } else if let Some(h) = helpers.get(slice - 1) {
+            // Slices before this one are complete.
+            while sent + 1 < slice {
+                if let Some(prev) = helpers.get(sent) {
+                    prev.end();
+                }
+                sent += 1;
+            }
+            h.chunk(bytes);
+        }
+        Ok(())
+    };
+    let mut pending = chunks.into_iter();
+    loop {
+        let bytes = match pending.next() {
+            Some(b) => b,
+            None => match next().await? {
+                Some(b) => b,
+                None => break,
+            },
+        };
+        read += bytes.len() as f64;
+        since += bytes.len() as f64;
+        cutter.push(&bytes, &mut deliver)?;
+        if since >= f64::from(open.slice_bytes) {
+            since = 0.0;
+            report(open, &helpers, read, 0.0, total);
+        }
+    }
+    cutter.finish(&mut deliver)?;
+    for h in &helpers {
+        h.end();
+    }
+    report(open, &helpers, read, parser.samples() as f64, total);
+    let own = match own_error {
+        Some(e) => Err(e),
+        None => parser.finish(),
+    };
+    merge(own, &helpers, total).await
+}
+
+/// A parse worker's side: parse the slice asked for (a Blob slice, or streamed bytes) and answer its result.
+pub(super) async fn serve(req: SliceRequest, data: &JsValue) {
+    let Some(mut parser) = SliceParser::new(req.format, &ImportOptions::default()) else {
+        return post(
+            &FromWorker::Failed {
+                id: 0,
+                error: "this format is not parsed in slices".into(),
+            },
+            None,
+        );
+    };
+    match Reflect::get(data, &"file".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<web_sys::Blob>().ok())
+    {
+        Some(file) => {
+            let mut reader = BlobReader::new(file, 1 << 20);
+            let mut read = 0.0;
+            let result = loop {
+                match reader.next().await {
+                    None => break parser.finish(),
+                    Some(Err(error)) => return post(&FromWorker::Failed { id: 0, error }, None),
+                    Some(Ok(bytes)) => {
+                        read += bytes.len() as f64;
+                        if let Err(e) = parser.feed(&bytes) {
+                            break Err(e);
+                        }
+                        slice_progress(read, parser.samples());
+                    }
+                }
+            };
+            answer(result);
+        }
+        None => STREAM.with(|s| {
+            *s.borrow_mut() = Some(Stream {
+                parser: Some(parser),
+                error: None,
+                read: 0.0,
+                since: 0.0,
+            })
+        }),
+    }
+}
+
+/// A streamed slice being parsed in a parse worker.
+struct Stream {
+    parser: Option<SliceParser>,
+    error: Option<ImportError>,
+    read: f64,
+    since: f64,
+}
+
+thread_local! {
+    static STREAM: RefCell<Option<Stream>> = const { RefCell::new(None) };
+}
+
+/// A parse worker's handling of `{ chunk }` and `{ end }` (true when `data` was one of them). Synchronous, so
+/// chunks are parsed in the order they came.
+pub(super) fn on_stream_message(data: &JsValue) -> bool {
+    if let Some(chunk) = Reflect::get(data, &"chunk".into())
+        .ok()
+        .and_then(|c| c.dyn_into::<Uint8Array>().ok())
+    {
+        STREAM.with(|s| {
+            let mut s = s.borrow_mut();
+            let Some(st) = s.as_mut() else { return };
+            let bytes = chunk.to_vec();
+            st.read += bytes.len() as f64;
+            st.since += bytes.len() as f64;
+            if let (None, Some(p)) = (&st.error, &mut st.parser) {
+                if let Err(e) = p.feed(&bytes) {
+                    st.error = Some(e);
+                }
+                if st.since >= f64::from(1u32 << 20) {
+                    st.since = 0.0;
+                    slice_progress(st.read, p.samples());
+                }
+            }
+        });
+        return true;
+    }
+    if Reflect::get(data, &"end".into()).ok().and_then(|e| e.as_bool()) == Some(true) {
+        if let Some(st) = STREAM.with(|s| s.borrow_mut().take()) {
+            let result = match (st.error, st.parser) {
+                (Some(e), _) => Err(e),
+                (None, Some(p)) => p.finish(),
+                (None, None) => return true,
+            };
+            answer(result);
+        }
+        return true;
+    }
+    false
+}
+
+fn slice_progress(read: f64, samples: usize) {
+    post(
+        &FromWorker::Progress(super::protocol::Progress {
+            id: 0,
+            read,
+            total: None,
+            samples: samples as f64,
+        }),
+        None,
+    );
+}
+
+/// Sends a slice's result, encoded, its buffer transferred.
+fn answer(result: Result<SlicePart, ImportError>) {
+    match SlicePart::encode_result(result) {
+        Ok(bytes) => {
+            let buf = Uint8Array::from(bytes.as_slice()).buffer();
+            drop(bytes);
+            post(&FromWorker::Part, Some(&buf));
+        }
+        Err(e) => post(
+            &FromWorker::Failed {
+                id: 0,
+                error: e.to_string(),
+            },
+            None,
+        ),
+    }
+}

@@ -1,0 +1,89 @@
+// A large plain profile is parsed on every core (crates/app/src/worker/slices.rs): the import worker cuts it at
+// record boundaries and parse workers read the other slices — from a file each its own part of the File, by link
+// the bytes as they arrive. Oracle: the native CLI parsing the same file on one thread (`scorch fold --threads 1`);
+// the page's folded export must equal it byte for byte, and its total `scorch info`'s. `window.__scorchParseSlices`
+// (a test hook) says in how many slices the worker parsed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serve, browser, waitForProfile, nativeInfo, ROOT, DIST } from './harness.mjs';
+
+const CLI = path.join(ROOT, 'target', 'debug', 'scorch');
+let dir, server, b;
+const files = {};
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-parallel-'));
+  // 12 MB of folded stacks, deterministic: 200,000 lines over 20,000 distinct stacks, counts 1–5.
+  const folded = [];
+  for (let i = 0; i < 200000; i++) {
+    const k = (i * 7919) % 20000;
+    folded.push(`main;worker_${k % 13};handle::request_${k % 211};decode_${k % 97};inner_${k} ${1 + (i % 5)}`);
+  }
+  files.folded = path.join(dir, 'big.folded');
+  fs.writeFileSync(files.folded, folded.join('\n') + '\n');
+  // 12 MB of `perf script` text: 40,000 samples of 8–15 frames on two threads, 1 ms apart.
+  const perf = [];
+  for (let i = 0; i < 40000; i++) {
+    const tid = 100 + (i % 2);
+    const t = (1000 + i / 1000).toFixed(6);
+    perf.push(`app ${tid} [00${i % 2}] ${t}: 1000000 cpu-clock:`);
+    const depth = 8 + (i % 8);
+    for (let d = depth - 1; d >= 0; d--) {
+      const f = d === 0 ? 'main' : `fn_${d}_${(i * 31 + d) % (5 + d * 3)}`;
+      perf.push(`\t${(0x400000 + d * 0x100 + ((i * 7) % 64)).toString(16)} ${f}+0x${(d * 4).toString(16)} (/usr/bin/app)`);
+    }
+    perf.push('');
+  }
+  files.perf = path.join(dir, 'big.perf');
+  fs.writeFileSync(files.perf, perf.join('\n') + '\n');
+  server = await serve(DIST, '/', { '/data/': dir });
+  b = await browser();
+});
+after(async () => {
+  await b?.close();
+  await server?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const sha = (buf) => crypto.createHash('sha256').update(buf).digest('hex');
+
+/** The page's folded export of the open profile, as a sha256 (the bytes stay in the page). */
+async function exportedFolded(page) {
+  await page.evaluate(() => { window.__scorchLastExport = null; });
+  await page.keyboard.press('e');
+  await page.locator('[data-testid=export-menu]').waitFor();
+  await page.click('[data-testid=export-folded]');
+  await page.waitForFunction(() => window.__scorchLastExport?.name.endsWith('.folded'), null, { timeout: 30000 });
+  return page.evaluate(async () => {
+    const d = await crypto.subtle.digest('SHA-256', window.__scorchLastExport.bytes);
+    return Array.from(new Uint8Array(d), (x) => x.toString(16).padStart(2, '0')).join('');
+  });
+}
+
+for (const kind of ['folded', 'perf']) {
+  for (const how of ['file', 'link']) {
+    test(`a 12 MB ${kind} profile ${how === 'file' ? 'from a file' : 'by link'} is parsed in slices, equal to one thread's parse`, async () => {
+      const file = files[kind];
+      const { page } = b;
+      const name = path.basename(file);
+      if (how === 'file') {
+        await page.goto(server.url);
+        await waitForProfile(page, 'service.perf.gz');
+        await page.setInputFiles('[data-testid=open-file]', file);
+      } else {
+        await page.goto(`${server.url}#url=data/${name}`);
+      }
+      const s = await waitForProfile(page, name);
+      const slices = await page.evaluate(() => window.__scorchParseSlices);
+      assert.ok(slices >= 2, `parsed in ${slices} slice(s)`);
+      assert.equal(s.total, nativeInfo(file).total, 'total = scorch info');
+      const want = sha(execFileSync(CLI, ['fold', '--threads', '1', file], { maxBuffer: 1 << 28 }));
+      assert.equal(await exportedFolded(page), want, 'folded export = scorch fold --threads 1');
+    });
+  }
+}
