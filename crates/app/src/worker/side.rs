@@ -412,7 +412,7 @@ async fn read_url(open: &Open, url: &str) -> Result<scorch_core::Imported, Strin
 }
 
 /// The next chunk of a response body; `None` at its end.
-async fn read_chunk(reader: web_sys::ReadableStreamDefaultReader) -> Result<Option<Vec<u8>>, String> {
+async fn read_chunk(reader: web_sys::ReadableStreamDefaultReader) -> Result<Option<Uint8Array>, String> {
     let chunk = JsFuture::from(reader.read()).await.map_err(js_err)?;
     if Reflect::get(&chunk, &"done".into())
         .ok()
@@ -424,7 +424,7 @@ async fn read_chunk(reader: web_sys::ReadableStreamDefaultReader) -> Result<Opti
     let Ok(value) = Reflect::get(&chunk, &"value".into()) else {
         return Ok(None);
     };
-    Ok(Some(value.unchecked_into::<Uint8Array>().to_vec()))
+    Ok(Some(value.unchecked_into::<Uint8Array>()))
 }
 
 /// Reads a response; a large plain one in slices on every core when `parallel` (`Ok(None)`: it must be read
@@ -458,32 +458,34 @@ async fn read_response(
         while len < scorch_core::import::SNIFF_WINDOW {
             match read_chunk(reader.clone()).await? {
                 Some(b) => {
-                    len += b.len();
+                    len += b.length() as usize;
                     head.push(b);
                 }
                 None => break,
             }
         }
-        let first: Vec<u8> = head
-            .iter()
-            .flatten()
-            .take(scorch_core::import::SNIFF_WINDOW)
-            .copied()
-            .collect();
+        let mut first = Vec::new();
+        for b in &head {
+            first.extend_from_slice(&b.to_vec());
+        }
+        first.truncate(scorch_core::import::SNIFF_WINDOW);
         if let Some(d) = super::slices::Download::start(open, total, &first) {
             return super::slices::read_download(open, d, head, || read_chunk(reader.clone())).await;
         }
     }
     let mut since = 0.0;
+    let mut buf = Vec::new();
     let mut head = head.into_iter();
     loop {
-        let buf = match head.next() {
+        let chunk = match head.next() {
             Some(b) => b,
             None => match read_chunk(reader.clone()).await? {
                 Some(b) => b,
                 None => break,
             },
         };
+        buf.resize(chunk.length() as usize, 0);
+        chunk.copy_to(&mut buf);
         loader.feed(&buf).map_err(|e| e.to_string())?;
         since += buf.len() as f64;
         if since >= f64::from(open.slice_bytes) {

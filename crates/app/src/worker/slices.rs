@@ -77,9 +77,17 @@ struct HelperState {
     /// Its last progress: bytes read, samples parsed.
     read: f64,
     samples: f64,
+    /// Bytes posted to it (streamed slices).
+    sent: f64,
+    /// Resolved at its next message: the download waits while it is far behind ([`MAX_IN_FLIGHT`]).
+    waiter: Option<js_sys::Function>,
     resolve: Option<js_sys::Function>,
     reject: Option<js_sys::Function>,
 }
+
+/// Streamed bytes a parse worker may have to parse before the download waits for it: without a bound, a
+/// download faster than the parse would pile up in the worker's message queue.
+const MAX_IN_FLIGHT: f64 = (16 << 20) as f64;
 
 /// One parse worker: its slice's result arrives in `done` (the encoded result, or a rejection with the reason).
 pub(super) struct Helper {
@@ -119,6 +127,9 @@ impl Helper {
                 let data = e.data();
                 let msg: Result<FromWorker, _> = serde_wasm_bindgen::from_value(data.clone());
                 let mut s = state.borrow_mut();
+                if let Some(w) = s.waiter.take() {
+                    let _ = w.call0(&JsValue::NULL);
+                }
                 match msg {
                     Ok(FromWorker::Ready) => {
                         s.ready = true;
@@ -153,6 +164,9 @@ impl Helper {
             Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
                 e.prevent_default();
                 let message = super::error_message(&e);
+                if let Some(w) = state.borrow_mut().waiter.take() {
+                    let _ = w.call0(&JsValue::NULL);
+                }
                 if let Some(r) = state.borrow_mut().reject.take() {
                     let _ = r.call1(
                         &JsValue::NULL,
@@ -204,10 +218,34 @@ impl Helper {
 
     /// Streamed: the next bytes of its slice (copied out of wasm memory, transferred).
     fn chunk(&self, bytes: &[u8]) {
-        let arr = Uint8Array::from(bytes);
+        self.forward(Uint8Array::from(bytes));
+    }
+
+    /// Streamed: the next bytes of its slice, as they came (transferred when they own their buffer).
+    fn forward(&self, arr: Uint8Array) {
+        let whole = arr.byte_offset() == 0 && arr.buffer().byte_length() == arr.length();
+        let arr = if whole { arr } else { arr.slice(0, arr.length()) };
+        self.state.borrow_mut().sent += f64::from(arr.length());
         let msg = js_sys::Object::new();
         let _ = Reflect::set(&msg, &"chunk".into(), &arr);
         self.send(msg.into(), Some(Array::of1(&arr.buffer())));
+    }
+
+    /// Waits while it has more than [`MAX_IN_FLIGHT`] bytes posted and not yet parsed (or until it answered).
+    async fn room(&self) {
+        loop {
+            let wait = {
+                let mut s = self.state.borrow_mut();
+                if s.sent - s.read <= MAX_IN_FLIGHT || s.resolve.is_none() {
+                    return;
+                }
+                let mut w = None;
+                let p = Promise::new(&mut |resolve, _| w = Some(resolve));
+                s.waiter = w;
+                p
+            };
+            let _ = JsFuture::from(wait).await;
+        }
     }
 
     /// Streamed: its slice ended.
@@ -237,11 +275,12 @@ fn start_helpers(n: usize) -> Option<Vec<Helper>> {
     (0..n).map(|_| Helper::start().ok()).collect()
 }
 
-/// Progress of the whole parse: this worker's `read` and `samples` plus the parse workers'.
-fn report(open: &Open, helpers: &[Helper], read: f64, samples: f64, total: f64) {
+/// Progress of the whole parse: `read` bytes (plus the parse workers' when each reads its own: a file) and this
+/// worker's `samples` plus the parse workers'.
+fn report(open: &Open, helpers: &[Helper], read: f64, samples: f64, total: f64, own_reads: bool) {
     let (r, s) = helpers.iter().fold((read, samples), |(r, s), h| {
         let st = h.state.borrow();
-        (r + st.read, s + st.samples)
+        (if own_reads { r + st.read } else { r }, s + st.samples)
     });
     progress_of(open, r, Some(total), s);
 }
@@ -310,7 +349,7 @@ async fn read_blob_sliced(
                 if let Err(e) = parser.feed(&bytes) {
                     break Err(e);
                 }
-                report(open, &helpers, read, parser.samples() as f64, size);
+                report(open, &helpers, read, parser.samples() as f64, size, true);
             }
         }
     };
@@ -386,12 +425,12 @@ impl Download {
 pub(super) async fn read_download<F, Fut>(
     open: &Open,
     d: Download,
-    chunks: Vec<Vec<u8>>,
+    chunks: Vec<Uint8Array>,
     mut next: F,
 ) -> Result<Option<Imported>, String>
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<Option<Vec<u8>>, String>>,
+    Fut: std::future::Future<Output = Result<Option<Uint8Array>, String>>,
 {
     let Download {
         total,
@@ -399,56 +438,94 @@ where
         helpers,
     } = d;
     let mut cutter = StreamCutter::new(format, total as u64, helpers.len() + 1);
-    let mut parser = SliceParser::new(format, &ImportOptions::default()).ok_or("not splittable")?;
+    let parser = RefCell::new(SliceParser::new(format, &ImportOptions::default()).ok_or("not splittable")?);
     let mut own_error: Option<ImportError> = None;
-    let mut sent = 0usize;
+    let ended = std::cell::Cell::new(0usize);
     let (mut read, mut since) = (0.0, 0.0);
     let mut deliver = |slice: usize, bytes: &[u8]| -> Result<(), String> {
         if slice == 0 {
             if own_error.is_none() {
-                if let Err(e) = parser.feed(bytes) {
+                if let Err(e) = parser.borrow_mut().feed(bytes) {
                     own_error = Some(e);
                 }
             }
         } else if let Some(h) = helpers.get(slice - 1) {
-            // Slices before this one are complete.
-            while sent + 1 < slice {
-                if let Some(prev) = helpers.get(sent) {
-                    prev.end();
-                }
-                sent += 1;
-            }
+            end_before(&helpers, &ended, slice);
             h.chunk(bytes);
         }
         Ok(())
     };
     let mut pending = chunks.into_iter();
+    let mut buf = Vec::new();
     loop {
-        let bytes = match pending.next() {
+        let chunk = match pending.next() {
             Some(b) => b,
             None => match next().await? {
                 Some(b) => b,
                 None => break,
             },
         };
-        read += bytes.len() as f64;
-        since += bytes.len() as f64;
-        cutter.push(&bytes, &mut deliver)?;
+        let len = chunk.length() as usize;
+        read += len as f64;
+        since += len as f64;
+        match cutter.take_whole(len) {
+            // A parse worker's bytes go on as they came, never copied into this worker.
+            Some(slice) if slice > 0 => {
+                if let Some(h) = helpers.get(slice - 1) {
+                    end_before(&helpers, &ended, slice);
+                    h.forward(chunk);
+                    h.room().await;
+                }
+            }
+            _ => {
+                buf.resize(len, 0);
+                chunk.copy_to(&mut buf);
+                cutter.push(&buf, &mut deliver)?;
+                if let Some(h) = cutter.slice().checked_sub(1).and_then(|i| helpers.get(i)) {
+                    h.room().await;
+                }
+            }
+        }
         if since >= f64::from(open.slice_bytes) {
             since = 0.0;
-            report(open, &helpers, read, 0.0, total);
+            report(
+                open,
+                &helpers,
+                read,
+                parser.borrow().samples() as f64,
+                total,
+                false,
+            );
         }
     }
     cutter.finish(&mut deliver)?;
     for h in &helpers {
         h.end();
     }
-    report(open, &helpers, read, parser.samples() as f64, total);
+    report(
+        open,
+        &helpers,
+        read,
+        parser.borrow().samples() as f64,
+        total,
+        false,
+    );
     let own = match own_error {
         Some(e) => Err(e),
-        None => parser.finish(),
+        None => parser.into_inner().finish(),
     };
     merge(own, &helpers, total).await
+}
+
+/// Ends the streamed slices before `slice` (each complete once a later one has bytes); `ended` counts the parse
+/// workers already told.
+fn end_before(helpers: &[Helper], ended: &std::cell::Cell<usize>, slice: usize) {
+    while ended.get() + 1 < slice {
+        if let Some(prev) = helpers.get(ended.get()) {
+            prev.end();
+        }
+        ended.set(ended.get() + 1);
+    }
 }
 
 /// A parse worker's side: parse the slice asked for (a Blob slice, or streamed bytes) and answer its result.

@@ -191,6 +191,23 @@ impl StreamCutter {
         Ok(())
     }
 
+    /// When the next `len` bytes all go to one slice — no cut's target among them, no boundary being looked
+    /// for — counts them as handed on and says which slice they are for, so the caller can pass them on without
+    /// [`StreamCutter::push`] seeing them (without copying them); `None`: push them.
+    pub fn take_whole(&mut self, len: usize) -> Option<usize> {
+        if self.searching {
+            return None;
+        }
+        let end = self.pos.checked_add(len as u64)?;
+        match self.targets.get(self.next) {
+            Some(&t) if end > t => None,
+            _ => {
+                self.pos = end;
+                Some(self.slice)
+            }
+        }
+    }
+
     /// The input ended: what waited for a boundary goes to the slice receiving bytes.
     pub fn finish<E>(&mut self, out: &mut impl FnMut(usize, &[u8]) -> Result<(), E>) -> Result<(), E> {
         self.searching = false;
