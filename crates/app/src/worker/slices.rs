@@ -87,7 +87,7 @@ struct HelperState {
 
 /// Streamed bytes a parse worker may have to parse before the download waits for it: without a bound, a
 /// download faster than the parse would pile up in the worker's message queue.
-const MAX_IN_FLIGHT: f64 = (16 << 20) as f64;
+const MAX_IN_FLIGHT: f64 = (4 << 20) as f64;
 
 /// One parse worker: its slice's result arrives in `done` (the encoded result, or a rejection with the reason).
 pub(super) struct Helper {
@@ -455,6 +455,17 @@ where
         }
         Ok(())
     };
+    // Bytes read (this worker reads the whole download) and samples parsed by every worker.
+    let progress = |read: f64| {
+        report(
+            open,
+            &helpers,
+            read,
+            parser.borrow().samples() as f64,
+            total,
+            false,
+        )
+    };
     let mut pending = chunks.into_iter();
     let mut buf = Vec::new();
     loop {
@@ -488,28 +499,14 @@ where
         }
         if since >= f64::from(open.slice_bytes) {
             since = 0.0;
-            report(
-                open,
-                &helpers,
-                read,
-                parser.borrow().samples() as f64,
-                total,
-                false,
-            );
+            progress(read);
         }
     }
     cutter.finish(&mut deliver)?;
     for h in &helpers {
         h.end();
     }
-    report(
-        open,
-        &helpers,
-        read,
-        parser.borrow().samples() as f64,
-        total,
-        false,
-    );
+    progress(read);
     let own = match own_error {
         Some(e) => Err(e),
         None => parser.into_inner().finish(),
