@@ -2,7 +2,8 @@
 //!
 //! The page starts one worker per load (`page.rs`) or per view request (`build.rs`) and terminates it when it
 //! has answered or is cancelled, so a worker never holds two requests and its wasm memory (which cannot shrink)
-//! is given back. A request is `{ request, file?, payload? }`: `request` a [`ToWorker`] made by
+//! is given back. An import worker may start parse workers of its own for a large input ([`SliceRequest`],
+//! `slices.rs`); they end with it. A request is `{ request, file?, payload? }`: `request` a [`ToWorker`] made by
 //! serde-wasm-bindgen, and beside it what cannot be plain data: the `File` to read (`file`, structured-cloned: a
 //! handle, not the bytes), or the profile to build views of (`payload`). Answers are [`FromWorker`] with their
 //! columns under `payload`: the parsed profile (`buffer`, an `ArrayBuffer` from
