@@ -123,12 +123,16 @@ impl StreamCutter {
             if self.searching {
                 let from = self.scan;
                 let old = self.search.len();
+                // A boundary ends with a line end: new bytes without one cannot complete it (and nothing is
+                // scanned again, so a stretch without line ends costs its length once, not once per chunk).
+                let line_end = memchr::memchr(b'\n', bytes).is_some();
                 self.search.extend_from_slice(bytes);
                 self.pos += bytes.len() as u64;
                 bytes = &[];
                 let found = self
                     .search
                     .get(from..)
+                    .filter(|_| line_end)
                     .and_then(|s| next_boundary(self.format, s));
                 match found {
                     Some(b) => {
@@ -150,19 +154,10 @@ impl StreamCutter {
                         self.push(&search, out)?;
                     }
                     None => {
-                        // Look again from the last line end (a perf script boundary is a blank line after one).
-                        let tail = self.search.get(old.max(from)..).unwrap_or_default();
-                        self.scan = match memchr::memrchr(b'\n', tail) {
-                            Some(i) => old.max(from) + i,
-                            None if self
-                                .search
-                                .get(from..)
-                                .is_some_and(|s| memchr::memchr(b'\n', s).is_some()) =>
-                            {
-                                from
-                            }
-                            None => self.search.len(),
-                        };
+                        // Look again from the last line end (perf script's boundary is a blank line after one).
+                        if let Some(i) = self.search.get(old..).and_then(|t| memchr::memrchr(b'\n', t)) {
+                            self.scan = old + i;
+                        }
                     }
                 }
             } else {
@@ -231,7 +226,7 @@ pub struct SliceParser {
 }
 
 /// A parsed slice, for [`merge_slices`]. It can travel to the thread or worker that merges as bytes
-/// ([`SlicePart::encode`], [`SlicePart::decode`]).
+/// ([`SlicePart::encode_result`], [`SlicePart::decode_result`]).
 pub struct SlicePart {
     inner: PartInner,
 }
