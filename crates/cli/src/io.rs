@@ -2,7 +2,9 @@
 //! printing warnings, writing output.
 
 use crate::error::{CliError, Result};
-use scorch_core::import::split::{merge_slices, next_boundary, splittable, SliceParser, SlicePart};
+use scorch_core::import::split::{
+    merge_slices, next_boundary, splittable, SliceParser, SlicePart, MAX_SEARCH,
+};
 use scorch_core::{sniff, Format, ImportError, ImportOptions, Imported, Loader, Sniff};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::OnceLock;
@@ -12,9 +14,6 @@ const CHUNK: usize = 128 << 10;
 
 /// Files at least this large (plain folded or perf script) are parsed in slices on several threads.
 const PARALLEL_MIN: u64 = 8 << 20;
-
-/// The longest stretch read at once to find a record boundary near a cut.
-const MAX_WINDOW: usize = 64 << 20;
 
 static THREADS: OnceLock<Option<usize>> = OnceLock::new();
 
@@ -179,7 +178,7 @@ fn cut_points(file: &mut std::fs::File, format: Format, len: u64, n: usize) -> s
             if at + bytes.len() as u64 >= limit || bytes.len() < window {
                 break;
             }
-            if window >= MAX_WINDOW {
+            if window >= MAX_SEARCH {
                 break; // no record boundary within 64 MiB: no cut here
             }
             window = window.saturating_mul(4);
