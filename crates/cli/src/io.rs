@@ -3,9 +3,9 @@
 
 use crate::error::{CliError, Result};
 use scorch_core::import::split::{
-    merge_slices, next_boundary, splittable, SliceParser, SlicePart, MAX_SEARCH,
+    merge_slices, next_boundary, splittable_input, SliceParser, SlicePart, MAX_SEARCH,
 };
-use scorch_core::{sniff, Format, ImportError, ImportOptions, Imported, Loader, Sniff};
+use scorch_core::{Format, ImportError, ImportOptions, Imported, Loader};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::OnceLock;
 
@@ -102,12 +102,8 @@ fn load_parallel(path: &str, opts: &ImportOptions) -> std::result::Result<Option
         return Ok(None);
     }
     let head = read_at(&mut file, 0, scorch_core::import::SNIFF_WINDOW)?;
-    if head.starts_with(&[0x1f, 0x8b]) || head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
+    let Some(format) = splittable_input(&head) else {
         return Ok(None);
-    }
-    let format = match sniff(&head, true) {
-        Sniff::Yes(f) if splittable(f) => f,
-        _ => return Ok(None),
     };
     let trace = std::env::var_os("SCORCH_TRACE_PARSE").is_some();
     let t0 = std::time::Instant::now();

@@ -15,10 +15,10 @@ use super::protocol::{FromWorker, Open, SliceRequest, ToWorker};
 use super::side::{post, progress_of, BlobReader};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::import::split::{
-    merge_slices, next_boundary, splittable, SliceParser, SlicePart, StreamCutter,
+    merge_slices, next_boundary, splittable_input, SliceParser, SlicePart, StreamCutter,
 };
 use scorch_core::import::SNIFF_WINDOW;
-use scorch_core::{sniff, Format, ImportError, ImportOptions, Imported, Sniff};
+use scorch_core::{Format, ImportError, ImportOptions, Imported};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -39,18 +39,6 @@ pub(super) fn slice_count(size: f64) -> usize {
         .unwrap_or(2.0);
     let by_size = (size / f64::from(16u32 << 20)).floor().max(2.0);
     (cores - 1.0).clamp(2.0, 16.0).min(by_size) as usize
-}
-
-/// The format of an input whose first bytes are `head`, if it can be parsed in slices (plain, not gzip'd or
-/// UTF-16; folded or perf script).
-pub(super) fn splittable_format(head: &[u8]) -> Option<Format> {
-    if head.starts_with(&[0x1f, 0x8b]) || head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
-        return None;
-    }
-    match sniff(head.get(..SNIFF_WINDOW).unwrap_or(head), true) {
-        Sniff::Yes(f) if splittable(f) => Some(f),
-        _ => None,
-    }
 }
 
 thread_local! {
@@ -294,7 +282,9 @@ async fn merge(
     helpers: &[Helper],
     size: f64,
 ) -> Result<Option<Imported>, String> {
-    let mut results = vec![own];
+    // An error in the first slice is positioned already (nothing comes before it): no need to wait for the rest.
+    let own = own.map_err(|e| e.to_string())?;
+    let mut results = vec![Ok(own)];
     for h in helpers {
         results.push(h.result().await?);
     }
@@ -317,7 +307,7 @@ pub(super) async fn read_blob(open: &Open, file: &web_sys::Blob) -> Option<Resul
         return None;
     }
     let head = read_range(file, 0.0, SNIFF_WINDOW as f64).await.ok()?;
-    let format = splittable_format(&head)?;
+    let format = splittable_input(&head)?;
     let helpers = start_helpers(n - 1)?;
     Some(read_blob_sliced(open, file, format, helpers).await)
 }
@@ -409,7 +399,7 @@ impl Download {
         if total < PARALLEL_MIN || n < 2 || throttled(open) {
             return None;
         }
-        let format = splittable_format(head)?;
+        let format = splittable_input(head)?;
         let helpers = start_helpers(n - 1)?;
         for h in &helpers {
             h.request(format, None);

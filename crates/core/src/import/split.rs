@@ -25,6 +25,19 @@ pub fn splittable(format: Format) -> bool {
     matches!(format, Format::Folded | Format::PerfScript)
 }
 
+/// The format of an input whose first bytes are `head` (up to [`SNIFF_WINDOW`](super::SNIFF_WINDOW); more is
+/// ignored), if it can be parsed in slices: plain (not gzip'd, not UTF-16), folded or perf script.
+pub fn splittable_input(head: &[u8]) -> Option<Format> {
+    if head.starts_with(&[0x1f, 0x8b]) || head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
+        return None;
+    }
+    let window = head.get(..super::SNIFF_WINDOW).unwrap_or(head);
+    match super::sniff::sniff(window, true) {
+        super::sniff::Sniff::Yes(f) if splittable(f) => Some(f),
+        _ => None,
+    }
+}
+
 /// The end of the first record boundary in `bytes`: the index just past it, so that a slice may start there.
 /// `bytes` may start anywhere (inside a line): a boundary is only found after a newline in `bytes`. `None`
 /// when `bytes` holds none (look further, or do not cut).
