@@ -3,6 +3,7 @@
 
 use super::error::{ImportError, ImportErrorKind, Warnings};
 use super::format::Format;
+use super::intern::StrIndex;
 use super::units::Unit;
 use super::{
     EventInfo, FrameId, FrameKind, FrameTable, Label, LabelValue, Meta, Profile, SampleTable, StackId,
@@ -27,7 +28,7 @@ pub struct FullSample {
 pub struct ProfileBuilder {
     format: Format,
     strings: Strings,
-    string_ids: HashMap<Box<str>, StrId>,
+    string_ids: StrIndex,
     frames: FrameTable,
     frame_ids: HashMap<(StrId, FrameKind), FrameId>,
     stacks: StackTable,
@@ -54,7 +55,7 @@ impl ProfileBuilder {
         ProfileBuilder {
             format,
             strings: Strings::default(),
-            string_ids: HashMap::default(),
+            string_ids: StrIndex::default(),
             frames: FrameTable::default(),
             frame_ids: HashMap::default(),
             stacks: StackTable::default(),
@@ -87,11 +88,7 @@ impl ProfileBuilder {
             meta,
             total,
         } = p;
-        let mut string_ids = HashMap::default();
-        for i in 0..strings.len() {
-            let id = StrId(i as u32);
-            string_ids.entry(strings.get(id).into()).or_insert(id);
-        }
+        let string_ids = StrIndex::of(&strings);
         let frame_ids = frames
             .name
             .iter()
@@ -278,13 +275,11 @@ impl ProfileBuilder {
     }
 
     pub fn intern(&mut self, s: &str) -> StrId {
-        if let Some(&id) = self.string_ids.get(s) {
+        if let Some(id) = self.string_ids.find(&self.strings, s) {
             return id;
         }
-        let id = StrId(self.strings.ends.len() as u32);
-        self.strings.buf.push_str(s);
-        self.strings.ends.push(self.strings.buf.len() as u32);
-        self.string_ids.insert(s.into(), id);
+        let id = self.strings.push(s);
+        self.string_ids.insert(&self.strings, id);
         id
     }
 
@@ -379,7 +374,7 @@ impl ProfileBuilder {
 #[derive(Debug)]
 pub struct Indexed {
     pub profile: Profile,
-    pub(super) string_ids: HashMap<Box<str>, StrId>,
+    pub(super) string_ids: StrIndex,
     pub(super) frame_ids: HashMap<(StrId, FrameKind), FrameId>,
     pub(super) stack_ids: HashMap<(u32, FrameId), StackId>,
     pub(super) label_set_ids: HashMap<Vec<(StrId, LabelValue)>, u32>,

@@ -11,6 +11,7 @@
 //! does not compile until this file says how it is merged.
 
 use super::error::{ImportError, ImportErrorKind, Warnings};
+use super::intern::StrIndex;
 use super::{
     EventInfo, FrameId, FrameKind, Label, LabelValue, Lost, Meta, Profile, SampleTable, StackId, StrId,
     ThreadTable, EMPTY_STACK, NO_PARENT,
@@ -21,7 +22,7 @@ use rustc_hash::FxHashMap as HashMap;
 #[derive(Debug)]
 pub struct Merger {
     p: Profile,
-    string_ids: HashMap<Box<str>, StrId>,
+    string_ids: StrIndex,
     frame_ids: HashMap<(StrId, FrameKind), FrameId>,
     stack_ids: HashMap<(u32, FrameId), StackId>,
     /// Stack rows below this index are in `stack_ids`; rows an append added are indexed only when another
@@ -67,7 +68,7 @@ impl Merger {
     /// Starts from `first`, indexing its tables (the first occurrence of a repeated entry wins).
     pub fn new(first: Profile) -> Self {
         let mut m = Merger {
-            string_ids: HashMap::default(),
+            string_ids: StrIndex::default(),
             frame_ids: HashMap::default(),
             stack_ids: HashMap::default(),
             thread_ids: HashMap::default(),
@@ -78,10 +79,7 @@ impl Merger {
         };
         m.index_small();
         let p = &m.p;
-        for i in 0..p.strings.len() {
-            let s = StrId(i as u32);
-            m.string_ids.entry(p.strings.get(s).into()).or_insert(s);
-        }
+        m.string_ids = StrIndex::of(&p.strings);
         for (i, (&n, &k)) in p.frames.name.iter().zip(&p.frames.kind).enumerate() {
             m.frame_ids.entry((n, k)).or_insert(FrameId(i as u32));
         }
@@ -137,11 +135,11 @@ impl Merger {
     }
 
     fn string(&mut self, s: &str) -> StrId {
-        if let Some(&id) = self.string_ids.get(s) {
+        if let Some(id) = self.string_ids.find(&self.p.strings, s) {
             return id;
         }
         let id = self.p.strings.push(s);
-        self.string_ids.insert(s.into(), id);
+        self.string_ids.insert(&self.p.strings, id);
         id
     }
 

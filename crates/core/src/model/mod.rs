@@ -14,6 +14,7 @@
 mod builder;
 pub mod error;
 pub mod format;
+pub mod intern;
 pub mod lost;
 pub mod merge;
 pub mod pprof_proto;

@@ -21,6 +21,7 @@ mod sniff;
 pub use sniff::FoldedFormat;
 
 use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
+use crate::model::intern::bytes_eq;
 use crate::model::{
     DeclaredUnit, Format, FrameKind, FullSample, ImportError, ImportErrorKind, Indexed, Profile,
     ProfileBuilder, StackId, Unit, Warnings, EMPTY_STACK,
@@ -493,7 +494,8 @@ impl FoldedParser {
             Some(b) => scale(b.mantissa, self.decimals - b.decimals).ok_or_else(|| overflow(pos))?,
             None => 0,
         };
-        if std::str::from_utf8(stack).is_err() {
+        let text = std::str::from_utf8(stack).ok();
+        if text.is_none() {
             self.warnings.push(
                 pos.line,
                 pos.offset,
@@ -503,7 +505,7 @@ impl FoldedParser {
         if stack.is_empty() {
             return self.empty_line(c.mantissa, base_raw, times, pos);
         }
-        let leaf = self.intern_stack(stack);
+        let leaf = self.intern_stack(stack, text);
         if let (Some(list), Some(times)) = (self.timed.as_mut(), times) {
             if !push_times(list, leaf, times, c.mantissa, self.decimals) {
                 self.untimed_lines += 1;
@@ -582,7 +584,8 @@ impl FoldedParser {
         Ok(())
     }
 
-    fn intern_stack(&mut self, stack: &[u8]) -> StackId {
+    /// `text` is `stack` as text when it is valid UTF-8 (checked once per line, not again per frame).
+    fn intern_stack(&mut self, stack: &[u8], text: Option<&str>) -> StackId {
         // Reuse the previous line's stack ids while frames are byte-identical.
         let mut start = 0usize;
         let mut parent: Option<StackId> = None;
@@ -598,7 +601,7 @@ impl FoldedParser {
                 self.prev_ends
                     .get(depth)
                     .and_then(|&e| self.prev.get(prev_start(&self.prev_ends, depth)..e))
-                    .filter(|prev| *prev == frame)
+                    .filter(|prev| bytes_eq(prev, frame))
                     .and_then(|_| self.prev_stacks.get(depth).copied())
             };
             let id = if let Some(id) = reused {
@@ -606,8 +609,10 @@ impl FoldedParser {
             } else {
                 diverged = true;
                 let (name, kind) = split_kind(frame);
-                let name = String::from_utf8_lossy(name);
-                let f = self.b.frame(&name, kind);
+                let f = match text.and_then(|t| t.get(start..start + name.len())) {
+                    Some(name) => self.b.frame(name, kind),
+                    None => self.b.frame(&String::from_utf8_lossy(name), kind),
+                };
                 self.b.stack(parent, f)
             };
             ends.push(end);

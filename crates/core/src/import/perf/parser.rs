@@ -6,6 +6,7 @@ use super::names::{inferno_names, scorch_names};
 use super::sched::{derive_offcpu, parse_switch, switch_labels, OFFCPU_TIME, SCHED_SWITCH};
 use super::{Naming, PerfOptions};
 use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
+use crate::model::intern::BytesMap;
 use crate::model::{
     Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Indexed, Lost, Profile,
     ProfileBuilder, StackId, Unit, Warnings, EMPTY_STACK,
@@ -49,7 +50,7 @@ pub struct PerfParser {
     /// The current sample's frames, leaf first.
     frames: Vec<FrameId>,
     /// Frames per frame-line text after the address (`sym+off (dso)`), for Java and other processes.
-    frame_cache: [FxHashMap<Box<[u8]>, Vec<FrameId>>; 2],
+    frame_cache: [BytesMap<Vec<FrameId>>; 2],
     /// Leaf stack per whole call chain (frame ids leaf first, then the inferno root if any): identical
     /// chains repeat, and one lookup replaces one per frame.
     stack_cache: FxHashMap<Box<[FrameId]>, StackId>,
@@ -87,7 +88,7 @@ impl PerfParser {
             state: State::Between,
             cur: None,
             frames: Vec::with_capacity(128),
-            frame_cache: [FxHashMap::default(), FxHashMap::default()],
+            frame_cache: [BytesMap::default(), BytesMap::default()],
             stack_cache: FxHashMap::default(),
             threads: FxHashMap::default(),
             inferno_roots: Vec::new(),
@@ -370,7 +371,7 @@ impl PerfParser {
         self.frames.extend(ids.iter().rev());
         if cacheable && !key.is_empty() {
             if let Some(c) = self.frame_cache.get_mut(usize::from(cur.java)) {
-                c.insert(key.into(), ids);
+                c.insert(key, ids);
             }
         }
     }
