@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { openApp, browser, waitForProfile, settle, FIXTURES, ROOT } from './harness.mjs';
 
 let app, b;
@@ -161,6 +162,23 @@ test('a damaged link says so', async () => {
     const err = fresh.page.locator('[data-testid=error]');
     await err.waitFor();
     assert.match(await err.textContent(), /damaged/);
+  } finally { await fresh.close(); }
+});
+
+test('a link whose profile inflates past 256 MB is refused with the limit, and the page goes on', async () => {
+  // 300 MB of one folded line deflated to ~0.3 MB: the page asks only whether it passes 1 MiB
+  // (`links::inflates_past`) and leaves the rest to the import worker, which refuses it at the cap.
+  const payload = zlib.deflateRawSync(Buffer.from('main;work 1\n'.repeat(25 << 20)), { level: 9 }).toString('base64url');
+  const fresh = await browser();
+  try {
+    await fresh.page.goto(`${app.server.url}#p=${payload}`);
+    const err = fresh.page.locator('[data-testid=error]');
+    await err.waitFor({ timeout: 60_000 });
+    assert.match(await err.textContent(), /inflates past 268435456 bytes/);
+    assert.equal(await fresh.page.evaluate(() => new Promise((r) => setTimeout(() => r(42), 0))), 42, 'the page answers');
+    await fresh.page.setInputFiles('[data-testid=open-file]', { name: 'after.folded', mimeType: 'text/plain', buffer: Buffer.from('main;a 2\n') });
+    assert.equal((await waitForProfile(fresh.page, 'after.folded')).total, '2', 'a file opens after it');
+    assert.deepEqual(fresh.errors, []);
   } finally { await fresh.close(); }
 });
 

@@ -11,7 +11,7 @@ use scorch_core::ViewOptions;
 use std::sync::Arc;
 
 /// A link's profile larger than this (bytes of folded text) is imported in the worker.
-const LINK_IN_WORKER: usize = 1 << 20;
+const LINK_IN_WORKER: u64 = 1 << 20;
 
 /// The file name at the end of a URL.
 fn name_of(url: &str) -> String {
@@ -260,7 +260,8 @@ impl Actions {
         if base_payload.is_none() {
             // A large profile (a link carries up to tens of MB, deflated) is imported and built in the import
             // worker, as a file is; a small one here, at once.
-            let large = scorch_core::export::links::decode(&payload).is_ok_and(|b| b.len() > LINK_IN_WORKER);
+            // Asked without inflating the whole payload here: a link's profile may inflate to 256 MB.
+            let large = scorch_core::export::links::inflates_past(&payload, LINK_IN_WORKER);
             if large {
                 let a = *self;
                 let name = "profile from the link".to_string();

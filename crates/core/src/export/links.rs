@@ -160,16 +160,37 @@ pub fn encode_timed(p: &Profile, v: &ViewOptions, max: usize) -> Option<Shared> 
     })
 }
 
+fn unbase64(payload: &str) -> Result<Vec<u8>, base64::DecodeError> {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload.trim().trim_end_matches('='))
+}
+
+/// Whether a `p=` payload inflates to more than `limit` bytes, found by inflating no further than that and
+/// keeping nothing (the page asks, to leave a large profile to its worker). A damaged payload counts the bytes
+/// it gives before the damage; [`decode`] tells what is wrong with it.
+pub fn inflates_past(payload: &str, limit: u64) -> bool {
+    let Ok(bytes) = unbase64(payload) else {
+        return false;
+    };
+    let mut inflate = flate2::read::DeflateDecoder::new(&bytes[..]).take(limit.saturating_add(1));
+    let mut buf = [0u8; 64 * 1024];
+    let mut n = 0u64;
+    while let Ok(k) = inflate.read(&mut buf) {
+        if k == 0 {
+            break;
+        }
+        n += k as u64;
+    }
+    n > limit
+}
+
 /// Decodes a `p=` payload back to folded text (then imported like any file).
 pub fn decode(payload: &str) -> Result<Vec<u8>, ImportError> {
     let bad = |msg: String| ImportError::new(None, ImportErrorKind::Malformed, 0, None, msg);
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(payload.trim().trim_end_matches('='))
-        .map_err(|e| {
-            bad(format!(
-                "the profile in the link is damaged (base64: {e}); was the link cut short?"
-            ))
-        })?;
+    let bytes = unbase64(payload).map_err(|e| {
+        bad(format!(
+            "the profile in the link is damaged (base64: {e}); was the link cut short?"
+        ))
+    })?;
     let mut out = Vec::new();
     flate2::read::DeflateDecoder::new(&bytes[..])
         .take(MAX_INFLATED + 1)
@@ -221,6 +242,23 @@ mod tests {
         assert!(r.dropped_ppm > 0);
         assert!(decode("not*base64").is_err());
         assert!(decode("AAAA").is_err());
+    }
+
+    #[test]
+    fn inflates_past_stops_at_the_limit() {
+        // 3 MiB of folded text, deflated: past 1 MiB and 3 MiB - 1, not past 3 MiB.
+        let text = "main;work 12345\n".repeat(3 << 20 >> 4);
+        assert_eq!(text.len(), 3 << 20);
+        let payload = deflate(&text);
+        assert!(inflates_past(&payload, 1 << 20));
+        assert!(inflates_past(&payload, (3 << 20) - 1));
+        assert!(!inflates_past(&payload, 3 << 20));
+        assert_eq!(decode(&payload).unwrap().len(), 3 << 20);
+        // Damaged: a cut payload counts what it inflated before the cut; not base64 at all is not past anything.
+        let cut = &payload[..payload.len() / 8 * 4];
+        assert!(inflates_past(cut, 1 << 10));
+        assert!(decode(cut).is_err());
+        assert!(!inflates_past("not*base64", 0));
     }
 
     #[test]
