@@ -275,12 +275,7 @@ impl ProfileBuilder {
     }
 
     pub fn intern(&mut self, s: &str) -> StrId {
-        if let Some(id) = self.string_ids.find(&self.strings, s) {
-            return id;
-        }
-        let id = self.strings.push(s);
-        self.string_ids.insert(&self.strings, id);
-        id
+        self.string_ids.intern(&mut self.strings, s)
     }
 
     pub fn frame(&mut self, name: &str, kind: FrameKind) -> FrameId {

@@ -8,6 +8,7 @@
 //! below holds only ids and finds the text in [`Strings`].
 
 use super::{StrId, Strings};
+use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
@@ -42,20 +43,23 @@ impl StrIndex {
     /// Indexes every string of `strings`; of repeated strings, the first id wins.
     pub fn of(strings: &Strings) -> Self {
         let mut index = StrIndex::default();
-        index
-            .table
-            .reserve(strings.len(), |&id| hash_bytes(strings.get(id).as_bytes()));
+        let rehash = |&id: &StrId| hash_bytes(strings.get(id).as_bytes());
+        index.table.reserve(strings.len(), rehash);
         for i in 0..strings.len() {
             let id = StrId(i as u32);
-            if index.find(strings, strings.get(id)).is_none() {
-                index.insert(strings, id);
+            let s = strings.get(id).as_bytes();
+            if let Entry::Vacant(v) = index.table.entry(
+                hash_bytes(s),
+                |&other| bytes_eq(strings.get(other).as_bytes(), s),
+                rehash,
+            ) {
+                v.insert(id);
             }
         }
         index
     }
 
     /// The id of `s` in `strings`, if indexed.
-    #[inline]
     pub fn find(&self, strings: &Strings, s: &str) -> Option<StrId> {
         let s = s.as_bytes();
         self.table
@@ -63,12 +67,24 @@ impl StrIndex {
             .copied()
     }
 
-    /// Indexes `id`, a string of `strings` not indexed yet.
+    /// The id of `s` in `strings`: the one indexed, or a new one (`s` appended to `strings` and indexed). One
+    /// hash either way.
     #[inline]
-    pub fn insert(&mut self, strings: &Strings, id: StrId) {
-        let hash = hash_bytes(strings.get(id).as_bytes());
-        self.table
-            .insert_unique(hash, id, |&id| hash_bytes(strings.get(id).as_bytes()));
+    pub fn intern(&mut self, strings: &mut Strings, s: &str) -> StrId {
+        let bytes = s.as_bytes();
+        let entry = self.table.entry(
+            hash_bytes(bytes),
+            |&id| bytes_eq(strings.get(id).as_bytes(), bytes),
+            |&id| hash_bytes(strings.get(id).as_bytes()),
+        );
+        match entry {
+            Entry::Occupied(o) => *o.get(),
+            Entry::Vacant(v) => {
+                let id = strings.push(s);
+                v.insert(id);
+                id
+            }
+        }
     }
 }
 
@@ -100,12 +116,11 @@ impl<V> BytesMap<V> {
         let hash = hash_bytes(key);
         match self
             .table
-            .find_mut(hash, |(h, k, _)| *h == hash && bytes_eq(k, key))
+            .entry(hash, |(h, k, _)| *h == hash && bytes_eq(k, key), |(h, _, _)| *h)
         {
-            Some((_, _, v)) => *v = value,
-            None => {
-                self.table
-                    .insert_unique(hash, (hash, key.into(), value), |(h, _, _)| *h);
+            Entry::Occupied(mut o) => o.get_mut().2 = value,
+            Entry::Vacant(v) => {
+                v.insert((hash, key.into(), value));
             }
         }
     }

@@ -135,12 +135,7 @@ impl Merger {
     }
 
     fn string(&mut self, s: &str) -> StrId {
-        if let Some(id) = self.string_ids.find(&self.p.strings, s) {
-            return id;
-        }
-        let id = self.p.strings.push(s);
-        self.string_ids.insert(&self.p.strings, id);
-        id
+        self.string_ids.intern(&mut self.p.strings, s)
     }
 
     fn frame(&mut self, name: StrId, kind: FrameKind) -> FrameId {
