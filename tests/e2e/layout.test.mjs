@@ -3,10 +3,10 @@
 // has and folds away, grammatical counts. Screenshots at 1280×800 and 1920×1080 in both themes (tests/out/).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, browser, waitForProfile, settle, outFile } from './harness.mjs';
+import { serve, browser, waitForProfile, settle, outFile, FIXTURES } from './harness.mjs';
 
 let server;
-before(async () => { server = await serve(); });
+before(async () => { server = await serve(undefined, '/', { '/fixtures/': FIXTURES }); });
 after(async () => { await server?.close(); });
 
 const DEMO = `#url=${encodeURIComponent('www/demo/service.perf.gz')}`;
@@ -56,6 +56,51 @@ test('one toolbar row; the graph gets most of the screen; searching and selectin
   await page.waitForFunction(() => document.querySelector('[data-testid=selection]'));
   await settle(page);
   assert.deepEqual(await box(page, '[data-testid=flame-canvas]'), flame, 'the graph did not move on selecting');
+  assert.deepEqual(b.errors, []);
+  } finally { await b.close(); }
+});
+
+test('a profile that brings the heatmap in is drawn once, at its final size, with its root in view', async () => {
+  const b = await browser();
+  const { page } = b;
+  try {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // A folded profile has no times, so no heatmap: the graph has the height below the toolbar.
+  await page.goto(`${server.url}#url=${encodeURIComponent('fixtures/simple.folded')}`);
+  await waitForProfile(page, 'simple.folded');
+  await settle(page);
+  // From here on, each task (turn of the event loop) that draws on the flame canvas is recorded with the canvas's
+  // size and whether the graph area's size matched it then.
+  await page.evaluate(() => {
+    const tasks = window.__flamePaints = [];
+    addEventListener('scroll', (e) => tasks.push({ scroll: e.target.className, at: e.target.scrollTop, t: performance.now() }), true);
+    let cur = null;
+    const P = CanvasRenderingContext2D.prototype;
+    for (const k of ['fillRect', 'fillText', 'clearRect']) {
+      const o = P[k];
+      P[k] = function (...a) {
+        if (this.canvas.dataset.testid === 'flame-canvas' && !cur) {
+          const area = this.canvas.closest('.flame-scroll');
+          cur = { css: this.canvas.style.height, area: `${area.clientHeight}px`, top: area.scrollTop,
+            bottom: area.scrollHeight - area.clientHeight, depth: this.canvas.dataset.depth, spacer: area.firstElementChild.style.height, sh: area.scrollHeight, ch: area.clientHeight, t: performance.now(), heat: !!document.querySelector('[data-testid=heatmap-canvas]'), status: document.querySelector('[data-testid=status]')?.textContent.slice(0, 30) };
+          tasks.push(cur);
+          setTimeout(() => { cur = null; }, 0);
+        }
+        return o.apply(this, a);
+      };
+    }
+  });
+  // A link pasted into the open tab: a perf profile, with times, so the heatmap comes in above the graph.
+  await page.evaluate(() => { location.hash = '#url=www/demo/service.perf.gz'; });
+  await waitForProfile(page, 'service.perf.gz');
+  await settle(page);
+  await page.waitForTimeout(300);
+  // Paints of the new profile (the old one may be drawn again while the new one loads: a progress line comes in).
+  const paints = (await page.evaluate(() => window.__flamePaints)).filter((p) => p.status?.startsWith('service.perf.gz'));
+  assert.ok(await page.locator('[data-testid=heatmap-canvas]').count() === 1, 'the heatmap is shown');
+  assert.equal(paints.length, 1, `the new graph is drawn in one task: ${JSON.stringify(paints)}`);
+  assert.equal(paints[0].css, paints[0].area, 'drawn at the size of the graph area');
+  assert.equal(paints[0].top, paints[0].bottom, `drawn with the root (the bottom) in view: ${JSON.stringify(paints)}`);
   assert.deepEqual(b.errors, []);
   } finally { await b.close(); }
 });

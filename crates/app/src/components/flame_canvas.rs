@@ -24,6 +24,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     let overlay_ref = NodeRef::<leptos::html::Canvas>::new();
     let scroll_ref = NodeRef::<leptos::html::Div>::new();
+    let spacer_ref = NodeRef::<leptos::html::Div>::new();
     let is_main = pane.id == PaneId::Main;
     let page_orientation = move || view.orientation.get_untracked();
     let announcer = use_context::<super::announcer::Announcer>();
@@ -31,19 +32,60 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     let has_focus = RwSignal::new(false);
     let colorblind = expect_context::<crate::state::diff::DiffState>().colorblind;
 
+    let rows = move || {
+        pane.data
+            .with(|d| d.as_ref().map_or(0, |d| d.layout.depth_count()))
+    };
+    // The spacer is as tall as the graph, and at least as tall as the area (CSS px).
+    let spacer_height = move |area: f64| (rows() as f64 * ROW_H).max(area.floor());
+    // Reads the flame area's size into the pane; true when it changed.
     let measure = move || {
+        let mut changed = false;
         if let Some(el) = scroll_ref.try_get_untracked().flatten() {
-            let w = f64::from(el.client_width()).max(100.0);
-            if (w - pane.width.get_untracked()).abs() > 0.5 {
-                pane.width.set(w);
-            }
             let h = f64::from(el.client_height()).max(0.0);
             if (h - pane.height.get_untracked()).abs() > 0.5 {
                 pane.height.set(h);
+                changed = true;
+                // The spacer follows the new height now, not when its reactive style next updates: a spacer
+                // still as tall as the old area would give the area a scroll bar (where scroll bars take room)
+                // and the width read below would be short by it.
+                if let Some(spacer) = spacer_ref.try_get_untracked().flatten() {
+                    let px = untrack(|| spacer_height(h));
+                    let _ = web_sys::HtmlElement::style(&spacer).set_property("height", &format!("{px}px"));
+                }
+            }
+            let w = f64::from(el.client_width()).max(100.0);
+            if (w - pane.width.get_untracked()).abs() > 0.5 {
+                pane.width.set(w);
+                changed = true;
             }
         }
+        changed
     };
-    canvas::on_window_resize(measure);
+    canvas::on_window_resize(move || {
+        measure();
+    });
+    // Where a new profile's graph is to be scrolled before it is drawn (its root in view).
+    let root_scroll = StoredValue::new(None::<Orientation>);
+    let scroll_to_root = move || {
+        let Some(o) = root_scroll.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        if let Some(el) = scroll_ref.try_get_untracked().flatten() {
+            // From the graph's height, not the scroll area's: the spacer's reactive height may not have
+            // followed the new data yet in this frame, and a position past the end would later be cut back
+            // (another scroll, another paint).
+            let bottom = (untrack(rows) as f64 * ROW_H - f64::from(el.client_height())).max(0.0);
+            el.set_scroll_top(if o == Orientation::Flame {
+                bottom.ceil() as i32
+            } else {
+                0
+            });
+        }
+    };
+    // Set when a paint found the area resized and drew at the new size: the redraw that the size change then
+    // asks for would draw the same picture again, and is skipped.
+    let painted_resize = StoredValue::new(false);
     #[cfg(feature = "testing")]
     {
         crate::testing::install_frame_point(actions, pane, canvas_ref);
@@ -85,6 +127,12 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         let Some(data) = pane.data.get_untracked() else {
             return;
         };
+        // The size now, in this frame (panels mounted in the same task as the profile, such as the heatmap,
+        // have moved the flame area since the redraw was asked for): the first picture is drawn once, at its size.
+        if measure() {
+            painted_resize.set_value(true);
+        }
+        scroll_to_root();
         // The real scroll position (content changes can move it without a scroll event).
         if let Some(top) = canvas
             .closest(".flame-scroll")
@@ -129,24 +177,24 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         pane.height.track();
         pane.scroll_top.track();
         measure();
+        if painted_resize.try_update_value(std::mem::take) == Some(true) {
+            return;
+        }
         redraw.request(move || {
             paint();
             paint_overlay();
         });
     });
 
-    // On a new profile in flame orientation, show the root (bottom) first.
+    // On a new profile in flame orientation, show the root (bottom) first: scrolled by the first paint (in the
+    // frame, once the graph's spacer has its height), so that paint draws the rows in view and no scroll event
+    // asks for a second one; or by a frame of its own if no paint comes first.
     Effect::new(move |_| {
         let tall = pane.data.with(|d| d.as_ref().map(|d| d.layout.depth_count()));
         let o = pane.orientation(view.orientation.get());
-        if let (Some(_), Some(el)) = (tall, scroll_ref.try_get_untracked().flatten()) {
-            request_animation_frame(move || {
-                el.set_scroll_top(if o == Orientation::Flame {
-                    el.scroll_height()
-                } else {
-                    0
-                });
-            });
+        if tall.is_some() {
+            root_scroll.set_value(Some(o));
+            request_animation_frame(scroll_to_root);
         }
     });
 
@@ -324,24 +372,23 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             .to_string()
     };
     let orientation_attr = move || pane.orientation(view.orientation.get()).key();
-    let rows = move || {
-        pane.data
-            .with(|d| d.as_ref().map_or(0, |d| d.layout.depth_count()))
-    };
-
     view! {
         <div class="flame-scroll" node_ref=scroll_ref
             // A sandwich side is only as tall as its graph (up to 42 % of the window): no empty band above it.
             style:height=move || (!is_main).then(|| format!("min(42vh, {}px)", rows() as f64 * ROW_H + 2.0))
             on:scroll=move |_| {
                 if let Some(el) = scroll_ref.try_get_untracked().flatten() {
-                    pane.scroll_top.set(f64::from(el.scroll_top()));
+                    // A scroll the last paint already drew (it reads the real position) asks for no redraw.
+                    let top = f64::from(el.scroll_top());
+                    if top != pane.scroll_top.get_untracked() {
+                        pane.scroll_top.set(top);
+                    }
                 }
             }>
             // The spacer is as tall as the graph (it gives the scroll bar); the canvas stays in view and draws
             // only the rows under it.
-            <div class="flame-spacer" style:height=move || {
-                format!("{}px", (rows() as f64 * ROW_H).max(pane.height.get().floor()))
+            <div class="flame-spacer" node_ref=spacer_ref style:height=move || {
+                format!("{}px", spacer_height(pane.height.get()))
             }>
             <div class="canvas-stack">
             <canvas node_ref=canvas_ref data-testid=if is_main { "flame-canvas".to_string() } else { format!("{}-canvas", pane.id.name()) }

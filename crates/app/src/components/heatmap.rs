@@ -56,6 +56,16 @@ pub fn HeatmapPanel() -> impl IntoView {
     // Cells follow the page's width: a resize redraws.
     let resized = RwSignal::new(0u32);
     crate::render::canvas::on_window_resize(move || resized.update(|n| *n = n.wrapping_add(1)));
+    // The chart's size, set with the panel: the layout below it does not move when it is first painted.
+    let chart_px = move |axis: usize| {
+        resized.track();
+        heat.heat.with(|h| {
+            h.as_ref().map(|h| {
+                let (w, hh) = render::heatmap::chart_size(h);
+                format!("{}px", if axis == 0 { w } else { hh })
+            })
+        })
+    };
     // Draw when the grid, the selection or the sparse switch change (once per frame).
     let redraw = Redraw::default();
     Effect::new(move |_| {
@@ -292,6 +302,7 @@ pub fn HeatmapPanel() -> impl IntoView {
                 </div>
                 <div class="heatmap-scroll" style:display=move || collapsed.get().then_some("none")>
                     <canvas node_ref=canvas_ref data-testid="heatmap-canvas"
+                        style:width=move || chart_px(0) style:height=move || chart_px(1)
                         data-range-start-ns=move || range_attr(false) data-range-end-ns=move || range_attr(true)
                         data-offsets-from-ns=move || offsets_attr(false) data-offsets-to-ns=move || offsets_attr(true)
                         data-origin-ns=move || heat.heat.get().map(|h| h.origin_ns.to_string()).unwrap_or_default()

@@ -37,6 +37,13 @@ pub fn cell_size(h: &Heatmap) -> (f64, f64) {
     (cw, ch)
 }
 
+/// The chart's size in CSS px: every column and row at [`cell_size`]. The panel sets it on the canvas before the
+/// first paint, so the page's layout (the flame graph's height below) is final when the charts are first drawn.
+pub fn chart_size(h: &Heatmap) -> (f64, f64) {
+    let (cw, ch) = cell_size(h);
+    (cw * f64::from(h.columns), ch * f64::from(h.rows))
+}
+
 /// The cell under a client (page) point; row 0 is at the bottom.
 pub fn cell_at(h: &Heatmap, canvas: &HtmlCanvasElement, client_x: f64, client_y: f64) -> Option<Cell> {
     let rect = canvas.get_bounding_client_rect();
@@ -68,7 +75,7 @@ pub fn paint(
     lost: &[(u32, u64)],
 ) {
     let (cw, ch) = cell_size(h);
-    let (w, hh) = (cw * f64::from(h.columns), ch * f64::from(h.rows));
+    let (w, hh) = chart_size(h);
     let Some(surface) = canvas::prepare(canvas, w, hh) else {
         return;
     };
