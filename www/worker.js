@@ -19,9 +19,12 @@ if (self.name.startsWith(PREFETCH)) {
 // so the page's `worker.onerror` hears about it and says so, instead of waiting forever.
 self.addEventListener('unhandledrejection', (e) => { setTimeout(() => { throw e.reason; }); });
 
+// Requests that come while the wasm starts wait here: the page sends its request right after the module, not
+// after this worker says it is ready, and `run` (crates/app/src/worker/side.rs) takes them once it listens.
+self.scorchPending = [];
 const glue = import('../scorch-app.js');
 self.onmessage = async (e) => {
-  self.onmessage = null;
+  self.onmessage = (later) => { self.scorchPending.push(later.data); };
   const module = e.data && e.data.module;
   // Kept for the parse workers this worker may start (crates/app/src/worker/slices.rs).
   self.scorchModule = module;

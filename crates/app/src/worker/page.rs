@@ -41,8 +41,9 @@ enum Outcome {
 struct Running {
     worker: web_sys::Worker,
     id: u32,
-    /// The request, held until the worker says it is ready.
-    request: Option<(JsValue, Option<web_sys::File>)>,
+    /// Whether the worker has said it is ready (it has its wasm): the request was sent at once (the worker
+    /// keeps what comes while it starts, `www/worker.js`), but a worker that fails before it is ready means
+    /// there is no worker here, and the page reads the profile itself.
     ready: bool,
     /// The last progress report (for the message when the worker dies).
     last: Option<Progress>,
@@ -345,11 +346,18 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
     });
     worker.set_onmessage(Some(message_handler.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // Sent now, not once the worker says it is ready: a worker boot.js started for a link is busy reading it
+    // while this page starts, and its answer is then waiting when the page's start ends.
+    if let Some(file) = file {
+        let _ = Reflect::set(&request, &"file".into(), &file);
+    }
+    if let Err(e) = worker.post_message(&request) {
+        web_sys::console::error_2(&"scorch: could not reach the import worker".into(), &e);
+    }
     RUNNING.with(|r| {
         *r.borrow_mut() = Some(Running {
             worker,
             id,
-            request: Some((request, file)),
             ready: false,
             last: None,
             finish: Some(finish),
@@ -425,18 +433,8 @@ fn on_message(id: u32, data: JsValue) {
     };
     match msg {
         FromWorker::Ready => RUNNING.with(|r| {
-            let mut r = r.borrow_mut();
-            let Some(run) = r.as_mut().filter(|run| run.id == id) else {
-                return;
-            };
-            run.ready = true;
-            if let Some((request, file)) = run.request.take() {
-                if let Some(file) = file {
-                    let _ = Reflect::set(&request, &"file".into(), &file);
-                }
-                if let Err(e) = run.worker.post_message(&request) {
-                    web_sys::console::error_2(&"scorch: could not reach the import worker".into(), &e);
-                }
+            if let Some(run) = r.borrow_mut().as_mut().filter(|run| run.id == id) {
+                run.ready = true;
             }
         }),
         FromWorker::Progress(p) => {

@@ -34,19 +34,29 @@ pub(super) fn post(msg: &FromWorker, buffer: Option<&JsValue>) {
     }
 }
 
-/// Installs the message handler and says it is ready.
+/// Installs the message handler, takes the requests that came while the wasm started (`www/worker.js` kept
+/// them), and says it is ready.
 pub fn run() {
-    let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| {
-        let data = e.data();
+    fn on_data(data: JsValue) {
         if super::slices::on_stream_message(&data) {
             return;
         }
         wasm_bindgen_futures::spawn_local(async move { handle(data).await });
-    });
+    }
+    let handler =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| on_data(e.data()));
     scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
     handler.forget();
     post(&FromWorker::Ready, None);
+    // The early read first: a request for the link's profile that is already waiting takes it.
     start_early_read();
+    let pending = Reflect::get(&js_sys::global(), &"scorchPending".into()).unwrap_or(JsValue::UNDEFINED);
+    if let Some(pending) = pending.dyn_ref::<Array>() {
+        for data in pending.iter() {
+            on_data(data);
+        }
+        pending.set_length(0);
+    }
 }
 
 /// The early read of a link's profile: the worker boot.js starts for a link (`www/worker.js` fetches its URL at
