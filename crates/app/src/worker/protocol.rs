@@ -94,7 +94,8 @@ pub enum Job {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum FromWorker {
-    /// The worker's wasm is running; it takes requests from now on.
+    /// The worker's wasm is running. Requests sent before it are kept (`www/worker.js`) and taken then; a
+    /// worker that fails before it is ready means the page reads the profile itself.
     Ready,
     /// Sent after every slice (at most every 4 MiB or so).
     Progress(Progress),
