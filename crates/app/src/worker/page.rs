@@ -2,7 +2,8 @@
 //! and links on the page (they are small).
 //!
 //! One worker per load: `start` terminates any worker still busy (a second file never mixes with the first;
-//! its answers are also told apart by id) and `cancel` terminates it outright. When a worker cannot start (an
+//! its answers are also told apart by id) and `cancel` terminates it outright. Once no load has run for 2 s, a
+//! spare worker is started for the next one ([`Spare`]). When a worker cannot start (an
 //! old server without `www/worker.js`, a browser that refuses module workers) a file is read on the page
 //! instead, in slices, as before.
 
@@ -63,6 +64,96 @@ pub fn cancel() -> bool {
     end(None, Outcome::Cancelled)
 }
 
+/// A worker started ahead of the next load, once the page has been quiet for a while after one: the next file or
+/// URL goes to a worker whose wasm already runs. Starting one takes 30–70 ms after the file is chosen, much of it
+/// waiting for the page's main thread, which is busy with the load's own start then.
+struct Spare {
+    worker: web_sys::Worker,
+    ready: Rc<std::cell::Cell<bool>>,
+    failed: Rc<std::cell::Cell<bool>>,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+thread_local! {
+    static SPARE: RefCell<Option<Spare>> = const { RefCell::new(None) };
+    static SPARE_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// When the last load ended (`performance.now()`, ms).
+    static LAST_END: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+}
+
+/// How long the page must have been without a load before a spare worker starts: starting one competes for the
+/// CPU with a load's last steps and its first paints (on 2 cores, measurably).
+const SPARE_AFTER_MS: f64 = 2000.0;
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Starts a spare worker once no load has run for [`SPARE_AFTER_MS`], unless there is one or one is due.
+fn spare_later() {
+    LAST_END.with(|t| t.set(now_ms()));
+    if !SPARE_PENDING.with(|p| p.replace(true)) {
+        arm_spare(SPARE_AFTER_MS);
+    }
+}
+
+fn arm_spare(ms: f64) {
+    let start = Closure::once_into_js(|| {
+        let quiet = now_ms() - LAST_END.with(std::cell::Cell::get);
+        if quiet < SPARE_AFTER_MS {
+            return arm_spare(SPARE_AFTER_MS - quiet);
+        }
+        SPARE_PENDING.with(|p| p.set(false));
+        let busy = RUNNING.with(|r| r.borrow().is_some());
+        if busy || SPARE.with(|s| s.borrow().is_some()) {
+            return;
+        }
+        let Ok(worker) = start_worker() else { return };
+        let (ready, failed) = (
+            Rc::new(std::cell::Cell::new(false)),
+            Rc::new(std::cell::Cell::new(false)),
+        );
+        let r = ready.clone();
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| r.set(true));
+        let f = failed.clone();
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            e.prevent_default();
+            f.set(true);
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        SPARE.with(|s| {
+            *s.borrow_mut() = Some(Spare {
+                worker,
+                ready,
+                failed,
+                _on_message: on_message,
+                _on_error: on_error,
+            })
+        });
+    });
+    if let Some(w) = web_sys::window() {
+        let _ =
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(start.unchecked_ref(), ms.ceil() as i32);
+    }
+}
+
+/// The spare worker, if one started and has not failed, and whether it is ready. Its handlers are removed: the
+/// load sets its own before anything more can arrive.
+fn take_spare() -> Option<(web_sys::Worker, bool)> {
+    let spare = SPARE.with(|s| s.borrow_mut().take())?;
+    spare.worker.set_onmessage(None);
+    spare.worker.set_onerror(None);
+    if spare.failed.get() {
+        spare.worker.terminate();
+        return None;
+    }
+    Some((spare.worker.clone(), spare.ready.get()))
+}
+
 /// Ends the running load (if `id` matches, or any when `None`): terminates its worker and settles its future.
 fn end(id: Option<u32>, outcome: Outcome) -> bool {
     let running = RUNNING.with(|r| {
@@ -79,6 +170,7 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
     if let Some(finish) = run.finish.take() {
         finish(outcome);
     }
+    spare_later();
     true
 }
 
@@ -300,7 +392,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         Source::File(f) => Some(f.clone()),
         Source::Url(_) | Source::Link(_) => None,
     };
-    let (worker, ready) = match take_early_worker() {
+    let (worker, ready) = match take_early_worker().or_else(take_spare) {
         Some(w) => w,
         None => match start_worker() {
             Ok(w) => (w, false),
