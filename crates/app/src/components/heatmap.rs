@@ -57,14 +57,14 @@ pub fn HeatmapPanel() -> impl IntoView {
     let resized = RwSignal::new(0u32);
     crate::render::canvas::on_window_resize(move || resized.update(|n| *n = n.wrapping_add(1)));
     // The chart's size, set with the panel: the layout below it does not move when it is first painted.
-    let chart_px = move |axis: usize| {
+    let chart = Memo::new(move |_| {
         resized.track();
-        heat.heat.with(|h| {
-            h.as_ref().map(|h| {
-                let (w, hh) = render::heatmap::chart_size(h);
-                format!("{}px", if axis == 0 { w } else { hh })
-            })
-        })
+        heat.heat.with(|h| h.as_deref().map(render::heatmap::chart_size))
+    });
+    let chart_px = move |axis: usize| {
+        chart
+            .get()
+            .map(|(w, h)| format!("{}px", if axis == 0 { w } else { h }))
     };
     // Draw when the grid, the selection or the sparse switch change (once per frame).
     let redraw = Redraw::default();
