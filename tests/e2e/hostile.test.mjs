@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { serve, browser, waitForProfile, outFile } from './harness.mjs';
+import { serve, browser, waitForProfile, outFile, FIXTURES } from './harness.mjs';
 
 const DEPTH = 1_000_000;
 const WIDTH = 1_000_000;
@@ -225,6 +225,31 @@ test('a large profile without a worker (a server lacking www/worker.js): its vie
     assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
     await alive(page, 'without a worker');
     // The only errors: the browser's own about the missing worker script.
+    assert.deepEqual(own.errors.filter((e) => !/404|worker/i.test(e)), []);
+  } finally {
+    await own.close();
+    await noWorker.close();
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+test('a link on a server lacking www/worker.js: the profile it names is read on the page, not waited for', LONG, async () => {
+  // boot.js starts a worker for the link before the app runs; its script fails to load then, before anyone but
+  // boot.js listens. The app must hear of that failure and read the profile itself.
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-noworker-'));
+  const noWorker = await serve(undefined, '/', { '/www/worker.js': empty, '/fixtures/': FIXTURES });
+  const own = await browser();
+  try {
+    const { page } = own;
+    await page.goto(`${noWorker.url}#url=${encodeURIComponent('fixtures/simple.folded')}`);
+    const st = await waitForProfile(page, 'simple.folded');
+    // The fixture's own counts, summed here.
+    const total = fs.readFileSync(path.join(FIXTURES, 'simple.folded'), 'utf8').trim().split('\n')
+      .reduce((n, line) => n + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    assert.equal(st.total, String(total));
+    assert.ok(noWorker.requests.some((r) => r.startsWith('/www/worker.js')), 'the worker was tried');
+    assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
+    await alive(page, 'link without a worker');
     assert.deepEqual(own.errors.filter((e) => !/404|worker/i.test(e)), []);
   } finally {
     await own.close();

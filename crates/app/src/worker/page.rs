@@ -2,10 +2,10 @@
 //! and links on the page (they are small).
 //!
 //! One worker per load: `start` terminates any worker still busy (a second file never mixes with the first;
-//! its answers are also told apart by id) and `cancel` terminates it outright. Once no load has run for 2 s, a
-//! spare worker is started for the next one ([`Spare`]). When a worker cannot start (an
-//! old server without `www/worker.js`, a browser that refuses module workers) a file is read on the page
-//! instead, in slices, as before.
+//! its answers are also told apart by id) and `cancel` terminates it outright. A load takes the worker started
+//! ahead of it ([`Ahead`]) when there is one: the worker `boot.js` starts for a link, or a spare started once no
+//! load has run for 2 s. When a worker cannot start (an old server without `www/worker.js`, a browser that
+//! refuses module workers) the profile is read on the page instead, a file in slices, as before.
 
 use super::protocol::{FromWorker, Open, Progress, ToWorker};
 use super::{js_err, LoadError};
@@ -64,10 +64,12 @@ pub fn cancel() -> bool {
     end(None, Outcome::Cancelled)
 }
 
-/// A worker started ahead of the next load, once the page has been quiet for a while after one: the next file or
-/// URL goes to a worker whose wasm already runs. Starting one takes 30–70 ms after the file is chosen, much of it
-/// waiting for the page's main thread, which is busy with the load's own start then.
-struct Spare {
+/// A worker started ahead of a load, and what it has said so far: the one `boot.js` starts for a link (it
+/// fetches the profile while the page starts; adopted by [`take_ahead`]), or a spare started once the page has
+/// been quiet for a while after a load, so that the next file or URL goes to a worker whose wasm already runs
+/// (starting one takes 30–70 ms after the file is chosen, much of it waiting for the page's main thread, which
+/// is busy with the load's own start then).
+struct Ahead {
     worker: web_sys::Worker,
     ready: Rc<std::cell::Cell<bool>>,
     failed: Rc<std::cell::Cell<bool>>,
@@ -75,8 +77,34 @@ struct Spare {
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
+impl Ahead {
+    /// Listens to `worker` from now on; `ready`, `failed`: what it said before.
+    fn watch(worker: web_sys::Worker, ready: bool, failed: bool) -> Ahead {
+        let (ready, failed) = (
+            Rc::new(std::cell::Cell::new(ready)),
+            Rc::new(std::cell::Cell::new(failed)),
+        );
+        let r = ready.clone();
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| r.set(true));
+        let f = failed.clone();
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            e.prevent_default();
+            f.set(true);
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ahead {
+            worker,
+            ready,
+            failed,
+            _on_message: on_message,
+            _on_error: on_error,
+        }
+    }
+}
+
 thread_local! {
-    static SPARE: RefCell<Option<Spare>> = const { RefCell::new(None) };
+    static AHEAD: RefCell<Option<Ahead>> = const { RefCell::new(None) };
     static SPARE_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// When the last load ended (`performance.now()`, ms).
     static LAST_END: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
@@ -108,32 +136,13 @@ fn arm_spare(ms: f64) {
         }
         SPARE_PENDING.with(|p| p.set(false));
         let busy = RUNNING.with(|r| r.borrow().is_some());
-        if busy || SPARE.with(|s| s.borrow().is_some()) {
+        adopt_boot_worker();
+        if busy || AHEAD.with(|s| s.borrow().is_some()) {
             return;
         }
         let Ok(worker) = start_worker() else { return };
-        let (ready, failed) = (
-            Rc::new(std::cell::Cell::new(false)),
-            Rc::new(std::cell::Cell::new(false)),
-        );
-        let r = ready.clone();
-        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| r.set(true));
-        let f = failed.clone();
-        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-            e.prevent_default();
-            f.set(true);
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        SPARE.with(|s| {
-            *s.borrow_mut() = Some(Spare {
-                worker,
-                ready,
-                failed,
-                _on_message: on_message,
-                _on_error: on_error,
-            })
-        });
+        let spare = Ahead::watch(worker, false, false);
+        AHEAD.with(|s| *s.borrow_mut() = Some(spare));
     });
     if let Some(w) = web_sys::window() {
         let _ =
@@ -141,17 +150,18 @@ fn arm_spare(ms: f64) {
     }
 }
 
-/// The spare worker, if one started and has not failed, and whether it is ready. Its handlers are removed: the
-/// load sets its own before anything more can arrive.
-fn take_spare() -> Option<(web_sys::Worker, bool)> {
-    let spare = SPARE.with(|s| s.borrow_mut().take())?;
-    spare.worker.set_onmessage(None);
-    spare.worker.set_onerror(None);
-    if spare.failed.get() {
-        spare.worker.terminate();
+/// The worker started ahead, unless it failed, and whether it is ready. Its handlers are removed: the load sets
+/// its own before anything more can arrive.
+fn take_ahead() -> Option<(web_sys::Worker, bool)> {
+    adopt_boot_worker();
+    let ahead = AHEAD.with(|s| s.borrow_mut().take())?;
+    ahead.worker.set_onmessage(None);
+    ahead.worker.set_onerror(None);
+    if ahead.failed.get() {
+        ahead.worker.terminate();
         return None;
     }
-    Some((spare.worker.clone(), spare.ready.get()))
+    Some((ahead.worker.clone(), ahead.ready.get()))
 }
 
 /// Ends the running load (if `id` matches, or any when `None`): terminates its worker and settles its future.
@@ -392,7 +402,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         Source::File(f) => Some(f.clone()),
         Source::Url(_) | Source::Link(_) => None,
     };
-    let (worker, ready) = match take_early_worker().or_else(take_spare) {
+    let (worker, ready) = match take_ahead() {
         Some(w) => w,
         None => match start_worker() {
             Ok(w) => (w, false),
@@ -481,8 +491,8 @@ pub(super) fn start_worker() -> Result<web_sys::Worker, String> {
 }
 
 /// What `www/boot.js` hands the app (`window.scorchBoot`): the compiled wasm `module`, shared with every
-/// worker, and for a link that names a profile the `earlyWorker` it started, with `earlyReady` once that
-/// worker has said it is ready. Part of the product (not a test hook).
+/// worker, and for a link that names a profile the `earlyWorker` it started, with what that worker has said
+/// so far (`earlyReady`, `earlyFailed`). Part of the product (not a test hook).
 fn boot() -> Option<JsValue> {
     let w = web_sys::window()?;
     Reflect::get(&w, &"scorchBoot".into())
@@ -490,20 +500,27 @@ fn boot() -> Option<JsValue> {
         .filter(JsValue::is_object)
 }
 
-/// The worker `boot.js` started for a link that names a profile (taken once), and whether it is ready.
-fn take_early_worker() -> Option<(web_sys::Worker, bool)> {
-    let boot = boot()?;
+/// Moves the worker `boot.js` started for a link, if it is still there, into [`AHEAD`] (once).
+fn adopt_boot_worker() {
+    let Some(boot) = boot() else { return };
     let key = JsValue::from_str("earlyWorker");
-    let early = Reflect::get(&boot, &key)
-        .ok()?
-        .dyn_into::<web_sys::Worker>()
-        .ok()?;
-    let _ = Reflect::delete_property(boot.unchecked_ref::<js_sys::Object>(), &key);
-    let ready = Reflect::get(&boot, &"earlyReady".into())
+    let Some(early) = Reflect::get(&boot, &key)
         .ok()
-        .and_then(|r| r.as_bool())
-        .unwrap_or(false);
-    Some((early, ready))
+        .and_then(|w| w.dyn_into::<web_sys::Worker>().ok())
+    else {
+        return;
+    };
+    let _ = Reflect::delete_property(boot.unchecked_ref::<js_sys::Object>(), &key);
+    let said = |k: &str| {
+        Reflect::get(&boot, &k.into())
+            .ok()
+            .and_then(|r| r.as_bool())
+            .unwrap_or(false)
+    };
+    let ahead = Ahead::watch(early, said("earlyReady"), said("earlyFailed"));
+    if let Some(old) = AHEAD.with(|s| s.borrow_mut().replace(ahead)) {
+        old.worker.terminate();
+    }
 }
 
 fn ready_message() -> JsValue {
