@@ -46,9 +46,10 @@ const FILE = { perf: (s) => `perf-${s}mb.linux-perf.txt`, folded: (s) => `folded
 const APPS = {
   scorch: {
     dir: path.join(root, 'dist'), url: (b, p) => `${b}/scorch/index.html#url=${encodeURIComponent(p)}`,
-    // Opens with its demo profile; the file goes to the Open file… input once that is drawn.
+    // Opens with its demo profile (which makes no `bench:` marks); the file goes to the Open file… input once
+    // that is shown.
     home: (b) => `${b}/scorch/index.html`, input: '[data-testid=open-file]',
-    ready: () => performance.getEntriesByName('bench:rendered').length > 0,
+    ready: () => !!document.querySelector('[data-testid=status]')?.dataset.format,
   },
   // The floor (issue #19): ../shared/tools/viewer-bench's page that fetches or reads the profile and touches every
   // byte once, with no parsing, then draws one rectangle.

@@ -2,13 +2,13 @@
 // Content-Security-Policy; Trunk is told not to inject its inline loader (Trunk.toml: inject_scripts = false).
 //
 // The wasm is compiled once here and shared with the import workers (`window.scorchBoot.module`, posted to each
-// worker: crates/app/src/worker/page.rs). When the link names a profile (`#url=`, `#base=`), the first worker
-// starts now and fetches it, so it boots and reads while the page does (`window.scorchBoot.earlyWorker`, with
-// `earlyReady` once it said so and `earlyFailed` if it could not start: the app listens to it only once its own
-// wasm runs). `scorchBoot` is the product's hand-over to the app, not a test hook.
-// For a link that names a profile, the first import worker starts before anything else and fetches the
-// profile at once (it parses once the module arrives; www/worker.js); the app's request for the same URL then
-// reads that response (crates/app/src/worker/side.rs, `read_url`).
+// worker: crates/app/src/worker/page.rs). The first import worker starts now, so it boots while the page does
+// (`window.scorchBoot.earlyWorker`, with `earlyReady` once it said so and `earlyFailed` if it could not start:
+// the app listens to it only once its own wasm runs): the page's first load from a file, a URL or a host takes
+// it (the demo is read on the page, leaving it for the user's own first file). When the link names a profile
+// (`#url=`, `#base=`) that worker fetches it at once (it parses once the module arrives; www/worker.js) and the
+// app's request for the same URL reads that response (crates/app/src/worker/side.rs, `read_url`).
+// `scorchBoot` is the product's hand-over to the app, not a test hook.
 function linkedProfile() {
   for (const kv of location.hash.slice(1).split('&')) {
     const i = kv.indexOf('=');
@@ -24,9 +24,10 @@ function linkedProfile() {
 const boot = { module: null, earlyWorker: null, earlyReady: false, earlyFailed: false };
 let early = null;
 const linked = linkedProfile();
-if (linked) {
+{
   try {
-    early = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `prefetch ${linked}` });
+    const name = linked ? `prefetch ${linked}` : 'import';
+    early = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name });
     early.onmessage = (e) => { if (e.data && e.data.type === 'Ready') boot.earlyReady = true; };
     // A server without www/worker.js: the app then reads the profile on the page (crates/app/src/worker/page.rs).
     early.onerror = (e) => { e.preventDefault(); boot.earlyFailed = true; };

@@ -241,7 +241,8 @@ impl Actions {
             Source::Url(u) => self.open_url(u),
             // Framed: the host sends the profile (`state::embed`), no demo; the link's view applies to it.
             Source::None if s.embed => {}
-            Source::None => self.open_url(DEMO_URL.to_string()),
+            // Read on the page: the worker boot.js started is kept for the user's own first file.
+            Source::None => self.open_url_as(DEMO_URL.to_string(), true),
         }
     }
 

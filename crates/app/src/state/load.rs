@@ -34,6 +34,10 @@ pub struct LoadState {
     pub seq: RwSignal<u64>,
     /// Profiles opened so far (the status line's `data-loads`, so tests can wait for a reload of the same file).
     pub loads: RwSignal<u64>,
+    /// The `seq` of the demo's load (opened by the page itself, not asked for): it makes no `bench:import-done`
+    /// or `bench:rendered` mark, so a benchmark that hands over a file while the demo opens times that file by
+    /// its own marks.
+    pub demo_seq: StoredValue<u64>,
     /// The plain flame graph of the shown profile last built (for a freshly loaded profile, over several
     /// tasks): a rebuild for the same profile, view and order takes it instead of building it again in one
     /// long task. At most one is kept.
@@ -55,6 +59,7 @@ impl Default for LoadState {
             progress: RwSignal::new(None),
             seq: RwSignal::new(0),
             loads: RwSignal::new(0),
+            demo_seq: StoredValue::new(0),
             prebuilt: StoredValue::new_local(None),
             prebuilt_heat: StoredValue::new_local(None),
         }

@@ -65,8 +65,10 @@ impl Actions {
             base = Some(loaded.clone());
         }
         self.diff.events.set(two_counts.then_some((0, 1)));
-        super::mark("bench:import-done");
-        crate::render::flame::mark_next_paint();
+        if l.demo_seq.get_value() != seq {
+            super::mark("bench:import-done");
+            crate::render::flame::mark_next_paint();
+        }
         l.error.set(None);
         self.view.options.set(view);
         self.diff.base.set(base);
@@ -215,12 +217,25 @@ impl Actions {
     }
 
     pub fn open_url(&self, url: String) {
+        self.open_url_as(url, false);
+    }
+
+    /// `demo`: the demo, read on the page (`load::Source::Demo`).
+    pub fn open_url_as(&self, url: String, demo: bool) {
         self.load.next_source.set(Source::Url(url.clone()));
         let name = name_of(&url);
         let seq = self.start_load(name.clone());
+        if demo {
+            self.load.demo_seq.set_value(seq);
+        }
         let a = *self;
         leptos::task::spawn_local(async move {
-            let r = a.load_in_steps(seq, &name, load::Source::Url(url)).await;
+            let source = if demo {
+                load::Source::Demo(url)
+            } else {
+                load::Source::Url(url)
+            };
+            let r = a.load_in_steps(seq, &name, source).await;
             a.finish_loaded(seq, name, r, false);
         });
     }

@@ -3,8 +3,9 @@
 //!
 //! One worker per load: `start` terminates any worker still busy (a second file never mixes with the first;
 //! its answers are also told apart by id) and `cancel` terminates it outright. A load takes the worker started
-//! ahead of it ([`Ahead`]) when there is one: the worker `boot.js` starts for a link, or a spare started once no
-//! load has run for 2 s. When a worker cannot start (an old server without `www/worker.js`, a browser that
+//! ahead of it ([`Ahead`]) when there is one: the worker `boot.js` starts with the page, or a spare started once
+//! no load has run for 2 s. The demo is read on the page ([`Source::Demo`]), leaving `boot.js`'s worker for the
+//! user's own first file. When a worker cannot start (an old server without `www/worker.js`, a browser that
 //! refuses module workers) the profile is read on the page instead, a file in slices, as before.
 
 use super::protocol::{FromWorker, Open, Progress, ToWorker};
@@ -28,6 +29,9 @@ pub enum Source {
     Url(String),
     /// A link's `p=` payload (deflate + base64url).
     Link(String),
+    /// The demo's URL (26 KB of gzip, 1 MB unpacked): read on the page, so the worker started ahead (`boot.js`'s)
+    /// stays free for the user's own first file, which then does not wait for a worker to start.
+    Demo(String),
 }
 
 /// How a worker load ended, before decoding.
@@ -57,16 +61,19 @@ struct Running {
 thread_local! {
     static RUNNING: RefCell<Option<Running>> = const { RefCell::new(None) };
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+    /// Counts [`cancel`]s: a read on the page (the demo) stops between pieces once a newer load starts.
+    static HERE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// Stops the load under way, if any. Returns whether there was one.
 pub fn cancel() -> bool {
+    HERE.with(|g| g.set(g.get().wrapping_add(1)));
     end(None, Outcome::Cancelled)
 }
 
-/// A worker started ahead of a load, and what it has said so far: the one `boot.js` starts for a link (it
-/// fetches the profile while the page starts; adopted by [`take_ahead`]), or a spare started once the page has
-/// been quiet for a while after a load, so that the next file or URL goes to a worker whose wasm already runs
+/// A worker started ahead of a load, and what it has said so far: the one `boot.js` starts with the page (for
+/// a link it fetches the profile while the page starts; adopted by [`take_ahead`]), or a spare started once the
+/// page has been quiet for a while after a load, so that the next file or URL goes to a worker whose wasm already runs
 /// (starting one takes 30–70 ms after the file is chosen, much of it waiting for the page's main thread, which
 /// is busy with the load's own start then).
 struct Ahead {
@@ -198,6 +205,14 @@ pub async fn load(
     order: Order,
     on_progress: impl Fn(Progress) + 'static,
 ) -> Result<Done, LoadError> {
+    if let Source::Demo(url) = &source {
+        // A newer load stops it between pieces ([`cancel`]); no worker to terminate.
+        return Ok(Done {
+            imported: fetch_small_here(url).await?,
+            flame: None,
+            health: None,
+        });
+    }
     let outcome = run_in_worker(&source, order, Rc::new(on_progress)).await;
     let msg = match outcome {
         Outcome::Done(msg) => msg,
@@ -209,7 +224,7 @@ pub async fn load(
             );
             let imported = match source {
                 Source::File(file) => read_file_here(file).await,
-                Source::Url(url) => fetch_url_here(&url).await,
+                Source::Url(url) | Source::Demo(url) => fetch_url_here(&url).await,
                 Source::Link(payload) => scorch_core::export::links::decode(&payload)
                     .map_err(|e| e.to_string())
                     .and_then(|bytes| import(&bytes)),
@@ -378,12 +393,12 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
     let mut open = Open {
         id,
         url: match source {
-            Source::Url(u) => Some(absolute(u)),
+            Source::Url(u) | Source::Demo(u) => Some(absolute(u)),
             Source::File(_) | Source::Link(_) => None,
         },
         link: match source {
             Source::Link(p) => Some(p.clone()),
-            Source::File(_) | Source::Url(_) => None,
+            Source::File(_) | Source::Url(_) | Source::Demo(_) => None,
         },
         slice_bytes: SLICE,
         order: order.key().to_string(),
@@ -400,7 +415,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
     let request: JsValue = message.into();
     let file = match source {
         Source::File(f) => Some(f.clone()),
-        Source::Url(_) | Source::Link(_) => None,
+        Source::Url(_) | Source::Link(_) | Source::Demo(_) => None,
     };
     let (worker, ready) = match take_ahead() {
         Some(w) => w,
@@ -491,8 +506,8 @@ pub(super) fn start_worker() -> Result<web_sys::Worker, String> {
 }
 
 /// What `www/boot.js` hands the app (`window.scorchBoot`): the compiled wasm `module`, shared with every
-/// worker, and for a link that names a profile the `earlyWorker` it started, with what that worker has said
-/// so far (`earlyReady`, `earlyFailed`). Part of the product (not a test hook).
+/// worker, and the `earlyWorker` it started (for a link that names a profile, fetching it), with what that
+/// worker has said so far (`earlyReady`, `earlyFailed`). Part of the product (not a test hook).
 fn boot() -> Option<JsValue> {
     let w = web_sys::window()?;
     Reflect::get(&w, &"scorchBoot".into())
@@ -500,7 +515,7 @@ fn boot() -> Option<JsValue> {
         .filter(JsValue::is_object)
 }
 
-/// Moves the worker `boot.js` started for a link, if it is still there, into [`AHEAD`] (once).
+/// Moves the worker `boot.js` started, if it is still there, into [`AHEAD`] (once).
 fn adopt_boot_worker() {
     let Some(boot) = boot() else { return };
     let key = JsValue::from_str("earlyWorker");
@@ -649,6 +664,35 @@ async fn fetch_url_here(url: &str) -> Result<Imported, String> {
         .map_err(js_err)?;
     let bytes = Uint8Array::new(&buf).to_vec();
     import(&bytes)
+}
+
+/// A small profile (the demo) fetched on the page and parsed in pieces, each its own task (the demo unpacks to
+/// 1 MB of `perf script`, 50–70 ms to parse in one task with the parser's first, lazy, compile); it stops as
+/// soon as a newer load starts, which then has the main thread to itself.
+async fn fetch_small_here(url: &str) -> Result<Imported, LoadError> {
+    /// Bytes of input per task.
+    const PIECE: usize = 4 * 1024;
+    let generation = HERE.with(std::cell::Cell::get);
+    let cancelled = || HERE.with(std::cell::Cell::get) != generation;
+    let window = web_sys::window().ok_or(LoadError::Import("no window".into()))?;
+    let resp = super::checked_response(JsFuture::from(window.fetch_with_str(url)).await, url)
+        .map_err(LoadError::Import)?;
+    let buf = JsFuture::from(resp.array_buffer().map_err(js_err).map_err(LoadError::Import)?)
+        .await
+        .map_err(|e| LoadError::Import(js_err(e)))?;
+    let bytes = Uint8Array::new(&buf).to_vec();
+    let mut loader = Loader::new(ImportOptions::default());
+    for piece in bytes.chunks(PIECE) {
+        if cancelled() {
+            return Err(LoadError::Cancelled);
+        }
+        loader.feed(piece).map_err(|e| LoadError::Import(e.to_string()))?;
+        yield_now().await;
+    }
+    if cancelled() {
+        return Err(LoadError::Cancelled);
+    }
+    loader.finish().map_err(|e| LoadError::Import(e.to_string()))
 }
 
 pub fn import(bytes: &[u8]) -> Result<Imported, String> {
