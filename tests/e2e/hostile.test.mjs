@@ -200,12 +200,24 @@ test('a large profile: a newer view replaces one still being built, and the open
   assert.deepEqual(b.errors, []);
 });
 
-test('a large profile without a worker (a server lacking www/worker.js): its views are built on the page', LONG, async () => {
+/** Runs `body(page, server)` in a browser of its own against a server without `www/worker.js` (an old one; it
+ * also serves the fixtures); the only errors then are the browser's own about the missing worker script. */
+async function withoutWorker(body) {
   const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-noworker-'));
-  const noWorker = await serve(undefined, '/', { '/www/worker.js': empty });
+  const server = await serve(undefined, '/', { '/www/worker.js': empty, '/fixtures/': FIXTURES });
   const own = await browser();
   try {
-    const { page } = own;
+    await body(own.page, server);
+    assert.deepEqual(own.errors.filter((e) => !/404|worker/i.test(e)), []);
+  } finally {
+    await own.close();
+    await server.close();
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
+}
+
+test('a large profile without a worker (a server lacking www/worker.js): its views are built on the page', LONG, async () => {
+  await withoutWorker(async (page, noWorker) => {
     await page.goto(noWorker.url);
     await waitForProfile(page, 'service.perf.gz');
     const n = 200_000;
@@ -224,23 +236,13 @@ test('a large profile without a worker (a server lacking www/worker.js): its vie
     assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(n + 1), 'functions');
     assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
     await alive(page, 'without a worker');
-    // The only errors: the browser's own about the missing worker script.
-    assert.deepEqual(own.errors.filter((e) => !/404|worker/i.test(e)), []);
-  } finally {
-    await own.close();
-    await noWorker.close();
-    fs.rmSync(empty, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a link on a server lacking www/worker.js: the profile it names is read on the page, not waited for', LONG, async () => {
   // boot.js starts a worker for the link before the app runs; its script fails to load then, before anyone but
   // boot.js listens. The app must hear of that failure and read the profile itself.
-  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-noworker-'));
-  const noWorker = await serve(undefined, '/', { '/www/worker.js': empty, '/fixtures/': FIXTURES });
-  const own = await browser();
-  try {
-    const { page } = own;
+  await withoutWorker(async (page, noWorker) => {
     await page.goto(`${noWorker.url}#url=${encodeURIComponent('fixtures/simple.folded')}`);
     const st = await waitForProfile(page, 'simple.folded');
     // The fixture's own counts, summed here.
@@ -250,12 +252,7 @@ test('a link on a server lacking www/worker.js: the profile it names is read on 
     assert.ok(noWorker.requests.some((r) => r.startsWith('/www/worker.js')), 'the worker was tried');
     assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
     await alive(page, 'link without a worker');
-    assert.deepEqual(own.errors.filter((e) => !/404|worker/i.test(e)), []);
-  } finally {
-    await own.close();
-    await noWorker.close();
-    fs.rmSync(empty, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a ten-year perf capture: the heatmap says how many samples lie past its columns', async () => {
