@@ -322,7 +322,14 @@ impl Actions {
         if l.seq.get_untracked() != seq {
             return Err(LoadError::Cancelled);
         }
-        yield_now().await;
+        // A small profile's steps take a few ms together: one task (a yield can cost a frame).
+        let small = done.small;
+        let step = move || async move {
+            if !small {
+                yield_now().await;
+            }
+        };
+        step().await;
         let loaded = super::timed("Loaded::new", || {
             Arc::new(Loaded::new(name.to_string(), done.imported).with_first_health(done.health))
         });
@@ -332,18 +339,18 @@ impl Actions {
             Some((tree, layout)) => FlameData::from_parts(loaded.clone(), view.clone(), tree, layout),
             None => {
                 let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
-                yield_now().await;
+                step().await;
                 FlameData::from_tree(loaded.clone(), view.clone(), tree)
             }
         };
         l.prebuilt.set_value(Some((Arc::new(data), order)));
-        yield_now().await;
+        step().await;
         let opts = self.heat.options();
         let h = super::timed("heatmap", || {
             scorch_core::analysis::heatmap::heatmap(&loaded.imported.profile, &view, &opts)
         });
         l.prebuilt_heat.set_value(Some((loaded.clone(), view, opts, h)));
-        yield_now().await;
+        step().await;
         Ok(loaded)
     }
 

@@ -197,6 +197,8 @@ pub struct Done {
     pub flame: Option<(CallTree, FlameLayout)>,
     /// The default view's stack health, computed by the worker.
     pub health: Option<scorch_core::analysis::health::StackHealth>,
+    /// A small profile: the page builds what is left of its first view in one task ([`SMALL_ANSWER`]).
+    pub small: bool,
 }
 
 /// Imports a file or URL in a worker; `on_progress` hears about every slice. `order`: the first flame graph's.
@@ -211,6 +213,8 @@ pub async fn load(
             imported: fetch_small_here(url).await?,
             flame: None,
             health: None,
+            // Its tree, layout and heatmap are built here, their code compiled on first use: steps of their own.
+            small: false,
         });
     }
     let outcome = run_in_worker(&source, order, Rc::new(on_progress)).await;
@@ -233,18 +237,23 @@ pub async fn load(
                 imported,
                 flame: None,
                 health: None,
+                small: false,
             });
         }
     };
     let get = |k: &str| Reflect::get(&msg, &k.into()).unwrap_or(JsValue::UNDEFINED);
-    fits_in_memory(&msg)?;
+    let small = fits_in_memory(&msg)? < SMALL_ANSWER;
     let health = serde_wasm_bindgen::from_value(get("health")).ok();
     let bytes = Uint8Array::new(&get("buffer")).to_vec();
-    yield_now().await;
+    if !small {
+        yield_now().await;
+    }
     let mut imported = scorch_core::export::wire::decode(&bytes)?;
     drop(bytes);
     // The columns are copied into wasm memory in pieces, each its own task.
-    yield_now().await;
+    if !small {
+        yield_now().await;
+    }
     let mut copier = Copier::default();
     let profile_u32 = copier.columns::<js_sys::Uint32Array>(&get("profile_u32")).await;
     let profile_u64 = copier
@@ -262,12 +271,18 @@ pub async fn load(
         imported,
         flame,
         health,
+        small,
     })
 }
 
+/// An answer of fewer bytes than this is taken in one task: its steps take a few ms together, and a yield
+/// between them can cost a whole frame (the page renders in between).
+const SMALL_ANSWER: f64 = 4.0 * 1024.0 * 1024.0;
+
 /// Refuses, with a clear message, a profile whose columns would not fit in this page's wasm memory (4 GB at
 /// most, and the view needs about as much again), instead of running out of memory halfway and killing the page.
-pub(super) fn fits_in_memory(payload: &JsValue) -> Result<(), LoadError> {
+/// Returns the payload's size in bytes.
+pub(super) fn fits_in_memory(payload: &JsValue) -> Result<f64, LoadError> {
     let mut bytes = 0.0;
     let size = |v: &JsValue| {
         Reflect::get(v, &"byteLength".into())
@@ -297,7 +312,7 @@ pub(super) fn fits_in_memory(payload: &JsValue) -> Result<(), LoadError> {
             needed: used + 2.0 * bytes,
         });
     }
-    Ok(())
+    Ok(bytes)
 }
 
 /// A typed array the worker sent, and the Rust element it holds.
