@@ -62,20 +62,20 @@ thread_local! {
     static RUNNING: RefCell<Option<Running>> = const { RefCell::new(None) };
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
     /// Counts [`cancel`]s: a read on the page (the demo) stops between pieces once a newer load starts.
-    static HERE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static CANCELS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// Stops the load under way, if any. Returns whether there was one.
 pub fn cancel() -> bool {
-    HERE.with(|g| g.set(g.get().wrapping_add(1)));
+    CANCELS.with(|n| n.set(n.get().wrapping_add(1)));
     end(None, Outcome::Cancelled)
 }
 
 /// A worker started ahead of a load, and what it has said so far: the one `boot.js` starts with the page (for
 /// a link it fetches the profile while the page starts; adopted by [`take_ahead`]), or a spare started once the
-/// page has been quiet for a while after a load, so that the next file or URL goes to a worker whose wasm already runs
-/// (starting one takes 30–70 ms after the file is chosen, much of it waiting for the page's main thread, which
-/// is busy with the load's own start then).
+/// page has been quiet for a while after a load, so that the next file or URL goes to a worker whose wasm
+/// already runs (starting one takes 30–70 ms after the file is chosen, much of it waiting for the page's main
+/// thread, which is busy with the load's own start then).
 struct Ahead {
     worker: web_sys::Worker,
     ready: Rc<std::cell::Cell<bool>>,
@@ -672,13 +672,17 @@ async fn read_file_here(file: web_sys::File) -> Result<Imported, String> {
 
 /// The fallback without a worker: a URL fetched whole on the page.
 async fn fetch_url_here(url: &str) -> Result<Imported, String> {
+    import(&fetch_here(url).await?)
+}
+
+/// A URL's body, fetched whole on the page.
+async fn fetch_here(url: &str) -> Result<Vec<u8>, String> {
     let window = web_sys::window().ok_or("no window")?;
     let resp = super::checked_response(JsFuture::from(window.fetch_with_str(url)).await, url)?;
     let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?)
         .await
         .map_err(js_err)?;
-    let bytes = Uint8Array::new(&buf).to_vec();
-    import(&bytes)
+    Ok(Uint8Array::new(&buf).to_vec())
 }
 
 /// A small profile (the demo) fetched on the page and parsed in pieces, each its own task (the demo unpacks to
@@ -687,15 +691,9 @@ async fn fetch_url_here(url: &str) -> Result<Imported, String> {
 async fn fetch_small_here(url: &str) -> Result<Imported, LoadError> {
     /// Bytes of input per task.
     const PIECE: usize = 4 * 1024;
-    let generation = HERE.with(std::cell::Cell::get);
-    let cancelled = || HERE.with(std::cell::Cell::get) != generation;
-    let window = web_sys::window().ok_or(LoadError::Import("no window".into()))?;
-    let resp = super::checked_response(JsFuture::from(window.fetch_with_str(url)).await, url)
-        .map_err(LoadError::Import)?;
-    let buf = JsFuture::from(resp.array_buffer().map_err(js_err).map_err(LoadError::Import)?)
-        .await
-        .map_err(|e| LoadError::Import(js_err(e)))?;
-    let bytes = Uint8Array::new(&buf).to_vec();
+    let generation = CANCELS.with(std::cell::Cell::get);
+    let cancelled = || CANCELS.with(std::cell::Cell::get) != generation;
+    let bytes = fetch_here(url).await.map_err(LoadError::Import)?;
     let mut loader = Loader::new(ImportOptions::default());
     for piece in bytes.chunks(PIECE) {
         if cancelled() {
