@@ -3,7 +3,7 @@
 
 use super::error::{ImportError, ImportErrorKind, Warnings};
 use super::format::Format;
-use super::intern::StrIndex;
+use super::intern::{StackIndex, StrIndex};
 use super::units::Unit;
 use super::{
     EventInfo, FrameId, FrameKind, FrameTable, Label, LabelValue, Meta, Profile, SampleTable, StackId,
@@ -32,7 +32,7 @@ pub struct ProfileBuilder {
     frames: FrameTable,
     frame_ids: HashMap<(StrId, FrameKind), FrameId>,
     stacks: StackTable,
-    stack_ids: HashMap<(u32, FrameId), StackId>,
+    stack_ids: StackIndex,
     samples: SampleTable,
     threads: ThreadTable,
     events: Vec<EventInfo>,
@@ -59,7 +59,7 @@ impl ProfileBuilder {
             frames: FrameTable::default(),
             frame_ids: HashMap::default(),
             stacks: StackTable::default(),
-            stack_ids: HashMap::default(),
+            stack_ids: StackIndex::default(),
             samples: SampleTable::default(),
             threads: ThreadTable::default(),
             events: Vec::new(),
@@ -96,13 +96,7 @@ impl ProfileBuilder {
             .enumerate()
             .map(|(i, (&n, &k))| ((n, k), FrameId(i as u32)))
             .collect();
-        let stack_ids = stacks
-            .parent
-            .iter()
-            .zip(&stacks.frame)
-            .enumerate()
-            .map(|(i, (&p, &f))| ((p, f), StackId(i as u32)))
-            .collect();
+        let stack_ids = StackIndex::of(&stacks);
         let label_set_ids = label_sets
             .iter()
             .enumerate()
@@ -290,12 +284,7 @@ impl ProfileBuilder {
 
     pub fn stack(&mut self, parent: Option<StackId>, frame: FrameId) -> StackId {
         let p = parent.map_or(NO_PARENT, |p| p.0);
-        *self.stack_ids.entry((p, frame)).or_insert_with(|| {
-            let id = StackId(self.stacks.frame.len() as u32);
-            self.stacks.parent.push(p);
-            self.stacks.frame.push(frame);
-            id
-        })
+        self.stack_ids.intern(&mut self.stacks, p, frame)
     }
 
     pub fn stack_count(&self) -> usize {
@@ -371,6 +360,6 @@ pub struct Indexed {
     pub profile: Profile,
     pub(super) string_ids: StrIndex,
     pub(super) frame_ids: HashMap<(StrId, FrameKind), FrameId>,
-    pub(super) stack_ids: HashMap<(u32, FrameId), StackId>,
+    pub(super) stack_ids: StackIndex,
     pub(super) label_set_ids: HashMap<Vec<(StrId, LabelValue)>, u32>,
 }

@@ -11,7 +11,7 @@
 //! does not compile until this file says how it is merged.
 
 use super::error::{ImportError, ImportErrorKind, Warnings};
-use super::intern::StrIndex;
+use super::intern::{StackIndex, StrIndex};
 use super::{
     EventInfo, FrameId, FrameKind, Label, LabelValue, Lost, Meta, Profile, SampleTable, StackId, StrId,
     ThreadTable, EMPTY_STACK, NO_PARENT,
@@ -24,7 +24,7 @@ pub struct Merger {
     p: Profile,
     string_ids: StrIndex,
     frame_ids: HashMap<(StrId, FrameKind), FrameId>,
-    stack_ids: HashMap<(u32, FrameId), StackId>,
+    stack_ids: StackIndex,
     /// Stack rows below this index are in `stack_ids`; rows an append added are indexed only when another
     /// append (or [`Merger::finish_indexed`]) needs them.
     stacks_indexed: usize,
@@ -70,7 +70,7 @@ impl Merger {
         let mut m = Merger {
             string_ids: StrIndex::default(),
             frame_ids: HashMap::default(),
-            stack_ids: HashMap::default(),
+            stack_ids: StackIndex::default(),
             thread_ids: HashMap::default(),
             event_ids: HashMap::default(),
             label_ids: HashMap::default(),
@@ -110,10 +110,7 @@ impl Merger {
 
     /// Puts the stack rows not yet in `stack_ids` there.
     fn index_stacks(&mut self) {
-        let rows = self.p.stacks.parent.iter().zip(&self.p.stacks.frame);
-        for (i, (&par, &f)) in rows.enumerate().skip(self.stacks_indexed) {
-            self.stack_ids.entry((par, f)).or_insert(StackId(i as u32));
-        }
+        self.stack_ids.extend(&self.p.stacks, self.stacks_indexed);
         self.stacks_indexed = self.p.stacks.len();
     }
 
@@ -157,19 +154,19 @@ impl Merger {
     fn stack(&mut self, parent: u32, frame: FrameId, added: usize, eager: bool) -> StackId {
         let fresh = !eager && parent != NO_PARENT && parent as usize >= added;
         if !fresh {
-            if let Some(&s) = self.stack_ids.get(&(parent, frame)) {
+            if let Some(s) = self.stack_ids.get(&self.p.stacks, parent, frame) {
                 return s;
             }
+        }
+        if eager {
+            let s = self.stack_ids.push(&mut self.p.stacks, parent, frame);
+            self.stacks_indexed = self.p.stacks.len();
+            return s;
         }
         let stacks = &mut self.p.stacks;
         stacks.parent.push(parent);
         stacks.frame.push(frame);
-        let s = StackId((stacks.frame.len() - 1) as u32);
-        if eager {
-            self.stack_ids.insert((parent, frame), s);
-            self.stacks_indexed = stacks.frame.len();
-        }
-        s
+        StackId((stacks.frame.len() - 1) as u32)
     }
 
     /// Scales every weight of the merged profile to `decimals` (weights are `value × 10^decimals`).
