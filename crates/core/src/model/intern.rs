@@ -156,6 +156,10 @@ impl StackIndex {
     pub fn get(&self, t: &StackTable, parent: u32, frame: FrameId) -> Option<StackId> {
         if parent != NO_PARENT {
             let next = StackId(parent.wrapping_add(1));
+            if next.idx() >= t.len() {
+                // The last row has no children: the table is topological (a parent before its children).
+                return None;
+            }
             if stack_key(t, next) == (parent, frame) {
                 return Some(next);
             }
