@@ -27,6 +27,28 @@ pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
         && a_rest.iter().zip(b_rest).all(|(x, y)| x == y)
 }
 
+/// How many leading bytes two byte strings share, compared eight bytes at a time (see the module doc).
+#[inline]
+pub fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
+    let (a8, _) = a.as_chunks::<8>();
+    let (b8, _) = b.as_chunks::<8>();
+    let mut n = 0;
+    for (x, y) in a8.iter().zip(b8) {
+        let d = u64::from_le_bytes(*x) ^ u64::from_le_bytes(*y);
+        if d != 0 {
+            return n + (d.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + a
+        .get(n..)
+        .unwrap_or_default()
+        .iter()
+        .zip(b.get(n..).unwrap_or_default())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 /// The hash every index here uses for a byte string.
 #[inline]
 pub fn hash_bytes(b: &[u8]) -> u64 {
@@ -267,6 +289,28 @@ mod tests {
         for a in texts {
             for b in texts {
                 assert_eq!(bytes_eq(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn common_prefix_len_agrees_with_a_byte_loop() {
+        let texts: [&[u8]; 10] = [
+            b"",
+            b"a",
+            b"a;b",
+            b"a;bc",
+            b"abcdefgh",
+            b"abcdefgh;",
+            b"abcdefgh;ijklmnop;q",
+            b"abcdefgh;ijklmnop;r",
+            b"abcdefgh;ijklmnoX;q",
+            b"abcdefgX;ijklmnop;q",
+        ];
+        for a in texts {
+            for b in texts {
+                let naive = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+                assert_eq!(common_prefix_len(a, b), naive, "{a:?} {b:?}");
             }
         }
     }

@@ -122,3 +122,38 @@ fn overflow_is_an_error() {
     assert_eq!(e.kind, ImportErrorKind::Overflow);
     assert_eq!(e.line, Some(2));
 }
+
+/// Lines that share a prefix with the one before in every way (repeats, prefixes, extensions, a frame that is a
+/// prefix of another, empty frames, a trailing `;`, paths revisited out of order, invalid UTF-8): each sample's
+/// path is its line's, summed per path as a plain split of the lines gives, and no (parent, frame) row twice.
+#[test]
+fn lines_sharing_prefixes_keep_their_paths() {
+    let input: &[u8] = b"a;b;c 1\na;b;c 2\na;b 3\na;b;c;d 4\na;bc 5\na;b;cd 6\na;;b 7\na;; 8\na; 9\n\
+        x;y 10\na;b;c 11\na 12\nab;c 13\na;\xff;z 14\na;\xfe;z 15\n";
+    let p = parse(input).unwrap();
+    p.validate().unwrap();
+    let mut want: std::collections::BTreeMap<String, u64> = Default::default();
+    for line in input.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let sp = line.iter().rposition(|&b| b == b' ').unwrap();
+        let count: u64 = std::str::from_utf8(&line[sp + 1..]).unwrap().parse().unwrap();
+        *want
+            .entry(String::from_utf8_lossy(&line[..sp]).into_owned())
+            .or_default() += count;
+    }
+    let mut got: std::collections::BTreeMap<String, u64> = Default::default();
+    for i in 0..p.samples.len() {
+        let mut names = Vec::new();
+        let mut s = Some(p.samples.stack[i]);
+        while let Some(st) = s {
+            names.push(p.frame_name(p.stacks.frame[st.idx()]).to_string());
+            s = p.stacks.parent(st);
+        }
+        names.reverse();
+        *got.entry(names.join(";")).or_default() += p.samples.weight[i];
+    }
+    assert_eq!(got, want);
+    let mut rows = std::collections::HashSet::new();
+    for (par, f) in p.stacks.parent.iter().zip(&p.stacks.frame) {
+        assert!(rows.insert((*par, *f)), "row ({par}, {f:?}) twice");
+    }
+}
