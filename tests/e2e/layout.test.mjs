@@ -158,12 +158,23 @@ test('at 200 % zoom (640×400 CSS px) every toolbar control is still there and r
   } finally { await b.close(); }
 });
 
-test('screenshots: 1280×800 and 1920×1080, light and dark', async () => {
+test('screenshots: 1280×800 and 1920×1080, light and dark; the heatmap follows the theme', async () => {
   for (const colorScheme of ['light', 'dark']) {
     const b = await browser({ colorScheme });
     for (const [width, height] of [[1280, 800], [1920, 1080]]) {
       await openDemo(b.page, { width, height });
       await b.page.screenshot({ path: outFile(`layout-${width}x${height}-${colorScheme}.png`) });
+      // The heatmap's empty cells and the gaps between columns are its background: light in the light theme,
+      // dark in the dark one (no near-white pixel at all; the cells ramp from the background to red).
+      const light = await b.page.evaluate(() => {
+        const c = document.querySelector('[data-testid=heatmap-canvas]');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i] > 230 && d[i + 1] > 230 && d[i + 2] > 230) n++;
+        return { n, of: d.length / 4 };
+      });
+      if (colorScheme === 'dark') assert.equal(light.n, 0, `near-white heatmap pixels in the dark theme: ${light.n} of ${light.of}`);
+      else assert.ok(light.n > 0, 'the light theme shows the heatmap\'s light background');
     }
     assert.deepEqual(b.errors, []);
     await b.close();

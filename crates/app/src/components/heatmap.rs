@@ -22,6 +22,7 @@ pub fn HeatmapPanel() -> impl IntoView {
     let load = expect_context::<LoadState>();
     let view = expect_context::<ViewState>();
     let heat = expect_context::<HeatState>();
+    let ui = expect_context::<crate::state::ui::UiState>();
     let diff = expect_context::<DiffState>();
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     let drag_from = RwSignal::new(None::<Cell>);
@@ -76,6 +77,7 @@ pub fn HeatmapPanel() -> impl IntoView {
         heat.sel_band.track();
         heat.pending.track();
         heat.sparse.track();
+        ui.theme.track();
         if canvas_ref.get().is_none() {
             return;
         }
@@ -93,6 +95,7 @@ pub fn HeatmapPanel() -> impl IntoView {
                 heat.pending.get_untracked(),
                 heat.sparse.get_untracked(),
                 &lost,
+                ui.is_dark(),
             );
         });
     });

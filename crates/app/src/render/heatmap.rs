@@ -58,13 +58,21 @@ pub fn cell_at(h: &Heatmap, canvas: &HtmlCanvasElement, client_x: f64, client_y:
     (c < h.columns && r_from_top < h.rows).then(|| (c, h.rows - 1 - r_from_top))
 }
 
+/// An empty cell in the light theme, and in the dark one; the largest cell.
+const EMPTY_LIGHT: [u8; 3] = [245, 245, 243];
+const EMPTY_DARK: [u8; 3] = [40, 40, 46];
+const FULL: [u8; 3] = [220, 20, 20];
+
 /// Colour of the lost-events mark.
 pub const LOST_MARK: &str = "rgb(109,40,217)";
 
 /// Paints the cells, the lost-events marks (`lost`: columns with losses, from
 /// `scorch_core::analysis::lost::lost_columns`), the selection (first, last) and the first cell of a two-click
 /// selection. `sparse`: cells of 1–3 samples are shown at least at 30 %. `band`: the selection is a band, drawn
-/// as one rectangle (columns first..last × rows first..last) rather than a run of cells in time order.
+/// as one rectangle (columns first..last × rows first..last) rather than a run of cells in time order. `dark`:
+/// the dark theme's background, from which the cells' colour ramps to red (the legend's ramp, `style.css`, is
+/// the same).
+#[allow(clippy::too_many_arguments)]
 pub fn paint(
     canvas: &HtmlCanvasElement,
     h: &Heatmap,
@@ -73,6 +81,7 @@ pub fn paint(
     pending: Option<Cell>,
     sparse: bool,
     lost: &[(u32, u64)],
+    dark: bool,
 ) {
     let (cw, ch) = cell_size(h);
     let (w, hh) = chart_size(h);
@@ -80,7 +89,8 @@ pub fn paint(
         return;
     };
     let c2d = &surface.ctx;
-    c2d.set_fill_style_str("rgb(245,245,243)");
+    let bg = if dark { EMPTY_DARK } else { EMPTY_LIGHT };
+    c2d.set_fill_style_str(&format!("rgb({},{},{})", bg[0], bg[1], bg[2]));
     c2d.fill_rect(0.0, 0.0, w, hh);
     let max = f64::from(h.max.max(1));
     for c in 0..h.columns {
@@ -93,13 +103,11 @@ pub fn paint(
             if sparse && n <= 3 {
                 a = a.max(0.3);
             }
-            let mix = |bg: f64, full: f64| (bg + (full - bg) * a).round() as u8;
-            c2d.set_fill_style_str(&format!(
-                "rgb({},{},{})",
-                mix(245.0, 220.0),
-                mix(245.0, 20.0),
-                mix(243.0, 20.0)
-            ));
+            let mix = |k: usize| {
+                let (from, to) = (f64::from(bg[k]), f64::from(FULL[k]));
+                (from + (to - from) * a).round() as u8
+            };
+            c2d.set_fill_style_str(&format!("rgb({},{},{})", mix(0), mix(1), mix(2)));
             c2d.fill_rect(f64::from(c) * cw, f64::from(h.rows - 1 - r) * ch, cw - 0.5, ch);
         }
     }
