@@ -113,8 +113,8 @@ impl StrIndex {
 
 /// Which row of a [`StackTable`] is (parent, frame), for interning stacks. Like [`StrIndex`] it stores row ids
 /// only (the table holds the keys), and it leaves out every row whose parent is the row just before it: a chain
-/// of new frames, pushed root to leaf when a stack first appears — most rows of a table of deep stacks (8 in 9
-/// on the folded 100 MB benchmark file). Such a row is found by looking at the row after the parent, so a lookup
+/// of new frames, pushed root to leaf when a stack first appears — most rows of a table of deep stacks (9 in 10
+/// on the folded benchmark files). Such a row is found by looking at the row after the parent, so a lookup
 /// checks that row first, then the hash table. A smaller table, and one hash per new stack instead of one per
 /// new row: folded 100 MB parsed in wasm in 245 ms instead of 310, 400 MB in 0.88 s instead of 1.33
 /// (docs/BENCHMARKS.md).
