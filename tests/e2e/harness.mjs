@@ -63,9 +63,42 @@ if (!['chromium', 'firefox'].includes(ENGINE)) throw new Error(`SCORCH_BROWSER=$
 export async function browser({ colorScheme = 'light' } = {}) {
   const b = ENGINE === 'firefox' ? await firefox(colorScheme) : await chromiumBrowser(colorScheme);
   const errors = [];
-  b.page.on('pageerror', (e) => errors.push(String(e)));
-  b.page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  return { page: b.page, errors, close: b.close };
+  // The page's last console lines of every kind, with their time: what `watched` reports when a test hangs.
+  const log = [];
+  const keep = (line) => { log.push(`${new Date().toISOString().slice(11, 23)} ${line}`); if (log.length > 40) log.shift(); };
+  b.page.on('pageerror', (e) => { errors.push(String(e)); keep(`pageerror: ${e}`); });
+  b.page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); keep(`${m.type()}: ${m.text()}`); });
+  return { page: b.page, errors, log, close: b.close };
+}
+
+/** Runs `body(step)` (each phase named by `step('…')`) in `b`'s page. If it has not finished after `ms`, it fails
+ *  with what a hang needs to be found: the phase it was in and the ones before (with their times), the status
+ *  line's dataset, how many views were being built in workers, and the page's last console lines. The test's own
+ *  timeout must be longer than `ms`, or it ends first and says only that it timed out. */
+export async function watched(b, ms, body) {
+  const t0 = Date.now();
+  const steps = [];
+  const step = (name) => steps.push(`${Date.now() - t0} ms ${name}`);
+  let timer;
+  const hung = new Promise((_, reject) => {
+    timer = setTimeout(async () => {
+      // Each read is itself bounded: a page that no longer answers is part of the report.
+      const within = (p) => Promise.race([p, new Promise((r) => setTimeout(() => r('(no answer in 5 s)'), 5000))]);
+      const state = await within(b.page.evaluate(() => {
+        const s = document.querySelector('[data-testid=status]');
+        const text = (id) => document.querySelector(`[data-testid=${id}]`)?.textContent;
+        return JSON.stringify({ ...s?.dataset, text: s?.textContent, loading: text('progress-text'), error: text('error'),
+          views: window.__scorchViewRequests?.() });
+      }).catch((e) => `(${e.message})`));
+      reject(new Error([`no end after ${ms} ms`, `steps: ${steps.join(' · ')}`, `page: ${state}`,
+        `console: ${b.log.length ? `\n  ${b.log.join('\n  ')}` : '(nothing)'}`].join('\n')));
+    }, ms);
+  });
+  try {
+    return await Promise.race([body(step), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function chromiumBrowser(colorScheme) {

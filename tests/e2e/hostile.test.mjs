@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { serve, browser, waitForProfile, outFile, FIXTURES } from './harness.mjs';
+import { serve, browser, waitForProfile, outFile, FIXTURES, watched } from './harness.mjs';
 
 const DEPTH = 1_000_000;
 const WIDTH = 1_000_000;
@@ -31,6 +31,10 @@ const SHAPES = [
   },
 ];
 const LONG = { timeout: 120_000 };
+// A shape's test runs under a watchdog (`watched`) that says where a hang was, shorter than the test's own
+// timeout; a run takes 5–15 s.
+const SHAPE_TEST = { timeout: 200_000 };
+const WATCHDOG = 170_000;
 
 let server, b;
 before(async () => { server = await serve(); b = await browser(); });
@@ -45,11 +49,13 @@ const depthOf = (page, id = 'flame-canvas') => page.getAttribute(`[data-testid=$
 const blur = (page) => page.evaluate(() => document.activeElement?.blur());
 
 for (const s of SHAPES) {
-  test(`${s.name}: every view and Copy link, the page answering throughout`, LONG, async () => {
+  test(`${s.name}: every view and Copy link, the page answering throughout`, SHAPE_TEST, () => watched(b, WATCHDOG, async (step) => {
     const { page } = b;
+    step('open the page');
     await page.goto(server.url);
     await waitForProfile(page, 'service.perf.gz');
     const loads = (await status(page)).loads;
+    step('open the file');
     await page.setInputFiles('[data-testid=open-file]', { name: s.name, mimeType: 'application/octet-stream', buffer: s.bytes() });
     await page.waitForFunction((n) => document.querySelector('[data-testid=status]').dataset.loads !== n, loads, LONG);
     const st = await waitForProfile(page, s.name);
@@ -57,12 +63,14 @@ for (const s of SHAPES) {
     assert.equal(await depthOf(page), s.depth, 'flame graph rows');
     await alive(page, 'open');
 
+    step('icicle');
     await page.click('[data-testid=view-icicle]');
     await page.waitForFunction(() => document.querySelector('[data-testid=flame-canvas]').dataset.orientation === 'icicle');
     assert.equal(await depthOf(page), s.depth, 'icicle rows');
     await alive(page, 'icicle');
     await page.click('[data-testid=view-flame]');
 
+    step('inverted');
     await blur(page);
     const shown = await page.getAttribute('[data-testid=flame-canvas]', 'data-shown');
     await page.keyboard.press('2');
@@ -74,10 +82,12 @@ for (const s of SHAPES) {
     assert.equal((await status(page)).total, s.total, 'inverted total');
     await alive(page, 'inverted');
 
+    step('sandwich');
     await page.keyboard.press('3');
     await page.waitForSelector('[data-testid=sandwich]', LONG);
     // The table lists its first rows only; the search narrows it to the function.
     await page.fill('[data-testid=search]', s.frame);
+    step('sandwich: the function chosen');
     await page.click(`[data-testid=fn-row][data-name="${s.frame}"]`, LONG);
     await page.waitForSelector('[data-testid=callers-canvas]', LONG);
     await page.waitForSelector('[data-testid=callees-canvas]', LONG);
@@ -88,16 +98,19 @@ for (const s of SHAPES) {
     await page.waitForFunction(() => ['callers', 'callees'].every((p) => Number(document.querySelector(`[data-testid=${p}-canvas]`).dataset.depth) > 0), null, LONG);
     assert.equal(await depthOf(page, 'callers-canvas'), s.sandwich[0], 'callers rows');
     assert.equal(await depthOf(page, 'callees-canvas'), s.sandwich[1], 'callees rows');
+    step('sandwich: screenshot');
     await page.screenshot({ path: outFile(`hostile-${s.name}-sandwich.png`) });
     await alive(page, 'sandwich');
     await page.fill('[data-testid=search]', '');
 
+    step('functions');
     await blur(page);
     await page.keyboard.press('4');
     await page.waitForSelector('[data-testid=function-count]', LONG);
     assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), s.functions, 'functions');
     await alive(page, 'functions');
 
+    step('search');
     await page.keyboard.press('1');
     await page.waitForSelector('[data-testid=flame-canvas]', LONG);
     await page.fill('[data-testid=search]', s.frame);
@@ -110,6 +123,7 @@ for (const s of SHAPES) {
     if (s.name === 'deep.folded') {
       // Zoom into a frame near the leaf, a million frames up: the breadcrumb shows the path's ends and how many
       // frames lie between, and Copy link (below) says the zoom stays out of the link.
+      step('zoom');
       await page.evaluate(() => { document.querySelector('.flame-scroll').scrollTop = 0; });
       await page.waitForFunction(() => window.__scorchFramePoint('f'));
       const [x, y] = await page.evaluate(() => window.__scorchFramePoint('f'));
@@ -123,6 +137,7 @@ for (const s of SHAPES) {
       await alive(page, 'zoom');
     }
 
+    step('copy link');
     await page.click('[data-testid=copy-link]');
     await page.locator('[data-testid=copy-link-text]').waitFor(LONG);
     const link = await page.inputValue('[data-testid=copy-link-text]');
@@ -131,6 +146,7 @@ for (const s of SHAPES) {
     if (s.name === 'deep.folded') assert.match(about, /the zoom is left out: it is [\d,]+ frames deep, more than a link carries \(1,000\)/);
     assert.deepEqual(b.errors, []);
 
+    step('the link in a fresh browser');
     const fresh = await browser();
     try {
       await fresh.page.goto(link);
@@ -151,7 +167,7 @@ for (const s of SHAPES) {
     } finally {
       await fresh.close();
     }
-  });
+  }));
 }
 
 test('a large profile: a newer view replaces one still being built, and the open profile stays', LONG, async () => {
