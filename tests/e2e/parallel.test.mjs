@@ -87,3 +87,25 @@ for (const kind of ['folded', 'perf']) {
     });
   }
 }
+
+// A parse worker that never says it is ready (tests/e2e/workers.test.mjs: `window.__scorchSilentWorkers`) is given
+// up on and the input read whole by the import worker: the same profile, in one slice. The previous build waited
+// for it forever.
+for (const how of ['file', 'link']) {
+  test(`parse workers that never start, ${how === 'file' ? 'from a file' : 'by link'}: the input is read whole, the same profile`, async () => {
+    const file = files.folded;
+    const name = path.basename(file);
+    const { page } = b;
+    await page.goto(server.url);
+    await waitForProfile(page, 'service.perf.gz');
+    await page.evaluate(() => { window.__scorchSilentWorkers = 500; });
+    if (how === 'file') await page.setInputFiles('[data-testid=open-file]', file);
+    else await page.evaluate((n) => { location.hash = `url=data/${n}`; }, name);
+    const s = await waitForProfile(page, name);
+    assert.equal(await page.evaluate(() => window.__scorchParseSlices), 1, 'read whole');
+    assert.equal(s.total, nativeInfo(file).total, 'total = scorch info');
+    const want = sha(execFileSync(CLI, ['fold', '--threads', '1', file], { maxBuffer: 1 << 28 }));
+    assert.equal(await exportedFolded(page), want, 'folded export = scorch fold --threads 1');
+    assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
+  });
+}

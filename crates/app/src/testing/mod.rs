@@ -11,6 +11,9 @@
 //! - `window.__scorchLastExport`: the name and bytes of the last file the Export menu offered;
 //! - `window.__scorchLabels()`: the drawn labels with their box and text colours (the contrast test);
 //! - `window.__scorchViewRequests()`: how many views of a large profile are being built in workers;
+//! - `window.__scorchUnsendable = true`: a view request carries a symbol, which no `postMessage` can send;
+//! - `window.__scorchSilentWorkers = ms`: every worker started from then on (views, spare import workers, the
+//!   next load's parse workers) never says it is ready, and is given up on after `ms`;
 //! - the stack chart's: `chart.rs`.
 
 mod bench;
@@ -125,8 +128,10 @@ fn set_global(name: &str, value: &JsValue) {
 }
 
 /// `window.__scorchLoadThrottle = { ms, slice, trap }` slows the worker down so a test can watch progress;
-/// `trap`: after that many slices the worker traps as an allocation failure does.
+/// `trap`: after that many slices the worker traps as an allocation failure does. The load's parse workers are
+/// silent while `window.__scorchSilentWorkers` is set.
 pub fn throttle_load(open: &mut Open) {
+    open.throttle.silent_ms = silent_workers().unwrap_or(0.0) as u32;
     let Some(w) = web_sys::window() else { return };
     let Ok(t) = Reflect::get(&w, &"__scorchLoadThrottle".into()) else {
         return;
@@ -138,6 +143,40 @@ pub fn throttle_load(open: &mut Open) {
     open.throttle.ms = num("ms").unwrap_or(0.0) as u32;
     open.slice_bytes = num("slice").map_or(open.slice_bytes, |s| s.max(1.0) as u32);
     open.throttle.trap_after = num("trap").unwrap_or(0.0) as u32;
+}
+
+/// The name a silent worker is started with ([`silent_workers`]).
+pub const SILENT: &str = "silent";
+
+/// `window.__scorchSilentWorkers`: ms after which a worker that has not said it is ready is given up on;
+/// `None` (the default) when unset, and in a worker.
+pub fn silent_workers() -> Option<f64> {
+    let w = web_sys::window()?;
+    Reflect::get(&w, &"__scorchSilentWorkers".into())
+        .ok()?
+        .as_f64()
+        .filter(|ms| *ms > 0.0)
+}
+
+/// This worker was started silent: it must never say it is ready.
+pub fn is_silent_worker() -> bool {
+    Reflect::get(&js_sys::global(), &"name".into())
+        .ok()
+        .and_then(|n| n.as_string())
+        .is_some_and(|n| n == SILENT)
+}
+
+/// `window.__scorchUnsendable`: the message gets a symbol beside its data, so posting it fails (a
+/// `DataCloneError`, as an out-of-memory clone would) — the tests of what the page does then.
+pub fn make_unsendable(message: &JsValue) {
+    let Some(w) = web_sys::window() else { return };
+    if Reflect::get(&w, &"__scorchUnsendable".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        == Some(true)
+    {
+        let _ = Reflect::set(message, &"unsendable".into(), &js_sys::Symbol::for_("scorch"));
+    }
 }
 
 /// Records how long the import worker took (`window.__scorchWorkerMs`, read by `bench/load-browser.mjs`) and

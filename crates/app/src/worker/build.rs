@@ -211,6 +211,19 @@ pub async fn build(
             });
         }
     });
+    let limit = super::start_limit();
+    super::after(limit, move || {
+        let starting = RUNNING.with(|r| {
+            r.borrow()
+                .get(channel as usize)
+                .and_then(Option::as_ref)
+                .is_some_and(|run| run.id == id && run.request.is_some())
+        });
+        if starting {
+            let why = format!("it did not start within {} s", limit / 1000.0);
+            end(channel, Some(id), Err(Failure::NoWorker(why)));
+        }
+    });
     let _ = JsFuture::from(promise).await;
     let outcome = holder.borrow_mut().take();
     let answers = match outcome {
@@ -276,6 +289,8 @@ fn request_message(imported: &Imported, request: &Build) -> Result<(JsValue, Arr
     let message = js_sys::Object::new();
     let _ = Reflect::set(&message, &"request".into(), &head);
     let _ = Reflect::set(&message, &"payload".into(), &payload);
+    #[cfg(feature = "testing")]
+    crate::testing::make_unsendable(&message);
     Ok((message.into(), transfer))
 }
 
@@ -295,21 +310,22 @@ fn on_message(channel: Channel, id: u32, data: JsValue) {
         }
     };
     match msg {
-        FromWorker::Ready => RUNNING.with(|r| {
-            let mut r = r.borrow_mut();
-            let Some(run) = r
-                .get_mut(channel as usize)
-                .and_then(Option::as_mut)
-                .filter(|run| run.id == id)
-            else {
-                return;
-            };
-            if let Some((request, transfer)) = run.request.take() {
-                if let Err(e) = run.worker.post_message_with_transfer(&request, &transfer) {
-                    web_sys::console::error_2(&"scorch: could not reach the view worker".into(), &e);
-                }
+        FromWorker::Ready => {
+            let sent = RUNNING.with(|r| {
+                let mut r = r.borrow_mut();
+                let run = r
+                    .get_mut(channel as usize)
+                    .and_then(Option::as_mut)
+                    .filter(|run| run.id == id)?;
+                let (request, transfer) = run.request.take()?;
+                Some(run.worker.post_message_with_transfer(&request, &transfer))
+            });
+            // The request cannot reach the worker (a structured clone can fail): the page builds the views.
+            if let Some(Err(e)) = sent {
+                let why = format!("the request could not be sent: {}", super::js_err(e));
+                end(channel, Some(id), Err(Failure::NoWorker(why)));
             }
-        }),
+        }
         FromWorker::Built { id: got, error, .. } if got == id => {
             let all = RUNNING.with(|r| {
                 let mut r = r.borrow_mut();

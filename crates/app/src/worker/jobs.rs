@@ -4,7 +4,7 @@
 
 use super::build::{compute, Built, TABLE_CHUNK};
 use super::protocol::{Build, FromWorker};
-use super::side::{flame_payload, post, typed, u32s, u64s};
+use super::side::{flame_payload, post, post_answer, typed, u32s, u64s};
 use crate::url::UrlKey;
 use js_sys::{Array, Reflect, Uint8Array};
 use scorch_core::view::calltree::Order;
@@ -53,13 +53,11 @@ pub(super) fn serve(b: Build, data: &JsValue) {
             error,
         };
         let Ok(head) = serde_wasm_bindgen::to_value(&head) else {
-            return;
+            let error = "the worker could not encode its answer".to_string();
+            return post(&FromWorker::Failed { id: b.id, error }, None);
         };
         let _ = Reflect::set(&head, &"payload".into(), &msg);
-        let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-        if let Err(e) = scope.post_message_with_transfer(&head, &transfer) {
-            web_sys::console::error_2(&"scorch worker: postMessage failed".into(), &e);
-        }
+        post_answer(&head, &transfer, b.id);
     }
 }
 

@@ -20,6 +20,37 @@ pub use side::run;
 use protocol::Progress;
 use wasm_bindgen::{JsCast, JsValue};
 
+/// How long a worker may take to say it is ready before it is taken for one that never will: a module worker
+/// can fail to start without an `error` event, and the page would wait for it forever. The work is then done
+/// without it — an import or a view on the page, a parse worker's slice by the worker that cut it. Starting
+/// takes 50–300 ms on the machines measured (docs/BENCHMARKS.md); the limit is fifty times that.
+const START_LIMIT_MS: f64 = 15_000.0;
+
+/// [`START_LIMIT_MS`], or in test builds the one a test set (`window.__scorchSilentWorkers`).
+pub(crate) fn start_limit() -> f64 {
+    #[cfg(feature = "testing")]
+    if let Some(ms) = crate::testing::silent_workers() {
+        return ms;
+    }
+    START_LIMIT_MS
+}
+
+/// Calls `f` once, `ms` from now (on the page or in a worker).
+pub(crate) fn after(ms: f64, f: impl FnOnce() + 'static) {
+    let global = js_sys::global();
+    let Some(set_timeout) = js_sys::Reflect::get(&global, &"setTimeout".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return;
+    };
+    let _ = set_timeout.call2(
+        &global,
+        &wasm_bindgen::closure::Closure::once_into_js(f),
+        &ms.into(),
+    );
+}
+
 /// Why a load did not produce a profile.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LoadError {

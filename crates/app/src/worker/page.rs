@@ -484,7 +484,9 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         let _ = Reflect::set(&request, &"file".into(), &file);
     }
     if let Err(e) = worker.post_message(&request) {
-        web_sys::console::error_2(&"scorch: could not reach the import worker".into(), &e);
+        // It would never answer: the page reads the profile itself.
+        worker.terminate();
+        return Outcome::NoWorker(format!("the request could not be sent: {}", js_err(e)));
     }
     RUNNING.with(|r| {
         *r.borrow_mut() = Some(Running {
@@ -500,6 +502,16 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
     });
     if ready {
         on_message(id, ready_message());
+    } else {
+        let limit = super::start_limit();
+        super::after(limit, move || {
+            let starting =
+                RUNNING.with(|r| r.borrow().as_ref().is_some_and(|run| run.id == id && !run.ready));
+            if starting {
+                let why = format!("the import worker did not start within {} s", limit / 1000.0);
+                end(Some(id), Outcome::NoWorker(why));
+            }
+        });
     }
     let _ = JsFuture::from(promise).await;
     let outcome = holder.borrow_mut().take();
@@ -510,6 +522,10 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
 pub(super) fn start_worker() -> Result<web_sys::Worker, String> {
     let opts = web_sys::WorkerOptions::new();
     opts.set_type(web_sys::WorkerType::Module);
+    #[cfg(feature = "testing")]
+    if crate::testing::silent_workers().is_some() {
+        opts.set_name(crate::testing::SILENT);
+    }
     let worker = web_sys::Worker::new_with_options("www/worker.js", &opts).map_err(js_err)?;
     let module = boot()
         .and_then(|b| Reflect::get(&b, &"module".into()).ok())

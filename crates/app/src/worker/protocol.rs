@@ -59,6 +59,10 @@ pub struct Throttle {
     /// After this many slices, trap as an allocation failure does, so tests can check what the page says when
     /// the worker dies.
     pub trap_after: u32,
+    /// Nonzero: the parse workers of this load never say they are ready, and are given up on after this many
+    /// ms (`window.__scorchSilentWorkers`).
+    #[serde(default)]
+    pub silent_ms: u32,
 }
 
 /// Page → worker: build views of a large profile the page holds, off the page's main thread (the inverted tree,

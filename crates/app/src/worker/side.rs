@@ -20,7 +20,7 @@ fn scope() -> DedicatedWorkerGlobalScope {
 
 pub(super) fn post(msg: &FromWorker, buffer: Option<&JsValue>) {
     let Ok(value) = serde_wasm_bindgen::to_value(msg) else {
-        return;
+        return unsent(request_of(msg), "it could not be encoded".into());
     };
     let r = match buffer {
         Some(buf) => {
@@ -30,13 +30,46 @@ pub(super) fn post(msg: &FromWorker, buffer: Option<&JsValue>) {
         None => scope().post_message(&value),
     };
     if let Err(e) = r {
-        web_sys::console::error_2(&"scorch worker: postMessage failed".into(), &e);
+        unsent(request_of(msg), super::js_err(e));
+    }
+}
+
+/// `head` (a message with its `payload`) posted with `transfer`; if it cannot be, the request fails instead.
+pub(super) fn post_answer(head: &JsValue, transfer: &Array, id: u32) {
+    if let Err(e) = scope().post_message_with_transfer(head, transfer) {
+        unsent(Some(id), super::js_err(e));
+    }
+}
+
+/// The request a message belongs to (0: the only one, a parse worker's); `None` for a failure, which has
+/// nothing left to say when it cannot be sent.
+fn request_of(msg: &FromWorker) -> Option<u32> {
+    match msg {
+        FromWorker::Failed { .. } => None,
+        FromWorker::Progress(p) => Some(p.id),
+        FromWorker::Done { id, .. } | FromWorker::Built { id, .. } => Some(*id),
+        FromWorker::Ready | FromWorker::Part => Some(0),
+    }
+}
+
+/// A message that could not be sent: the request it belongs to fails with the reason, so the other side does
+/// not wait for it forever (a structured clone can fail: out of memory, a buffer that cannot be transferred).
+fn unsent(request: Option<u32>, why: String) {
+    web_sys::console::error_1(&format!("scorch worker: a message could not be sent ({why})").into());
+    let Some(id) = request else { return };
+    let error = format!("the worker could not send its answer: {why}");
+    if let Ok(value) = serde_wasm_bindgen::to_value(&FromWorker::Failed { id, error }) {
+        let _ = scope().post_message(&value);
     }
 }
 
 /// Installs the message handler, takes the requests that came while the wasm started (`www/worker.js` kept
 /// them), and says it is ready.
 pub fn run() {
+    #[cfg(feature = "testing")]
+    if crate::testing::is_silent_worker() {
+        return;
+    }
     fn on_data(data: JsValue) {
         if super::slices::on_stream_message(&data) {
             return;
@@ -204,12 +237,11 @@ async fn open_profile(open: Open, data: &JsValue) {
         prefetched: PREFETCHED.with(std::cell::Cell::get),
         slices: super::slices::SLICES.with(std::cell::Cell::get).max(1),
     }) else {
-        return;
+        let error = "the worker could not encode its answer".to_string();
+        return post(&FromWorker::Failed { id, error }, None);
     };
     let _ = Reflect::set(&head, &"payload".into(), &msg);
-    if let Err(e) = scope().post_message_with_transfer(&head, &transfer) {
-        web_sys::console::error_2(&"scorch worker: postMessage failed".into(), &e);
-    }
+    post_answer(&head, &transfer, id);
 }
 
 /// A profile as an object of `buffer` (the encoded rest) and `profile_u32`, `profile_u64` (its big columns as

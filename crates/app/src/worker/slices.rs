@@ -73,6 +73,30 @@ struct HelperState {
     waiter: Option<js_sys::Function>,
     resolve: Option<js_sys::Function>,
     reject: Option<js_sys::Function>,
+    /// Called when it is ready or has failed ([`Helper::started`]).
+    on_ready: Option<js_sys::Function>,
+    /// It did not say it was ready in time: its slice is read by the worker that cut it.
+    gave_up: bool,
+}
+
+impl HelperState {
+    /// Posts `msg` to the ready `worker`; if it cannot be sent, its slice fails (it would never come).
+    fn post(&mut self, worker: &web_sys::Worker, msg: &JsValue, transfer: Option<&Array>) {
+        let sent = match transfer {
+            Some(t) => worker.post_message_with_transfer(msg, t),
+            None => worker.post_message(msg),
+        };
+        let Err(e) = sent else { return };
+        // Settled: `room` no longer waits for it, `result` has the reason.
+        self.resolve = None;
+        if let Some(w) = self.waiter.take() {
+            let _ = w.call0(&JsValue::NULL);
+        }
+        if let Some(reject) = self.reject.take() {
+            let why = format!("a parse worker could not be reached ({})", js_err(e));
+            let _ = reject.call1(&JsValue::NULL, &why.into());
+        }
+    }
 }
 
 /// Streamed bytes a parse worker may have to parse before the download waits for it: without a bound, a
@@ -83,6 +107,8 @@ const MAX_IN_FLIGHT: f64 = (4 << 20) as f64;
 pub(super) struct Helper {
     worker: web_sys::Worker,
     state: Rc<RefCell<HelperState>>,
+    /// How long it may take to say it is ready ([`super::start_limit`]).
+    limit: f64,
     done: Promise,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
@@ -91,7 +117,7 @@ pub(super) struct Helper {
 impl Helper {
     /// A parse worker: `www/worker.js` again (this worker's own script), given the compiled module this worker
     /// was given, if any.
-    fn start() -> Result<Helper, String> {
+    fn start(open: &Open) -> Result<Helper, String> {
         let global = js_sys::global();
         let href = Reflect::get(&global, &"location".into())
             .and_then(|l| Reflect::get(&l, &"href".into()))
@@ -100,7 +126,17 @@ impl Helper {
             .ok_or("no worker location")?;
         let opts = web_sys::WorkerOptions::new();
         opts.set_type(web_sys::WorkerType::Module);
-        opts.set_name("parse");
+        #[cfg(feature = "testing")]
+        let (name, limit) = match open.throttle.silent_ms {
+            0 => ("parse", super::start_limit()),
+            ms => (crate::testing::SILENT, f64::from(ms)),
+        };
+        #[cfg(not(feature = "testing"))]
+        let (name, limit) = {
+            let _ = open;
+            ("parse", super::start_limit())
+        };
+        opts.set_name(name);
         let worker = web_sys::Worker::new_with_options(&href, &opts).map_err(js_err)?;
         let state = Rc::new(RefCell::new(HelperState::default()));
         let done = {
@@ -124,10 +160,10 @@ impl Helper {
                     Ok(FromWorker::Ready) => {
                         s.ready = true;
                         for (m, t) in std::mem::take(&mut s.queue) {
-                            let _ = match t {
-                                Some(t) => worker.post_message_with_transfer(&m, &t),
-                                None => worker.post_message(&m),
-                            };
+                            s.post(&worker, &m, t.as_ref());
+                        }
+                        if let Some(f) = s.on_ready.take() {
+                            let _ = f.call0(&JsValue::NULL);
                         }
                     }
                     Ok(FromWorker::Progress(p)) => {
@@ -157,6 +193,9 @@ impl Helper {
                 if let Some(w) = state.borrow_mut().waiter.take() {
                     let _ = w.call0(&JsValue::NULL);
                 }
+                if let Some(f) = state.borrow_mut().on_ready.take() {
+                    let _ = f.call0(&JsValue::NULL);
+                }
                 if let Some(r) = state.borrow_mut().reject.take() {
                     let _ = r.call1(
                         &JsValue::NULL,
@@ -174,6 +213,7 @@ impl Helper {
         Ok(Helper {
             worker,
             state,
+            limit,
             done,
             _on_message: on_message,
             _on_error: on_error,
@@ -184,10 +224,7 @@ impl Helper {
     fn send(&self, msg: JsValue, transfer: Option<Array>) {
         let mut s = self.state.borrow_mut();
         if s.ready {
-            let _ = match &transfer {
-                Some(t) => self.worker.post_message_with_transfer(&msg, t),
-                None => self.worker.post_message(&msg),
-            };
+            s.post(&self.worker, &msg, transfer.as_ref());
         } else {
             s.queue.push((msg, transfer));
         }
@@ -221,8 +258,39 @@ impl Helper {
         self.send(msg.into(), Some(Array::of1(&arr.buffer())));
     }
 
-    /// Waits while it has more than [`MAX_IN_FLIGHT`] bytes posted and not yet parsed (or until it answered).
+    /// Whether it is ready, waiting for it at most its start limit from the first call: `false` once it failed
+    /// to start or was given up on (its slice is then read by the worker that cut it).
+    async fn started(&self) -> bool {
+        let wait = {
+            let mut s = self.state.borrow_mut();
+            if s.ready || s.gave_up || s.reject.is_none() {
+                return s.ready;
+            }
+            let mut f = None;
+            let p = Promise::new(&mut |resolve, _| f = Some(resolve));
+            if let Some(f) = f {
+                let on_time = f.clone();
+                super::after(self.limit, move || {
+                    let _ = on_time.call0(&JsValue::NULL);
+                });
+                s.on_ready = Some(f);
+            }
+            p
+        };
+        let _ = JsFuture::from(wait).await;
+        let mut s = self.state.borrow_mut();
+        if !s.ready {
+            s.gave_up = true;
+        }
+        s.ready
+    }
+
+    /// Waits while it has more than [`MAX_IN_FLIGHT`] bytes posted and not yet parsed (or until it answered, or
+    /// was given up on).
     async fn room(&self) {
+        if !self.started().await {
+            return;
+        }
         loop {
             let wait = {
                 let mut s = self.state.borrow_mut();
@@ -261,8 +329,8 @@ impl Drop for Helper {
     }
 }
 
-fn start_helpers(n: usize) -> Option<Vec<Helper>> {
-    (0..n).map(|_| Helper::start().ok()).collect()
+fn start_helpers(open: &Open, n: usize) -> Option<Vec<Helper>> {
+    (0..n).map(|_| Helper::start(open).ok()).collect()
 }
 
 /// Progress of the whole parse: `read` bytes (plus the parse workers' when each reads its own: a file) and this
@@ -286,6 +354,11 @@ async fn merge(
     let own = own.map_err(|e| e.to_string())?;
     let mut results = vec![Ok(own)];
     for h in helpers {
+        // One that never started (or failed to): the input is read whole instead.
+        if !h.started().await {
+            web_sys::console::warn_1(&"scorch: a parse worker did not start; reading the input whole".into());
+            return Ok(None);
+        }
         results.push(h.result().await?);
     }
     SLICES.with(|s| s.set(results.len() as u32));
@@ -308,7 +381,7 @@ pub(super) async fn read_blob(open: &Open, file: &web_sys::Blob) -> Option<Resul
     }
     let head = read_range(file, 0.0, SNIFF_WINDOW as f64).await.ok()?;
     let format = splittable_input(&head)?;
-    let helpers = start_helpers(n - 1)?;
+    let helpers = start_helpers(open, n - 1)?;
     Some(read_blob_sliced(open, file, format, helpers).await)
 }
 
@@ -400,7 +473,7 @@ impl Download {
             return None;
         }
         let format = splittable_input(head)?;
-        let helpers = start_helpers(n - 1)?;
+        let helpers = start_helpers(open, n - 1)?;
         for h in &helpers {
             h.request(format, None);
         }
