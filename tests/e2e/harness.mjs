@@ -63,9 +63,9 @@ if (!['chromium', 'firefox'].includes(ENGINE)) throw new Error(`SCORCH_BROWSER=$
 export async function browser({ colorScheme = 'light' } = {}) {
   const b = ENGINE === 'firefox' ? await firefox(colorScheme) : await chromiumBrowser(colorScheme);
   const errors = [];
-  // The page's last console lines of every kind, with their time: what `watched` reports when a test hangs.
+  // The page's console lines of every kind, with their time (`watched` reports the last ones when a test hangs).
   const log = [];
-  const keep = (line) => { log.push(`${new Date().toISOString().slice(11, 23)} ${line}`); if (log.length > 40) log.shift(); };
+  const keep = (line) => log.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
   b.page.on('pageerror', (e) => { errors.push(String(e)); keep(`pageerror: ${e}`); });
   b.page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); keep(`${m.type()}: ${m.text()}`); });
   return { page: b.page, errors, log, close: b.close };
@@ -91,7 +91,7 @@ export async function watched(b, ms, body) {
           views: window.__scorchViewRequests?.() });
       }).catch((e) => `(${e.message})`));
       reject(new Error([`no end after ${ms} ms`, `steps: ${steps.join(' · ')}`, `page: ${state}`,
-        `console: ${b.log.length ? `\n  ${b.log.join('\n  ')}` : '(nothing)'}`].join('\n')));
+        `console: ${b.log.length ? `\n  ${b.log.slice(-40).join('\n  ')}` : '(nothing)'}`].join('\n')));
     }, ms);
   });
   try {

@@ -49,8 +49,9 @@ const depthOf = (page, id = 'flame-canvas') => page.getAttribute(`[data-testid=$
 const blur = (page) => page.evaluate(() => document.activeElement?.blur());
 
 for (const s of SHAPES) {
-  test(`${s.name}: every view and Copy link, the page answering throughout`, SHAPE_TEST, () => watched(b, WATCHDOG, async (step) => {
+  test(`${s.name}: every view and Copy link, the page answering throughout`, SHAPE_TEST, (t) => watched(b, WATCHDOG, async (step) => {
     const { page } = b;
+    const from = b.log.length;
     step('open the page');
     await page.goto(server.url);
     await waitForProfile(page, 'service.perf.gz');
@@ -167,6 +168,8 @@ for (const s of SHAPES) {
     } finally {
       await fresh.close();
     }
+    // A worker given up on (it never said it was ready) is worked around, not a failure; the run says so.
+    for (const line of b.log.slice(from).filter((l) => /did not start/.test(l))) t.diagnostic(line);
   }));
 }
 
