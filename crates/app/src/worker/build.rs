@@ -182,12 +182,7 @@ pub async fn build(
             message
         };
         // Before it was ready (the request not sent yet) the worker never started.
-        let started = RUNNING.with(|r| {
-            r.borrow()
-                .get(channel as usize)
-                .and_then(Option::as_ref)
-                .is_some_and(|run| run.id == id && run.request.is_none())
-        });
+        let started = with_run(channel, id, |run| Some(run.request.is_none())) == Some(true);
         let failure = if started {
             Failure::Load(LoadError::WorkerDied { message, last: None })
         } else {
@@ -213,13 +208,8 @@ pub async fn build(
     });
     let limit = super::start_limit();
     super::after(limit, move || {
-        let starting = RUNNING.with(|r| {
-            r.borrow()
-                .get(channel as usize)
-                .and_then(Option::as_ref)
-                .is_some_and(|run| run.id == id && run.request.is_some())
-        });
-        if starting {
+        // Still holding its request: the worker never said it was ready.
+        if with_run(channel, id, |run| Some(run.request.is_some())) == Some(true) {
             let why = format!("it did not start within {} s", limit / 1000.0);
             end(channel, Some(id), Err(Failure::NoWorker(why)));
         }
@@ -294,6 +284,18 @@ fn request_message(imported: &Imported, request: &Build) -> Result<(JsValue, Arr
     Ok((message.into(), transfer))
 }
 
+/// `f` of the request under way on `channel`, if it is request `id` (`f` must not end it).
+fn with_run<R>(channel: Channel, id: u32, f: impl FnOnce(&mut Running) -> Option<R>) -> Option<R> {
+    RUNNING.with(|r| {
+        let mut r = r.borrow_mut();
+        let run = r
+            .get_mut(channel as usize)
+            .and_then(Option::as_mut)
+            .filter(|run| run.id == id)?;
+        f(run)
+    })
+}
+
 fn on_message(channel: Channel, id: u32, data: JsValue) {
     let payload = Reflect::get(&data, &"payload".into()).unwrap_or(JsValue::UNDEFINED);
     if !payload.is_undefined() {
@@ -311,12 +313,7 @@ fn on_message(channel: Channel, id: u32, data: JsValue) {
     };
     match msg {
         FromWorker::Ready => {
-            let sent = RUNNING.with(|r| {
-                let mut r = r.borrow_mut();
-                let run = r
-                    .get_mut(channel as usize)
-                    .and_then(Option::as_mut)
-                    .filter(|run| run.id == id)?;
+            let sent = with_run(channel, id, |run| {
                 let (request, transfer) = run.request.take()?;
                 Some(run.worker.post_message_with_transfer(&request, &transfer))
             });
@@ -327,12 +324,7 @@ fn on_message(channel: Channel, id: u32, data: JsValue) {
             }
         }
         FromWorker::Built { id: got, error, .. } if got == id => {
-            let all = RUNNING.with(|r| {
-                let mut r = r.borrow_mut();
-                let run = r
-                    .get_mut(channel as usize)
-                    .and_then(Option::as_mut)
-                    .filter(|run| run.id == id)?;
+            let all = with_run(channel, id, |run| {
                 run.answers.push((error, payload));
                 (run.answers.len() == run.jobs).then(|| std::mem::take(&mut run.answers))
             });
