@@ -23,7 +23,8 @@ use wasm_bindgen::{JsCast, JsValue};
 /// How long a worker may take to say it is ready before it is taken for one that never will: a module worker
 /// can fail to start without an `error` event, and the page would wait for it forever. The work is then done
 /// without it — an import or a view on the page, a parse worker's slice by the worker that cut it. Starting
-/// takes 50–300 ms on the machines measured (docs/BENCHMARKS.md); the limit is fifty times that.
+/// takes 43–216 ms on the machines measured (a parse worker: docs/BENCHMARKS.md); the limit is seventy times
+/// the slowest.
 const START_LIMIT_MS: f64 = 15_000.0;
 
 /// [`START_LIMIT_MS`], or in test builds the one a test set (`window.__scorchSilentWorkers`).
