@@ -150,16 +150,29 @@ impl Sink {
         if let Some(p) = &mut self.parser {
             return p.feed(data);
         }
+        // Nothing kept yet: sniffed in place, and copied only if that is not enough (an input given in one
+        // piece is not copied whole before it is parsed).
+        if self.head.is_empty() {
+            if !self.decide(data, false)? {
+                self.head.extend_from_slice(data);
+            }
+            return Ok(());
+        }
         self.head.extend_from_slice(data);
-        self.decide(false)
+        let head = std::mem::take(&mut self.head);
+        if !self.decide(&head, false)? {
+            self.head = head;
+        }
+        Ok(())
     }
 
-    fn decide(&mut self, at_end: bool) -> Result<(), ImportError> {
-        let window = self.head.get(..SNIFF_WINDOW).unwrap_or(&self.head);
-        match sniff(window, at_end || self.head.len() >= SNIFF_WINDOW) {
-            Sniff::NeedMore => Ok(()),
+    /// Sniffs `input` (every byte so far); once the format is known, a parser takes `input` (`true`).
+    fn decide(&mut self, input: &[u8], at_end: bool) -> Result<bool, ImportError> {
+        let window = input.get(..SNIFF_WINDOW).unwrap_or(input);
+        match sniff(window, at_end || input.len() >= SNIFF_WINDOW) {
+            Sniff::NeedMore => Ok(false),
             Sniff::No => {
-                let what = describe_unknown(&self.head);
+                let what = describe_unknown(input);
                 Err(ImportError::new(
                     None,
                     ImportErrorKind::UnknownFormat,
@@ -196,10 +209,9 @@ impl Sink {
                         max_bytes: self.opts.max_pprof_bytes,
                     })),
                 };
-                let head = std::mem::take(&mut self.head);
-                parser.feed(&head)?;
+                parser.feed(input)?;
                 self.parser = Some(parser);
-                Ok(())
+                Ok(true)
             }
         }
     }
@@ -215,7 +227,10 @@ impl Sink {
                     "the input is empty",
                 ));
             }
-            self.decide(true)?;
+            let head = std::mem::take(&mut self.head);
+            if !self.decide(&head, true)? {
+                self.head = head;
+            }
         }
         match self.parser {
             Some(p) => Ok((p.finish()?, self.bytes)),
@@ -386,14 +401,22 @@ impl Loader {
 
     fn feed_stage(&mut self, stage: Stage, chunk: &[u8]) -> Result<(), ImportError> {
         match stage {
+            // The first two bytes say whether it is gzip; only what completes them is kept (the first chunk
+            // usually holds both: it goes on whole, not copied).
+            Stage::Start(head) if head.is_empty() && chunk.len() >= 2 => {
+                self.stage = self.open(chunk.starts_with(&[0x1f, 0x8b]));
+                self.feed_stage_inner(chunk)
+            }
             Stage::Start(mut head) => {
-                head.extend_from_slice(chunk);
+                let (first, rest) = chunk.split_at(2usize.saturating_sub(head.len()).min(chunk.len()));
+                head.extend_from_slice(first);
                 if head.len() < 2 {
                     self.stage = Stage::Start(head);
                     return Ok(());
                 }
                 self.stage = self.open(head.starts_with(&[0x1f, 0x8b]));
-                self.feed_stage_inner(&head)
+                self.feed_stage_inner(&head)?;
+                self.feed_stage_inner(rest)
             }
             other => {
                 self.stage = other;
@@ -533,6 +556,57 @@ mod tests {
             assert_eq!(imp.profile.total(), 12);
             assert_eq!(imp.bytes, text.len() as u64);
         }
+    }
+
+    /// Given whole (sniffed in place, not copied) or cut anywhere around the gzip check and the sniffing
+    /// window: the same profile, or the same error at the same place.
+    #[test]
+    fn an_input_in_one_piece_reads_as_in_chunks() {
+        let folded: String = (0..3000)
+            .map(|i| format!("main;f{};g{} {}\n", i % 7, i % 13, 1 + i % 5))
+            .collect();
+        // A line skipped with a warning in the middle, and a gzip stream cut short (an error at an offset).
+        let skipped = format!("{folded}main;x nope\n{folded}");
+        let z = gz(folded.as_bytes());
+        let perf =
+            "prog 1 [000] 1.000000: 1 cpu-clock:\n\tffff work (/bin/prog)\n\tffff main (/bin/prog)\n\n"
+                .repeat(400);
+        let unknown = "\u{1}".repeat(2 * SNIFF_WINDOW);
+        let inputs = [
+            folded.as_bytes().to_vec(),
+            gz(folded.as_bytes()),
+            skipped.as_bytes().to_vec(),
+            z[..z.len() / 2].to_vec(),
+            perf.as_bytes().to_vec(),
+            unknown.as_bytes().to_vec(),
+        ];
+        let read = |r: Result<Imported, ImportError>| {
+            r.map(|i| {
+                let m = &i.profile.meta;
+                let folded = crate::export::to_folded(&i.profile);
+                (folded, m.records, m.warnings.clone(), i.gzip, i.bytes)
+            })
+            .map_err(|e| e.to_string())
+        };
+        for input in &inputs {
+            let whole = read(import_bytes(input, ImportOptions::default()));
+            for first in [1, 2, 3, SNIFF_WINDOW - 1, SNIFF_WINDOW, SNIFF_WINDOW + 1] {
+                let mut l = Loader::new(ImportOptions::default());
+                let (a, b) = input.split_at(first.min(input.len()));
+                let fed = l
+                    .feed(a)
+                    .and_then(|()| b.chunks(1000).try_for_each(|c| l.feed(c)));
+                let cut = match fed {
+                    Ok(()) => read(l.finish()),
+                    Err(e) => Err(e.to_string()),
+                };
+                assert_eq!(cut, whole, "first chunk of {first} bytes");
+            }
+        }
+        let with_warning = read(import_bytes(&inputs[2], ImportOptions::default()));
+        assert!(with_warning.is_ok_and(|(.., w, _, _)| w.count == 1));
+        assert!(read(import_bytes(&inputs[3], ImportOptions::default())).is_err());
+        assert!(read(import_bytes(&inputs[5], ImportOptions::default())).is_err());
     }
 
     #[test]
