@@ -686,19 +686,36 @@ async fn read_file_here(file: web_sys::File) -> Result<Imported, String> {
     loader.finish().map_err(|e| e.to_string())
 }
 
-/// The fallback without a worker: a URL fetched whole on the page.
+/// The fallback without a worker: a URL fetched whole on the page, and parsed from there a slice at a time (a
+/// slice in wasm memory at once, not a second copy of the body).
 async fn fetch_url_here(url: &str) -> Result<Imported, String> {
-    import(&fetch_here(url).await?)
+    let body = fetch_body(url).await?;
+    let mut loader = Loader::new(ImportOptions::default());
+    let size = body.length();
+    let mut off = 0;
+    while off < size {
+        let end = off.saturating_add(SLICE).min(size);
+        loader
+            .feed(&body.subarray(off, end).to_vec())
+            .map_err(|e| e.to_string())?;
+        off = end;
+    }
+    loader.finish().map_err(|e| e.to_string())
 }
 
 /// A URL's body, fetched whole on the page.
-async fn fetch_here(url: &str) -> Result<Vec<u8>, String> {
+async fn fetch_body(url: &str) -> Result<Uint8Array, String> {
     let window = web_sys::window().ok_or("no window")?;
     let resp = super::checked_response(JsFuture::from(window.fetch_with_str(url)).await, url)?;
     let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?)
         .await
         .map_err(js_err)?;
-    Ok(Uint8Array::new(&buf).to_vec())
+    Ok(Uint8Array::new(&buf))
+}
+
+/// A URL's body, fetched whole on the page, in wasm memory.
+async fn fetch_here(url: &str) -> Result<Vec<u8>, String> {
+    Ok(fetch_body(url).await?.to_vec())
 }
 
 /// A small profile (the demo) fetched on the page and parsed in pieces, each its own task (the demo unpacks to
