@@ -74,10 +74,7 @@ pub fn mark(name: &str) {
 /// [`mark`] at the end of the current task: a zero-delay timeout queued now runs once this task is done (and
 /// the frame it drew, if one was due) — how a benchmark harness times a drawing task.
 pub fn mark_after_task(name: &'static str) {
-    use wasm_bindgen::JsCast;
-    let Some(w) = web_sys::window() else { return };
-    let f = wasm_bindgen::closure::Closure::once_into_js(move || mark(name));
-    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0);
+    crate::worker::after(0.0, move || mark(name));
 }
 
 /// Runs `f`; in test builds (the `testing` feature) logs how long it took when that was 10 ms or more

@@ -136,7 +136,7 @@ fn spare_later() {
 }
 
 fn arm_spare(ms: f64) {
-    let start = Closure::once_into_js(|| {
+    super::after(ms.ceil(), || {
         let quiet = now_ms() - LAST_END.with(std::cell::Cell::get);
         if quiet < SPARE_AFTER_MS {
             return arm_spare(SPARE_AFTER_MS - quiet);
@@ -151,10 +151,6 @@ fn arm_spare(ms: f64) {
         let spare = Ahead::watch(worker, false, false);
         AHEAD.with(|s| *s.borrow_mut() = Some(spare));
     });
-    if let Some(w) = web_sys::window() {
-        let _ =
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(start.unchecked_ref(), ms.ceil() as i32);
-    }
 }
 
 /// The worker started ahead, unless it failed, and whether it is ready. Its handlers are removed: the load sets
