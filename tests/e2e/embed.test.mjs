@@ -41,10 +41,10 @@ const messages = (page) => page.evaluate(() => window.scorchMessages);
 const waitFor = (page, type, n = 1) =>
   page.waitForFunction(([t, n]) => (window.scorchMessages || []).filter((m) => m.type === t).length >= n, [type, n]);
 /** The viewer's own document (same origin as the host page). */
-const inViewer = (page, fn, arg) => page.evaluate(([src, arg]) => {
-  const doc = document.getElementById('viewer').contentDocument;
-  return new Function('doc', 'arg', `return (${src})(doc, arg)`)(doc, arg);
-}, [fn.toString(), arg]);
+// One expression with the function's source inlined, evaluated by the driver: rebuilding it in the page with
+// Function() is what the host page's CSP forbids (Firefox ESR 140 enforces that on driver-run code).
+const inViewer = (page, fn, arg) => page.evaluate(
+  `(${fn})(document.getElementById('viewer').contentDocument, ${arg === undefined ? 'undefined' : JSON.stringify(arg)})`);
 
 test('the example host loads a profile by message, hears loaded and select, and changes the view', async () => {
   const b = await browser();

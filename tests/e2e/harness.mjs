@@ -201,9 +201,17 @@ export function outFile(name) {
 export async function openApp() {
   const server = await serve();
   const b = await browser();
-  await b.page.goto(server.url);
-  await waitForProfile(b.page, 'service.perf.gz');
-  return { server, b, close: async () => { await b.close(); await server.close(); } };
+  const close = async () => { await b.close(); await server.close(); };
+  try {
+    await b.page.goto(server.url);
+    await waitForProfile(b.page, 'service.perf.gz');
+  } catch (e) {
+    // A `before` hook that fails never hands its browser to the `after` hook: close it here, or the open
+    // browser keeps the test file's process (and the run) alive.
+    await close().catch(() => {});
+    throw e;
+  }
+  return { server, b, close };
 }
 
 /** `scorch info FILE` by the native CLI (target/debug/scorch): records read and the shown total. */

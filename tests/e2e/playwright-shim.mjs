@@ -15,6 +15,16 @@ import path from 'node:path';
 const TIMEOUT = 30000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// Code for the page is sent as the source of one expression, `(fn)(args…)`, evaluated by the driver (WebDriver
+// BiDi's script.evaluate, which the page's CSP does not govern) — never rebuilt in the page with Function() or
+// eval, which the page's CSP forbids (Firefox ESR 140 enforces it on code the driver runs; 153 does not).
+// Arguments travel as JSON; a function's source is inlined as code.
+class Code { constructor(fn) { this.src = String(fn); } }
+const code = (fn) => new Code(fn);
+const lit = (v) => (v === undefined ? 'undefined' : v instanceof Code ? v.src : JSON.stringify(v));
+/** The expression that calls `fn` (a function or its source) with `args` in the page. */
+export const call = (fn, ...args) => `(${String(fn)})(${args.map(lit).join(', ')})`;
+
 /** Wraps `page` (a puppeteer Page); `files` is a scratch folder for `setInputFiles` with in-memory buffers. */
 export function wrapPage(page, files) {
   const keyboard = {
@@ -40,24 +50,29 @@ export function wrapPage(page, files) {
 
   const locator = (steps) => {
     /** Resolves the steps (selector, optional first) to elements in the page and runs `fn(elements, arg)`. */
-    const run = (fn, arg) => page.evaluate((steps, src, arg) => {
+    const run = (fn, arg) => page.evaluate(call((steps, fn, arg) => {
       let els = [document];
       for (const [sel, first] of steps) {
         els = els.flatMap((e) => [...e.querySelectorAll(sel)]);
         if (first) els = els.slice(0, 1);
       }
-      // eslint-disable-next-line no-new-func
-      return new Function(`return (${src})`)()(els, arg);
-    }, steps, fn.toString(), arg);
+      return fn(els, arg);
+    }, steps, code(fn), arg));
+    // Each check stands alone: it runs in the page, where nothing of this module is in scope.
     const visible = (els) => {
       const e = els[0];
       if (!e) return false;
       const r = e.getBoundingClientRect();
       return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
     };
+    const hidden = (els) => {
+      const e = els[0];
+      if (!e) return true;
+      const r = e.getBoundingClientRect();
+      return !(r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden');
+    };
     const waitFor = async ({ state = 'visible', timeout = TIMEOUT } = {}) => {
-      const want = { visible, attached: (els) => els.length > 0, detached: (els) => els.length === 0,
-        hidden: (els) => !visible(els) }[state];
+      const want = { visible, attached: (els) => els.length > 0, detached: (els) => els.length === 0, hidden }[state];
       if (!want) throw new Error(`locator.waitFor: state ${state} is not in the Firefox shim`);
       const t0 = Date.now();
       for (;;) {
@@ -155,7 +170,17 @@ export function wrapPage(page, files) {
     // The tests only go back within the page (zoom history): a same-document traversal.
     goBack: () => page.evaluate(() => history.back()),
     evaluate: (fn, arg) => page.evaluate(fn, arg),
-    waitForFunction: (fn, arg, { timeout = TIMEOUT } = {}) => page.waitForFunction(fn, { timeout, polling: 'raf' }, arg),
+    // Not puppeteer's waitForFunction: it builds its predicate in the page with Function(), which Firefox ESR 140
+    // refuses under the page's CSP (no 'unsafe-eval'). Polled here instead, each poll one evaluation.
+    waitForFunction: async (fn, arg, { timeout = TIMEOUT } = {}) => {
+      const t0 = Date.now();
+      for (;;) {
+        const value = await page.evaluate(call(fn, arg));
+        if (value) return value;
+        if (Date.now() - t0 > timeout) throw new Error(`waitForFunction: timeout ${timeout} ms exceeded: ${String(fn).slice(0, 200)}`);
+        await sleep(16);
+      }
+    },
     waitForTimeout: sleep,
     waitForSelector: async (sel, { state = 'visible', timeout = TIMEOUT } = {}) => {
       await $(sel).waitFor({ state, timeout });
