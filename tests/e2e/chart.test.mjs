@@ -143,6 +143,34 @@ test('a heatmap selection zooms the chart; a ruler drag sets the heatmap range',
   await b.close();
 });
 
+test('the chart\'s zoom window travels in the link (cw=) and a reader opening it sees the same window', async () => {
+  const b = await browser();
+  const { page } = b;
+  await openChart(page);
+  const whole = await chartData(page);
+  await page.focus('[data-testid=chart-canvas]');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  await page.waitForFunction((s) => document.querySelector('[data-testid=chart-canvas]').dataset.windowStartNs !== s,
+    whole.windowStartNs);
+  const zoomed = await chartData(page);
+  assert.ok(BigInt(zoomed.windowEndNs) - BigInt(zoomed.windowStartNs) < BigInt(whole.windowEndNs) - BigInt(whole.windowStartNs));
+  await page.waitForFunction(() => /[#&]cw=\d+-\d+/.test(location.hash));
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /mode=chart/);
+  // A reader: a fresh browser given the link.
+  const r = await browser();
+  await r.page.goto(`${server.url}${hash}`);
+  await waitForProfile(r.page, 'threads.txt');
+  await r.page.waitForFunction(() => Number(document.querySelector('[data-testid=chart-canvas]')?.dataset.boxes) > 0);
+  const seen = await chartData(r.page);
+  assert.deepEqual([seen.windowStartNs, seen.windowEndNs], [zoomed.windowStartNs, zoomed.windowEndNs]);
+  assert.deepEqual(r.errors, []);
+  await r.close();
+  assert.deepEqual(b.errors, []);
+  await b.close();
+});
+
 test('dark theme screenshot', async () => {
   const b = await browser({ colorScheme: 'dark' });
   const { page } = b;

@@ -3,7 +3,9 @@
 // has and folds away, grammatical counts. Screenshots at 1280×800 and 1920×1080 in both themes (tests/out/).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, browser, waitForProfile, settle, outFile, FIXTURES } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, browser, waitForProfile, settle, outFile, FIXTURES, ROOT, ENGINE } from './harness.mjs';
 
 let server;
 before(async () => { server = await serve(undefined, '/', { '/fixtures/': FIXTURES }); });
@@ -164,6 +166,10 @@ test('screenshots: 1280×800 and 1920×1080, light and dark; the heatmap follows
     for (const [width, height] of [[1280, 800], [1920, 1080]]) {
       await openDemo(b.page, { width, height });
       await b.page.screenshot({ path: outFile(`layout-${width}x${height}-${colorScheme}.png`) });
+      // README.md's picture is this one: SCORCH_README_SCREENSHOT=1 writes it (docs/TESTING.md).
+      if (process.env.SCORCH_README_SCREENSHOT && ENGINE === 'chromium' && colorScheme === 'light' && width === 1280) {
+        fs.copyFileSync(outFile(`layout-${width}x${height}-${colorScheme}.png`), path.join(ROOT, 'docs', 'screenshot.png'));
+      }
       // The heatmap's empty cells and the gaps between columns are its background: light in the light theme,
       // dark in the dark one (no near-white pixel at all; the cells ramp from the background to red).
       const light = await b.page.evaluate(() => {

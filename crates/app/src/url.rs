@@ -9,7 +9,8 @@
 //! `idle=0`, `range` and `a` (time ranges as `START-END` nanoseconds after the heatmap origin), `off` and `aoff` (a
 //! band's offsets within each second of `range` and of `a`, as `FROM-TO` nanoseconds), `q` (search text)
 //! with `qf` (`r` regex, `c` case-sensitive), `tx` (transforms, one per line, as
-//! `scorch_core::analysis::transforms::Transform::to_text`), `mode` (`inverted|sandwich|functions|calltree|chart`), `sel` (selected
+//! `scorch_core::analysis::transforms::Transform::to_text`), `mode` (`inverted|sandwich|functions|calltree|chart`), `cw`
+//! (the stack chart's zoom window, `START-END` nanoseconds after the heatmap origin), `sel` (selected
 //! function), `order=heavy`, `color` (`module|kind|self`), `widths=base`, `abs=1`.
 //!
 //! Versions: `v` is the format's version. Links without it are version 1, today's format, and it is written only
@@ -205,6 +206,8 @@ pub struct UrlState {
     pub transforms: Vec<Transform>,
     /// `mode`
     pub mode: Mode,
+    /// `cw`: the stack chart's time window, ns after the heatmap origin (`None`: the whole chart).
+    pub chart_window: Option<(u64, u64)>,
     /// `sel`: the selected function.
     pub selected: Option<String>,
     /// `order`
@@ -245,6 +248,7 @@ impl Default for UrlState {
             search: Pattern::default(),
             transforms: Vec::new(),
             mode: Mode::Flame,
+            chart_window: None,
             selected: None,
             order: Order::Alphabetical,
             scheme: ColorScheme::Name,
@@ -388,6 +392,7 @@ impl UrlState {
         };
         s.transforms = scorch_core::analysis::transforms::transforms_from_text(get("tx").unwrap_or_default());
         s.mode = get("mode").and_then(Mode::from_key).unwrap_or(Mode::Flame);
+        s.chart_window = get("cw").and_then(range).filter(|&(a, b)| a < b);
         s.selected = get("sel").filter(|x| !x.is_empty()).map(str::to_string);
         s.order = get("order")
             .and_then(Order::from_key)
@@ -396,9 +401,9 @@ impl UrlState {
         s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
         s.absolute = get("abs") == Some("1");
         s.embed = get("embed") == Some("1");
-        const KNOWN: [&str; 35] = [
+        const KNOWN: [&str; 36] = [
             "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "th",
-            "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "sel", "order",
+            "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "cw", "sel", "order",
             "color", "widths", "abs", "embed", "series", "mean", "ps", "",
         ];
         s.unknown = pairs
@@ -508,6 +513,9 @@ impl UrlState {
         if self.mode != Mode::Flame {
             out.push(("mode", self.mode.key().to_string()));
         }
+        if let Some(w) = self.chart_window {
+            out.push(("cw", rel(w)));
+        }
         if let Some(sel) = &self.selected {
             out.push(("sel", sel.clone()));
         }
@@ -584,6 +592,7 @@ impl UrlState {
             s.range_a = None;
             s.offsets = None;
             s.offsets_a = None;
+            s.chart_window = None;
             s.rows = d.rows;
             s.idle = d.idle;
         }
@@ -679,6 +688,20 @@ mod tests {
         );
         assert_eq!((s.widths, s.absolute), (Widths::Base, true));
         assert_eq!(s.render().as_deref(), Some(link));
+    }
+
+    #[test]
+    fn round_trips_the_chart_window() {
+        let link = "#url=u.perf&range=0-9000&mode=chart&cw=1500-2500";
+        let s = UrlState::parse(link);
+        assert_eq!((s.mode, s.chart_window), (Mode::Chart, Some((1500, 2500))));
+        assert_eq!(s.render().as_deref(), Some(link));
+        // An empty or reversed window is no window.
+        assert_eq!(UrlState::parse("#mode=chart&cw=5-5").chart_window, None);
+        assert_eq!(UrlState::parse("#mode=chart&cw=9-2").chart_window, None);
+        // A carried profile without timestamps has no clock to place it on.
+        let carried = UrlState::parse(link).for_embedded("x".into(), None, false);
+        assert_eq!(carried.chart_window, None);
     }
 
     #[test]

@@ -79,7 +79,7 @@ impl Actions {
             rows: s.rows,
             idle_filter: s.idle,
         };
-        let ranges = s.range.is_some() || s.range_a.is_some() || s.offsets.is_some();
+        let ranges = s.range.is_some() || s.range_a.is_some() || s.offsets.is_some() || s.chart_window.is_some();
         let h = ranges
             .then(|| {
                 scorch_core::analysis::heatmap::heatmap(
@@ -102,6 +102,13 @@ impl Actions {
             self.heat.sel.set(None);
             self.heat.sel_band.set(false);
         }
+        // The stack chart's window, on the same clock as the ranges (the chart keeps a window given before it
+        // is first drawn).
+        self.view.chart_window.set(
+            h.as_ref()
+                .zip(s.chart_window)
+                .map(|(h, (a, b))| (h.origin_ns + a, h.origin_ns + b)),
+        );
         let offsets_a = s.offsets_a;
         if let (Some(h), Some((s, e))) = (&h, s.range_a) {
             self.heat.range_a.set(Some((h.origin_ns + s, h.origin_ns + e)));
@@ -189,6 +196,13 @@ impl Actions {
             let rel = |(s, e): (u64, u64)| (s.saturating_sub(h.origin_ns), e.saturating_sub(h.origin_ns));
             s.range = v.time_range.map(rel);
             s.range_a = self.heat.range_a.get_untracked().map(rel);
+            // Only a window of its own: the one a heatmap range gave is the range's.
+            s.chart_window = self
+                .view
+                .chart_window
+                .get_untracked()
+                .filter(|w| Some(*w) != v.time_range)
+                .map(rel);
             s.offsets = v.offsets;
             s.offsets_a = self
                 .heat
@@ -268,6 +282,7 @@ impl Actions {
             a.search.pattern.track();
             a.search.transforms.track();
             a.view.mode.track();
+            a.view.chart_window.track();
             a.search.selected.track();
             a.view.order.track();
             a.view.scheme.track();
