@@ -28,23 +28,6 @@ fn facts_table(rows: Vec<FactRow>) -> impl IntoView {
     }
 }
 
-/// One line: the facts that differ between the sides, or that none does.
-fn facts_summary(rows: &[FactRow]) -> String {
-    let differ: Vec<String> = rows
-        .iter()
-        .filter(|r| r.differs)
-        .map(|r| format!("≠ {}: {} → {}", r.name, r.base, r.target))
-        .collect();
-    if differ.is_empty() {
-        "The sides agree in sample type, unit, rate, duration and sample count.".to_string()
-    } else {
-        format!(
-            "{} (rate, duration, samples: by more than 1.5×)",
-            differ.join(" · ")
-        )
-    }
-}
-
 /// A diff refused because the sides' sample types or units differ: why, both sides' facts, and the way out.
 #[component]
 fn DiffRefused() -> impl IntoView {
@@ -170,7 +153,7 @@ fn DiffLegend() -> impl IntoView {
                     </div>
                     <div class="diff-facts-line" data-testid="diff-facts-line"
                         data-differs=differ_names>
-                        {move || facts_summary(&facts())}
+                        {move || scorch_core::analysis::compare::facts_summary(&facts())}
                         " "
                         <button class="link-button" data-testid="diff-facts-toggle" aria-expanded=move || show_facts.get().to_string()
                             on:click=move |_| show_facts.update(|m| *m = !*m)>

@@ -96,7 +96,7 @@ pub fn StatusLine() -> impl IntoView {
                 p.meta.format,
                 if d.loaded.imported.gzip { " (gzip)" } else { "" },
                 group_thousands(p.meta.records),
-                p.meta.format.record_noun(),
+                p.record_noun(),
                 if event.is_empty() {
                     String::new()
                 } else if p.meta.format == scorch_core::Format::Pprof {

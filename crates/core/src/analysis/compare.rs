@@ -210,6 +210,39 @@ pub fn fact_rows(b: &[Facts], t: &[Facts], one_file: bool) -> Vec<FactRow> {
     rows
 }
 
+/// One line over [`fact_rows`], as the diff bar shows it: what differs (`≠ samples: 213 → 136`, by more than 1.5×
+/// for rate, duration and samples), what is only within 1.5× with both values (`within 1.5×: samples 1280 →
+/// 1586`), and what is equal. A fact neither side states (`-` on both) is left out. Never says "agree" of two
+/// different values.
+pub fn facts_summary(rows: &[FactRow]) -> String {
+    let mut differ = Vec::new();
+    let mut within = Vec::new();
+    let mut equal = Vec::new();
+    for r in rows {
+        if r.differs {
+            differ.push(format!("≠ {}: {} → {}", r.name, r.base, r.target));
+        } else if r.base != r.target {
+            within.push(format!("{} {} → {}", r.name, r.base, r.target));
+        } else if r.base != "-" {
+            equal.push(r.name);
+        }
+    }
+    let mut parts = Vec::new();
+    if !differ.is_empty() {
+        parts.push(format!(
+            "{} (rate, duration, samples: by more than 1.5×)",
+            differ.join(" · ")
+        ));
+    }
+    if !within.is_empty() {
+        parts.push(format!("within 1.5×: {}", within.join(", ")));
+    }
+    if !equal.is_empty() {
+        parts.push(format!("equal: {}", equal.join(", ")));
+    }
+    parts.join(" · ")
+}
+
 /// Why a diff of these sides is refused (sample types or units differ), naming both; `None` when comparable.
 pub fn refusal(b: &Facts, t: &Facts) -> Option<String> {
     let hard: Vec<Fact> = differences(b, t).into_iter().filter(|d| d.is_hard()).collect();

@@ -5,7 +5,8 @@
 //! The duration is the one the file states (pprof's `duration_nanos`); else, for samples with timestamps, the
 //! span from the first to the last sample the view selects (or the view's time range), times the number of
 //! CPUs those samples ran on when the input names them (perf's `[cpu]`): the CPU time that was there to be
-//! sampled. The share is given only when the shown total is a time (nanoseconds), as pprof does.
+//! sampled. The share is given only when the shown total is a time (nanoseconds), as pprof does, and never
+//! against an invented CPU count: perf script without its `cpu` field leaves the number of CPUs unknown.
 
 use crate::model::units::{format_percent, format_value};
 use crate::model::{Profile, Unit, Weight};
@@ -31,6 +32,9 @@ pub struct Coverage {
     /// CPUs the selected samples ran on, when the input names them (then the available time is
     /// `duration × cpus`).
     pub cpus: Option<u32>,
+    /// The input could name CPUs (perf script) but does not (perf script without its `cpu` field): the CPU
+    /// time that was there to be sampled is unknown, so there is no share.
+    pub cpus_unknown: bool,
     /// The view's total (raw weight units, see the profile's `decimals`).
     pub total: u64,
     /// `total` as a percentage of the available time, when the total is a time.
@@ -45,6 +49,7 @@ impl Coverage {
         let cpus = match self.cpus {
             Some(1) => " on 1 CPU".to_string(),
             Some(n) => format!(" × {n} CPUs"),
+            None if self.cpus_unknown => " on an unknown number of CPUs (the input names none)".to_string(),
             None => String::new(),
         };
         let source = match self.source {
@@ -81,7 +86,8 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
             first = first.min(t);
             last = last.max(t);
         }
-        if let Some(&c) = cpu_col.and_then(|c| c.get(i)) {
+        // perf writes u32::MAX for a sample without a `[cpu]` field.
+        if let Some(&c) = cpu_col.and_then(|c| c.get(i)).filter(|&&c| c != u32::MAX) {
             cpus.push(c);
         }
     }
@@ -100,7 +106,9 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
         return None;
     };
     // The share only when the total is a time: nanoseconds, or a time unit declared for folded counts.
-    let ns_per_unit = v.unit(p).ns_per_unit();
+    // Never against an invented CPU count: a span over samples that may have run on several CPUs at once.
+    let cpus_unknown = source != DurationSource::Stated && cpu_col.is_some() && cpus.is_none();
+    let ns_per_unit = v.unit(p).ns_per_unit().filter(|_| !cpus_unknown);
     let available = duration_ns as f64 * f64::from(cpus.unwrap_or(1));
     let percent = ns_per_unit.filter(|_| available > 0.0).map(|k| {
         Weight {
@@ -116,6 +124,7 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
         duration_ns,
         source,
         cpus,
+        cpus_unknown,
         total,
         percent,
     })

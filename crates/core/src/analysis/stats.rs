@@ -311,7 +311,8 @@ pub struct SamplingRate {
     /// `cpu-clock`/`task-clock` period in ns, the median over the view's samples; pprof's `period` in
     /// nanoseconds), else 1 / the median gap between consecutive samples of one CPU (or thread).
     pub hz: f64,
-    /// `period` or `timestamps` (where [`SamplingRate::hz`] comes from).
+    /// `period`, `timestamps` (the median gap) or `achieved` (V8 profiles: samples per second over the threads'
+    /// spans, which states no interval; see docs/SAMPLING.md): where [`SamplingRate::hz`] comes from.
     pub source: &'static str,
     /// Per CPU (or per thread when the input names no CPU), from the timestamps; empty without them.
     pub per_group: Vec<GroupRate>,
@@ -323,7 +324,15 @@ pub struct SamplingRate {
 impl SamplingRate {
     /// `50,000 Hz (from the period)` and the warning if round.
     pub fn describe(&self) -> String {
-        let mut s = format!("{} Hz (from the {})", format_hz(self.hz), self.source);
+        let mut s = if self.source == "achieved" {
+            format!(
+                "{} Hz (achieved: samples per second between each thread's first and last sample; the file \
+                 states no interval)",
+                format_hz(self.hz)
+            )
+        } else {
+            format!("{} Hz (from the {})", format_hz(self.hz), self.source)
+        };
         if self.round {
             s.push_str(
                 "; a round rate can lock step with periodic work (timer ticks, 10 ms or 1 ms loops) and over- \
@@ -403,8 +412,21 @@ pub fn sampling_rate(p: &Profile, v: &ViewOptions) -> Option<SamplingRate> {
             .and_then(|(n, _)| n.parse::<f64>().ok())
             .filter(|&n| n > 0.0)
     };
+    // V8's profiler samples its thread whatever it does (idle, GC and native time are samples of their own) and
+    // its files state no interval: the rate is what the samples achieved, the same figure as per thread — the
+    // median gap would claim a rate the thread was never sampled at (its gaps jitter around the interval).
+    let wall_clock = matches!(p.meta.format, Format::V8CpuProfile | Format::ChromeTrace);
     let (hz, source) = match period {
         Some(ns) => (1e9 / ns, "period"),
+        None if wall_clock => {
+            let (n, span) = per_group.iter().fold((0u64, 0u64), |(n, s), g| {
+                (n + g.samples.saturating_sub(1), s.saturating_add(g.span_ns))
+            });
+            if span == 0 {
+                return None;
+            }
+            (n as f64 * 1e9 / span as f64, "achieved")
+        }
         None => (1e9 / gaps.median()? as f64, "timestamps"),
     };
     Some(SamplingRate {

@@ -331,6 +331,16 @@ pub struct Profile {
 }
 
 impl Profile {
+    /// What one of [`Meta::records`] is called: the format's noun ([`Format::record_noun`]), except for folded
+    /// text with timestamps (a link that carries them), whose records are samples.
+    pub fn record_noun(&self) -> &'static str {
+        if self.meta.format == Format::Folded && self.samples.time_ns.is_some() {
+            "samples"
+        } else {
+            self.meta.format.record_noun()
+        }
+    }
+
     pub fn frame_name(&self, f: FrameId) -> &str {
         match self.frames.name.get(f.idx()) {
             Some(&s) => self.strings.get(s),

@@ -318,7 +318,9 @@ impl FoldedParser {
             .take()
             .filter(|t| !t.is_empty() && self.untimed_lines == 0)
         {
-            // A link with timestamps: one sample per timestamp, so the heatmap comes back.
+            // A link with timestamps: one sample per timestamp, so the heatmap comes back; its records are those
+            // samples, as many as the linked profile's (not its stack lines).
+            self.records = timed.len() as u64;
             for (stack, time, weight) in timed {
                 let s = FullSample {
                     stack,

@@ -265,6 +265,22 @@ impl TraceParser {
                 b.add_info(&format!("process {pid}"), name.clone());
             }
         }
+        // The duration the trace states: each profile's `startTime` to its `endTime` (V8 writes the end when the
+        // profiler stops); over several profiles, the span from the earliest start to the latest end. Only when
+        // every profile states both: a trace cut before the profiler stopped has no end, and its first to last
+        // sample is what is known.
+        let stated: Option<Vec<(i64, i64)>> = self
+            .profiles
+            .iter()
+            .map(|a| Some((a.raw.start.as_ref()?.0, a.raw.end.as_ref()?.0)))
+            .collect();
+        if let Some(spans) = stated.filter(|s| !s.is_empty()) {
+            let start = spans.iter().map(|s| s.0).min().unwrap_or(0);
+            let end = spans.iter().map(|s| s.1).max().unwrap_or(0);
+            if let Ok(d) = u64::try_from(end.saturating_sub(start)) {
+                b.set_duration_ns(d);
+            }
+        }
         b.add_info("trace events", events.to_string());
         b.add_info("CPU profiles", self.profiles.len().to_string());
         if back > 0 {

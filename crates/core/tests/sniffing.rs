@@ -1,0 +1,96 @@
+//! What the sniffer must not claim: text that is mostly not the format it asks about (issue #40, item 6).
+//! The rule (docs/FORMATS.md): folded only when at least half of the sniffing window's non-blank, non-`#`
+//! lines read as `stack COUNT` with a stack that is not a bare number.
+
+mod common;
+
+use common::{chunked, data, load};
+use scorch_core::{ImportErrorKind, ImportOptions, Loader};
+
+/// A real callgrind file (tests/data/callgrind/README.md): refused, with the formats tried, not read as
+/// folded stacks with thousands of warnings.
+#[test]
+fn a_callgrind_file_is_refused_naming_the_formats_tried() {
+    let bytes = data("callgrind", "callgrind.out.test");
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    // Counted here: the cost lines end in a number, so most lines "have a count" — yet they are no stacks.
+    let real: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let cost_lines = real
+        .iter()
+        .filter(|l| {
+            let (pos, cost) = l.rsplit_once(' ').unwrap_or(("x", "x"));
+            cost.bytes().all(|b| b.is_ascii_digit())
+                && pos.bytes().all(|b| b.is_ascii_digit() || b"+-*".contains(&b))
+        })
+        .count();
+    assert!(cost_lines * 2 > real.len(), "{cost_lines} of {}", real.len());
+
+    let e = load(&bytes).unwrap_err();
+    assert_eq!(e.kind, ImportErrorKind::UnknownFormat, "{e}");
+    for name in ["folded", "perf-script", "pprof"] {
+        assert!(e.message.contains(name), "{e}");
+    }
+    // The same in small chunks.
+    let mut l = Loader::new(ImportOptions::default());
+    let fed = bytes.chunks(1000).try_for_each(|c| l.feed(c));
+    let e = fed.and_then(|()| l.finish().map(|_| ())).unwrap_err();
+    assert_eq!(e.kind, ImportErrorKind::UnknownFormat, "{e}");
+}
+
+/// The boundary: half the lines bad is still folded (with its warnings), more than half is refused.
+#[test]
+fn at_most_half_of_the_lines_may_be_something_else() {
+    let mut half = String::new();
+    for i in 0..5 {
+        half.push_str(&format!("main;f{i} {}\nnot a stack line\n", i + 1));
+    }
+    let p = load(half.as_bytes()).unwrap();
+    assert_eq!(p.total(), 15);
+    assert_eq!(p.meta.warnings.count, 5);
+    assert_eq!(chunked(half.as_bytes(), 7).total(), 15);
+
+    let more = format!("{half}one more bad line\n");
+    let e = load(more.as_bytes()).unwrap_err();
+    assert_eq!(e.kind, ImportErrorKind::UnknownFormat, "{e}");
+
+    // Bare numbers before the count are not stacks: `30 18`, `+4 2`, `* 3`.
+    let numbers = "main;a 3\n30 18\n+4 2\n* 3\n";
+    assert_eq!(
+        load(numbers.as_bytes()).unwrap_err().kind,
+        ImportErrorKind::UnknownFormat
+    );
+}
+
+/// Every folded file of the corpus is still read: its share of lines that are not stacks, counted here, is at
+/// most a half (inf-bad-lines.txt: 2 of 9).
+#[test]
+fn the_folded_corpus_stays_folded() {
+    let dir = format!("{}/tests/data/folded", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name == "NOTICE.md" || name.contains("utf16") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        let (mut real, mut bad) = (0, 0);
+        for l in text.lines().map(str::trim) {
+            if l.is_empty() || l.starts_with('#') {
+                continue;
+            }
+            real += 1;
+            let count = l.rsplit([' ', '\t']).next().unwrap_or("");
+            if l.len() == count.len() || !count.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+                bad += 1;
+            }
+        }
+        assert!(bad * 2 <= real, "{name}: {bad} of {real}");
+        let p = load(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(p.meta.warnings.count >= bad as u64, "{name}");
+    }
+}
