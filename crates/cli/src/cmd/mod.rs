@@ -13,11 +13,23 @@ pub mod top;
 use crate::error::Result;
 use clap::{Parser, Subcommand};
 
-/// scorch — read profiles (perf script, pprof, folded stacks; plain or gzip'd) on the command line
+/// The one-line description: every format the core's loader recognises, from its own list.
+fn about() -> String {
+    let formats: Vec<&str> = scorch_core::import::formats()
+        .into_iter()
+        .map(scorch_core::Format::description)
+        .collect();
+    format!(
+        "scorch — read profiles ({}; plain or gzip'd) on the command line",
+        formats.join(", ")
+    )
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "scorch",
     version,
+    about = about(),
     subcommand_required = true,
     arg_required_else_help = true,
     args_override_self = true,

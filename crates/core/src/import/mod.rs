@@ -25,4 +25,4 @@ pub mod v8;
 pub use crate::model::Imported;
 pub use importer::{Applicable, Importer, SNIFF_WINDOW};
 pub use loader::{import_bytes, ImportOptions, Loader};
-pub use sniff::{sniff, Sniff};
+pub use sniff::{formats, sniff, Sniff};
