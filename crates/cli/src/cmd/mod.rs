@@ -42,6 +42,18 @@ pub struct Cli {
     /// `SCORCH_THREADS`); the output is the same for any count.
     #[arg(long, global = true, hide = true, value_name = "N")]
     pub threads: Option<usize>,
+    /// Warnings on standard error: `kinds` (one line per kind: its first example and how many there are) or
+    /// `all` (every warning, one per line)
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHICH",
+        default_value_t = crate::io::WarningsMode::Kinds,
+        hide_possible_values = true,
+        hide_default_value = true
+    )]
+    pub warnings: crate::io::WarningsMode,
     #[command(subcommand)]
     pub command: Command,
 }

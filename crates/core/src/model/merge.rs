@@ -473,11 +473,9 @@ fn merge_meta(a: &mut Meta, b: Meta, emap: impl Fn(u16) -> u16) {
     };
 }
 
-/// `a`'s warnings then `b`'s: counts added, texts kept up to [`Warnings::KEEP`].
+/// `a`'s warnings then `b`'s: counts added, texts kept up to `a`'s [`Warnings::keep`].
 pub fn merge_warnings(a: &mut Warnings, b: Warnings) {
-    a.count += b.count;
-    let room = Warnings::KEEP.saturating_sub(a.first.len());
-    a.first.extend(b.first.into_iter().take(room));
+    a.append(b);
 }
 
 /// Lost events of two parts of a recording, as one.

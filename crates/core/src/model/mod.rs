@@ -21,7 +21,7 @@ pub mod pprof_proto;
 pub mod units;
 
 pub use builder::{FullSample, Indexed, ProfileBuilder};
-pub use error::{ImportError, ImportErrorKind, Warning, Warnings};
+pub use error::{ImportError, ImportErrorKind, KindCount, Warning, WarningKind, Warnings};
 pub use format::Format;
 pub use lost::Lost;
 pub use merge::Merger;

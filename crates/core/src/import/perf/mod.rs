@@ -54,4 +54,7 @@ pub struct PerfOptions {
     pub max_line: usize,
     /// Default is [`Naming::Scorch`].
     pub naming: Naming,
+    /// How many warnings are kept with their text (all are counted). Default is `None`:
+    /// [`crate::model::Warnings::KEEP`].
+    pub keep_warnings: Option<usize>,
 }

@@ -84,7 +84,7 @@ impl PerfParser {
             lines: LineSplitter::new(Format::PerfScript, opts.max_line),
             b: ProfileBuilder::new(Format::PerfScript),
             naming: opts.naming.clone(),
-            warnings: Warnings::default(),
+            warnings: Warnings::keeping(opts.keep_warnings.unwrap_or(Warnings::KEEP)),
             state: State::Between,
             cur: None,
             frames: Vec::with_capacity(128),
@@ -171,6 +171,7 @@ impl PerfParser {
                     return self.header(h, pos);
                 }
                 self.warnings.push(
+                    crate::model::WarningKind::UnreadableLine,
                     pos.line,
                     pos.offset,
                     "unreadable frame line (expected `address symbol (dso)`); skipped",
@@ -190,7 +191,12 @@ impl PerfParser {
                         } else {
                             "not a perf script event line; skipped up to the next blank line"
                         };
-                        self.warnings.push(pos.line, pos.offset, what);
+                        self.warnings.push(
+                            crate::model::WarningKind::UnreadableLine,
+                            pos.line,
+                            pos.offset,
+                            what,
+                        );
                         self.state = State::Skipping;
                         Ok(())
                     }
@@ -361,8 +367,12 @@ impl PerfParser {
                         .map(|n| self.b.frame(&n, FrameKind::User))
                         .collect(),
                     None => {
-                        self.warnings
-                            .push(pos.line, pos.offset, "unreadable frame line; skipped");
+                        self.warnings.push(
+                            crate::model::WarningKind::UnreadableLine,
+                            pos.line,
+                            pos.offset,
+                            "unreadable frame line; skipped",
+                        );
                         return;
                     }
                 }
@@ -483,6 +493,7 @@ fn complete_raw(part: PerfPart) -> Result<Profile, ImportError> {
     }
     if untimed > 0 && untimed < records {
         warnings.push(
+            crate::model::WarningKind::Timestamps,
             end.line,
             end.offset,
             format!("{untimed} of {records} samples have no timestamp: the timeline is unavailable"),

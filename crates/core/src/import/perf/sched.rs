@@ -150,12 +150,17 @@ struct Matched {
     /// Switch-outs (of a thread other than the idle task).
     outs: u64,
     unmatched: u64,
-    /// The first unmatched ones' texts (at most [`crate::model::Warnings::KEEP`]).
+    /// The first unmatched ones' texts (at most the `keep` asked for, at least one).
     texts: Vec<String>,
 }
 
 /// Matches switch-outs to switch-ins in time order.
-fn match_waits(p: &Profile, event: u16, times: &[u64], events: &[u16], labels: &[u32]) -> Matched {
+fn match_waits(
+    p: &Profile,
+    event: u16,
+    (times, events, labels): (&[u64], &[u16], &[u32]),
+    keep: usize,
+) -> Matched {
     let fields = set_fields(p);
     let threads = p.samples.thread.as_deref().unwrap_or(&[]);
     let is_switch = |i: usize| events.get(i) == Some(&event);
@@ -180,7 +185,7 @@ fn match_waits(p: &Profile, event: u16, times: &[u64], events: &[u16], labels: &
     let (mut unmatched, mut texts, mut outs) = (0u64, Vec::new(), 0u64);
     let mut unmatched_at = |i: u32, tid: u32, texts: &mut Vec<String>| {
         unmatched += 1;
-        if texts.len() < crate::model::Warnings::KEEP {
+        if texts.len() < keep.max(1) {
             let t = times.get(i as usize).copied().unwrap_or(0);
             let comm = threads
                 .get(i as usize)
@@ -280,6 +285,7 @@ pub fn derive_offcpu(p: Profile) -> Profile {
         _ => {
             if switch.is_some() {
                 warnings.push(
+                    crate::model::WarningKind::NoOffCpu,
                     0,
                     0,
                     "sched_switch events without timestamps: no off-CPU time can be derived",
@@ -300,7 +306,12 @@ pub fn derive_offcpu(p: Profile) -> Profile {
         unmatched,
         mut texts,
     } = match switch {
-        Some(e) => match_waits(&p, e, times, events, labels),
+        Some(e) => match_waits(
+            &p,
+            e,
+            (times, events, labels),
+            warnings.keep.saturating_sub(warnings.first.len()),
+        ),
         None => Matched::default(),
     };
     // Every unmatched switch-out is one warning; the first ones are kept with their text, the first of them
@@ -320,9 +331,12 @@ pub fn derive_offcpu(p: Profile) -> Profile {
     }
     let kept = texts.len() as u64;
     for t in texts {
-        warnings.push(0, 0, t);
+        warnings.push(crate::model::WarningKind::UnmatchedSwitchOut, 0, 0, t);
     }
-    warnings.count = warnings.count.saturating_add(unmatched.saturating_sub(kept));
+    warnings.count_more(
+        crate::model::WarningKind::UnmatchedSwitchOut,
+        unmatched.saturating_sub(kept),
+    );
     // The off-CPU half of wall-clock: the derived waits, else perf --off-cpu's own samples.
     let offcpu_samples: Vec<u32> = match (switch, offcpu_time) {
         (None, Some(e)) => (0..p.samples.len())
@@ -403,6 +417,7 @@ pub fn derive_offcpu(p: Profile) -> Profile {
     }
     if failed {
         warnings.push(
+            crate::model::WarningKind::Overflow,
             0,
             0,
             "the derived off-CPU and wall-clock weights overflow 2^64-1 with the others: some were left out",
