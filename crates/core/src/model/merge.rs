@@ -285,6 +285,7 @@ impl Merger {
                         samples: 0,
                         total: 0,
                         negative_of: None,
+                        derived: e.derived,
                     });
                     let id = (self.p.events.len() - 1) as u16;
                     self.event_ids.insert(e.name.clone(), id);

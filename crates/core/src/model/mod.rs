@@ -292,6 +292,10 @@ pub struct EventInfo {
     /// Set when this event holds the magnitudes of another event's negative values (pprof delta profiles):
     /// the signed value of a stack is that event's weight minus this one's.
     pub negative_of: Option<u16>,
+    /// Set when this event is derived from recorded samples (perf's off-CPU time and wall-clock): a view of
+    /// them, not more of them, so "all events" leaves it out.
+    #[serde(default)]
+    pub derived: bool,
 }
 
 /// Facts about where the profile came from.

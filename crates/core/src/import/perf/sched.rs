@@ -391,14 +391,14 @@ pub fn derive_offcpu(p: Profile) -> Profile {
     };
     let mut failed = false;
     if has_switch {
-        let e = b.event(OFFCPU_EVENT, Unit::Nanoseconds);
+        let e = b.derived_event(OFFCPU_EVENT, Unit::Nanoseconds);
         for &(row, ns, state) in &rows {
             let set = b.label_set(vec![(k_state, LabelValue::Str(state))]);
             failed |= push(&mut b, row, ns, e, set).is_err();
         }
     }
     if !on_rows.is_empty() && !failed {
-        let e = b.event(WALL_EVENT, Unit::Nanoseconds);
+        let e = b.derived_event(WALL_EVENT, Unit::Nanoseconds);
         let on_set = b.label_set(vec![(k_cpu, LabelValue::Str(on))]);
         for &row in &on_rows {
             failed |= push(&mut b, row, row.1, e, on_set).is_err();
