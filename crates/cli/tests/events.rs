@@ -3,6 +3,9 @@
 //! - `scorch heatmap --all-events` counts the file's samples once: the derived off-CPU and wall-clock events are
 //!   views of recorded samples, never more of them. The count to meet is perf's own (`perf script -F event |
 //!   sort | uniq -c`, in `perf-made/issue40-oracle.txt`) and the number of event header lines in the text.
+//! - An event is named as perf prints it, modifiers included: a recording with `-e cpu-clock:u -e cpu-clock:k`
+//!   has two events, with perf's sample counts and periods; `--event cpu-clock:u` selects one; the bare
+//!   `cpu-clock` is ambiguous there (an error naming both) and selects the one event where it is not.
 
 mod common;
 use common::{core_data, scorch};
@@ -96,4 +99,110 @@ fn all_events_counts_the_recorded_samples_once() {
     let rel = "perf-made/modifiers-sched.txt.gz";
     let perf: u64 = perf_counts("modifiers-sched.txt.gz").values().sum();
     assert_eq!(heatmap_total(rel), perf);
+}
+
+/// Per event, the number of samples and the sum of their periods (1 when none is printed), read from the text:
+/// after the time (`SECONDS.FRACTION:`) comes the period, if any, then the event.
+fn read_events(text: &str) -> BTreeMap<String, (u64, u64)> {
+    let is_time = |t: &str| {
+        t.strip_suffix(':')
+            .and_then(|t| t.split_once('.'))
+            .is_some_and(|(a, b)| !a.is_empty() && (a.to_owned() + b).bytes().all(|c| c.is_ascii_digit()))
+    };
+    let mut out = BTreeMap::new();
+    for h in header_lines(text) {
+        let toks: Vec<&str> = h.split_whitespace().collect();
+        let t = toks.iter().position(|t| is_time(t)).unwrap();
+        let (period, event) = match toks[t + 1].parse::<u64>() {
+            Ok(p) => (p, toks[t + 2]),
+            Err(_) => (1, toks[t + 1]),
+        };
+        let e = out
+            .entry(event.trim_end_matches(':').to_string())
+            .or_insert((0, 0));
+        e.0 += 1;
+        e.1 += period;
+    }
+    out
+}
+
+fn sum_folded(out: &str) -> u64 {
+    out.lines()
+        .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+        .sum()
+}
+
+#[test]
+fn events_keep_their_modifiers() {
+    let rel = "perf-made/modifiers.txt";
+    let file = core_data(rel);
+    let perf = perf_counts("modifiers.txt");
+    assert_eq!(perf.len(), 2, "{perf:?}");
+    let read = read_events(&text(rel));
+    let info: Value = serde_json::from_str(&ok(&["info", "--json", &file])).unwrap();
+    let events: BTreeMap<String, (u64, u64)> = info["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_string(),
+                (e["samples"].as_u64().unwrap(), e["total"].as_u64().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(events, read, "the events, their sample counts and periods");
+    for (name, n) in &perf {
+        assert_eq!(events[name].0, *n, "{name}: perf's count");
+    }
+    // perf report's "Event count" for each event is the sum of its periods.
+    let oracle = text("perf-made/issue40-oracle.txt");
+    for (name, (_, total)) in &events {
+        let line = oracle
+            .lines()
+            .skip_while(|l| !l.contains(&format!("of event '{name}'")))
+            .nth(1)
+            .unwrap();
+        assert_eq!(line, format!("# Event count (approx.): {total}"));
+    }
+
+    for (name, (n, total)) in &read {
+        assert_eq!(
+            sum_folded(&ok(&["fold", "--event", name, &file])),
+            *total,
+            "{name}"
+        );
+        assert_eq!(
+            sum_folded(&ok(&["fold", "--count", "--event", name, &file])),
+            *n,
+            "{name}"
+        );
+    }
+    // The bare name fits both: an error that names them.
+    let (code, out, err) = scorch(&["fold", "--event", "cpu-clock", &file]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.contains("ambiguous") && err.contains("cpu-clock:u") && err.contains("cpu-clock:k"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_bare_name_selects_the_one_event_that_has_it() {
+    let rel = "perf-made/modifiers-sched.txt.gz";
+    let file = core_data(rel);
+    let perf = perf_counts("modifiers-sched.txt.gz");
+    let n = perf["cpu-clock:u"];
+    assert_eq!(read_events(&text(rel))["cpu-clock:u"].0, n);
+    assert_eq!(
+        sum_folded(&ok(&["fold", "--count", "--event", "cpu-clock", &file])),
+        n
+    );
+    assert_eq!(
+        ok(&["fold", "--event", "cpu-clock", &file]),
+        ok(&["fold", "--event", "cpu-clock:u", &file])
+    );
+    // Its period is time, so wall-clock is derived from it.
+    let info = ok(&["info", &file]);
+    assert!(info.contains("wall-clock = cpu-clock:u (on-CPU"), "{info}");
 }

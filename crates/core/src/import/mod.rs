@@ -7,6 +7,7 @@
 //! [`Loader`] (`loader.rs`). No format imports another format or the dispatcher.
 
 pub mod bpftrace;
+pub mod event;
 pub mod folded;
 pub mod gecko;
 pub mod importer;

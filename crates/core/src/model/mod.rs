@@ -283,7 +283,7 @@ impl ThreadTable {
 /// One event type of the input (perf can record several at once).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EventInfo {
-    /// The event name without modifiers (`cycles` for `cycles:uppp`).
+    /// The event name as the input prints it, perf's modifiers included (`cycles:uppp`).
     pub name: String,
     pub unit: Unit,
     pub samples: u64,

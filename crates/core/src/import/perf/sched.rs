@@ -275,7 +275,10 @@ pub fn derive_offcpu(p: Profile) -> Profile {
     let counted = p
         .events
         .iter()
-        .find(|e| e.samples > 0 && e.name != SCHED_SWITCH && e.name != OFFCPU_TIME && !e.name.contains(':'))
+        .find(|e| {
+            let base = super::event_base(&e.name);
+            e.samples > 0 && base != SCHED_SWITCH && base != OFFCPU_TIME && !base.contains(':')
+        })
         .map(|e| e.name.clone());
     let (unit, decimals, records) = (p.meta.unit.clone(), p.meta.decimals, p.meta.records);
     let mut warnings = p.meta.warnings.clone();
