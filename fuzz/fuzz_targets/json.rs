@@ -57,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
         run!(TraceParser::new(&opts), halves),
         "the trace's outcome depends on chunking"
     );
-    let bo = BpftraceOptions { max_line: 1 << 20 };
+    let bo = BpftraceOptions { max_line: 1 << 20, ..Default::default() };
     assert_eq!(
         run!(BpftraceParser::new(&bo), whole),
         run!(BpftraceParser::new(&bo), halves),

@@ -17,6 +17,28 @@ const PARALLEL_MIN: u64 = 8 << 20;
 
 static THREADS: OnceLock<Option<usize>> = OnceLock::new();
 
+/// Which warnings are printed (`--warnings`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum WarningsMode {
+    // One line per kind: its first example and how many there are. (Plain comments: a doc comment here would
+    // turn `--help` into clap's long form.)
+    #[default]
+    Kinds,
+    // Every warning, one per line (all are kept while reading).
+    All,
+}
+
+static WARNINGS: OnceLock<WarningsMode> = OnceLock::new();
+
+/// The warnings asked for on the command line (`--warnings`).
+pub fn set_warnings(m: WarningsMode) {
+    let _ = WARNINGS.set(m);
+}
+
+fn warnings_mode() -> WarningsMode {
+    WARNINGS.get().copied().unwrap_or_default()
+}
+
 /// The thread count asked for on the command line (`--threads N`), which wins over `SCORCH_THREADS`.
 pub fn set_threads(n: Option<usize>) {
     let _ = THREADS.set(n);
@@ -35,7 +57,10 @@ fn threads() -> usize {
 
 /// Reads the file (`-`: standard input) in 128 KiB chunks into the streaming loader; a large plain folded or
 /// perf script file is parsed in slices on [`threads`] threads instead, with the same result byte for byte.
-pub fn load(path: &str, opts: ImportOptions) -> Result<Imported> {
+pub fn load(path: &str, mut opts: ImportOptions) -> Result<Imported> {
+    if warnings_mode() == WarningsMode::All {
+        opts.keep_warnings = usize::MAX;
+    }
     let fail = |e: &dyn std::fmt::Display| CliError::Input(format!("{path}: {e}"));
     if path != "-" {
         if let Some(imp) = load_parallel(path, &opts).map_err(|e| fail(&e))? {
@@ -231,14 +256,24 @@ fn parse_slice(
     Ok(part)
 }
 
-/// Prints the loader's warnings (the first few, then how many more) to standard error.
+/// Prints the loader's warnings to standard error: one line per kind (`--warnings kinds`), or every one
+/// (`--warnings all`).
 pub fn warn(imp: &Imported) {
     let w = &imp.profile.meta.warnings;
-    for x in &w.first {
-        eprintln!("warning: {x}");
-    }
-    if w.count > w.first.len() as u64 {
-        eprintln!("warning: … and {} more", w.count - w.first.len() as u64);
+    match warnings_mode() {
+        WarningsMode::Kinds => {
+            for line in w.summary() {
+                eprintln!("warning: {line}");
+            }
+        }
+        WarningsMode::All => {
+            for x in &w.first {
+                eprintln!("warning: {x}");
+            }
+            if w.count > w.first.len() as u64 {
+                eprintln!("warning: … and {} more, not kept", w.count - w.first.len() as u64);
+            }
+        }
     }
 }
 

@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         }
     };
     io::set_threads(cli.threads);
+    io::set_warnings(cli.warnings);
     match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -207,28 +207,10 @@ pub fn view(p: &Profile, spec: &ViewSpec) -> Result<ViewOptions> {
     Ok(v)
 }
 
-/// The index of the event (or sample type) `name`; the error names the ones the profile has. `offcpu` also
-/// names perf's derived off-CPU event (else `perf record --off-cpu`'s `offcpu-time`), `wall-clock` the derived
-/// wall-clock event.
+/// The index of the event (or sample type) `name`, chosen by the core (`scorch_core::import::event`); the
+/// error names the ones the profile has, or the candidates of an ambiguous name.
 pub fn event_index(p: &Profile, name: &str) -> Result<u16> {
-    use scorch_core::import::perf::sched::{OFFCPU_EVENT, OFFCPU_TIME, WALL_EVENT};
-    let aliases: &[&str] = match name {
-        "offcpu" => &[OFFCPU_EVENT, OFFCPU_TIME],
-        "wall-clock" => &[WALL_EVENT],
-        _ => &[],
-    };
-    let find = |n: &str| p.events.iter().position(|e| e.name == n);
-    find(name)
-        .or_else(|| aliases.iter().find_map(|&a| find(a)))
-        .map(|i| i as u16)
-        .ok_or_else(|| {
-            let names: Vec<_> = p.events.iter().map(|e| e.name.as_str()).collect();
-            CliError::Input(if names.is_empty() {
-                "this profile has no events to choose from".to_string()
-            } else {
-                format!("no event `{name}`; the profile has: {}", names.join(", "))
-            })
-        })
+    scorch_core::import::event::find_event(p, name).map_err(|e| CliError::Input(e.to_string()))
 }
 
 /// The transforms in order, then the inverted stacks, then the callers' or callees' side. `None` when none is

@@ -17,7 +17,8 @@ fn fold_sums_and_sorts() {
 
 #[test]
 fn fold_warns_with_line_numbers() {
-    let (code, out, err) = scorch(&["fold", &data("inf-bad-lines.txt")], None);
+    // Every warning, one per line (by default, one line per kind: tests/warnings.rs).
+    let (code, out, err) = scorch(&["fold", "--warnings", "all", &data("inf-bad-lines.txt")], None);
     assert_eq!(code, 0);
     assert!(err.contains("warning: line 3: no count"), "{err}");
     assert!(err.contains("warning: line 6: no count"), "{err}");
@@ -375,7 +376,10 @@ fn usage_errors_exit_two_and_name_the_culprit() {
     // No subcommand: the help, on stderr, as a usage error.
     let (code, out, err) = scorch(&[], None);
     assert_eq!(code, 2);
-    assert!(out.is_empty() && err.contains("Usage: scorch <COMMAND>"), "{err}");
+    assert!(
+        out.is_empty() && err.contains("Usage: scorch [OPTIONS] <COMMAND>"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -675,4 +679,20 @@ fn info_json_duration_matches_go_tool_pprof() {
         );
     }
     assert!(checked >= 8, "only {checked} percentages checked");
+}
+
+#[test]
+fn help_names_every_format_the_loader_reads() {
+    let (code, out, err) = scorch(&["--help"], None);
+    assert_eq!(code, 0, "{err}");
+    let formats = scorch_core::import::formats();
+    assert_eq!(formats.len(), 8, "the formats the loader sniffs");
+    let first = out.lines().next().unwrap_or_default();
+    for f in formats {
+        assert!(
+            first.contains(f.description()),
+            "{f:?} ({}) missing from {first:?}",
+            f.description()
+        );
+    }
 }

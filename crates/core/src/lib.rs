@@ -28,7 +28,7 @@ pub mod model;
 pub mod view;
 
 pub use import::{import_bytes, sniff, ImportOptions, Imported, Loader, Sniff};
-pub use model::{Format, ImportError, ImportErrorKind, Unit, Warning, Warnings, Weight};
+pub use model::{Format, ImportError, ImportErrorKind, Unit, Warning, WarningKind, Warnings, Weight};
 pub use model::{FrameId, FrameKind, Profile, StackId, StrId};
 pub use view::{CallTree, FlameLayout, NodeId, TreeColumns};
 pub use view::{RootMode, ViewOptions, WeightMode};

@@ -302,7 +302,8 @@ fn tab_separated_simpleperf_text_is_read() {
     assert!(headers > 100);
     assert_eq!(p.meta.records as usize, headers);
     assert_eq!(p.meta.warnings.count, 0);
-    assert_eq!(p.events[0].name, "task-clock");
+    // The event is named as perf prints it, its modifier included.
+    assert_eq!(p.events[0].name, "task-clock:u");
     assert_eq!(p.events[0].unit, scorch_core::Unit::Nanoseconds);
     let folded = to_folded_view(&p, &ViewOptions::default_for(&p));
     // Frames are TAB-separated from their address; argument lists are tidied as for perf.
@@ -457,4 +458,35 @@ fn lost_events_equal_perfs_own_report() {
             "chunks of {chunk}"
         );
     }
+}
+
+#[test]
+fn events_keep_their_modifiers_but_inferno_naming_groups_them_as_inferno_does() {
+    // `cycles:u:` then `cycles:` (inferno's own test input): two events, as perf prints them.
+    let bytes = std::fs::read(dir().join("inf-single-line-stacks.txt")).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    let count = |ev: &str| text.lines().filter(|l| l.contains(&format!(" {ev}: "))).count() as u64;
+    let p = load(&bytes);
+    let events: Vec<(&str, u64)> = p.events.iter().map(|e| (e.name.as_str(), e.samples)).collect();
+    assert_eq!(
+        events,
+        [("cycles:u", count("cycles:u")), ("cycles", count("cycles"))]
+    );
+    // inferno takes the text up to the second colon as the event, so both are its one event `cycles`: its
+    // oracle folds both samples (compat_inferno_equals_the_oracle), and so does `--compat inferno`.
+    let inferno = import_bytes(
+        &bytes,
+        ImportOptions {
+            perf_naming: Naming::Inferno(InfernoFlags::default()),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .profile;
+    let events: Vec<(&str, u64)> = inferno
+        .events
+        .iter()
+        .map(|e| (e.name.as_str(), e.samples))
+        .collect();
+    assert_eq!(events, [("cycles", 2)]);
 }

@@ -15,7 +15,8 @@ pub struct HeatmapArgs {
     /// Rows per second: 10, 25, 49, 50, 99 or 100
     #[arg(long, value_name = "N", default_value_t = 50, value_parser = parse_rows)]
     pub rows: u32,
-    /// Count samples of every event (default: the shown event only)
+    /// Count the samples of every event the file recorded, each once (default: the shown event only); derived
+    /// events (off-CPU, wall-clock) are views of those and are not counted again
     #[arg(long)]
     pub all_events: bool,
     /// Keep idle (swapper) samples
@@ -73,6 +74,7 @@ pub fn run(a: &HeatmapArgs) -> Result<()> {
     let p = &imp.profile;
     let mut v = view(p, &ViewSpec::new(&a.event))?;
     if a.all_events {
+        // No event: every recorded one, never a derived one (`ViewOptions::event`).
         v.event = None;
     }
     let o = HeatmapOptions {

@@ -13,11 +13,23 @@ pub mod top;
 use crate::error::Result;
 use clap::{Parser, Subcommand};
 
-/// scorch — read profiles (perf script, pprof, folded stacks; plain or gzip'd) on the command line
+/// The one-line description: every format the core's loader recognises, from its own list.
+fn about() -> String {
+    let formats: Vec<&str> = scorch_core::import::formats()
+        .into_iter()
+        .map(scorch_core::Format::description)
+        .collect();
+    format!(
+        "scorch — read profiles ({}; plain or gzip'd) on the command line",
+        formats.join(", ")
+    )
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "scorch",
     version,
+    about = about(),
     subcommand_required = true,
     arg_required_else_help = true,
     args_override_self = true,
@@ -30,6 +42,18 @@ pub struct Cli {
     /// `SCORCH_THREADS`); the output is the same for any count.
     #[arg(long, global = true, hide = true, value_name = "N")]
     pub threads: Option<usize>,
+    /// Warnings on standard error: `kinds` (one line per kind: its first example and how many there are) or
+    /// `all` (every warning, one per line)
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHICH",
+        default_value_t = crate::io::WarningsMode::Kinds,
+        hide_possible_values = true,
+        hide_default_value = true
+    )]
+    pub warnings: crate::io::WarningsMode,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -8,7 +8,7 @@ use crate::model::{FrameId, Imported, StackId};
 use crate::view::calltree::TreeColumns;
 
 /// Bumped whenever the model's shape changes.
-const VERSION: u8 = 3;
+const VERSION: u8 = 4;
 
 /// Why a buffer could not be made or read.
 #[derive(Debug, thiserror::Error)]

@@ -28,6 +28,9 @@ pub struct ImportOptions {
     /// Largest pprof message or `.cpuprofile`, held whole to decode (and largest single trace event). Default
     /// is 1 GiB.
     pub max_pprof_bytes: usize,
+    /// How many warnings are kept with their text (all are counted, and the first of each kind is kept).
+    /// Default is [`crate::model::Warnings::KEEP`]; `usize::MAX` keeps them all.
+    pub keep_warnings: usize,
 }
 
 impl Default for ImportOptions {
@@ -37,6 +40,7 @@ impl Default for ImportOptions {
             max_line: 64 << 20,
             perf_naming: Naming::Scorch,
             max_pprof_bytes: 1 << 30,
+            keep_warnings: crate::model::Warnings::KEEP,
         }
     }
 }
@@ -185,10 +189,12 @@ impl Sink {
                 let mut parser = match format {
                     Format::Folded => Parser::Folded(Box::new(FoldedParser::new(&FoldedOptions {
                         max_line: self.opts.max_line,
+                        keep_warnings: Some(self.opts.keep_warnings),
                     }))),
                     Format::PerfScript => Parser::Perf(Box::new(PerfParser::new(&PerfOptions {
                         max_line: self.opts.max_line,
                         naming: self.opts.perf_naming.clone(),
+                        keep_warnings: Some(self.opts.keep_warnings),
                     }))),
                     Format::Pprof => Parser::Pprof(PprofParser::new(&PprofOptions {
                         max_bytes: self.opts.max_pprof_bytes,
@@ -201,6 +207,7 @@ impl Sink {
                     }))),
                     Format::Bpftrace => Parser::Bpftrace(Box::new(BpftraceParser::new(&BpftraceOptions {
                         max_line: self.opts.max_line,
+                        keep_warnings: Some(self.opts.keep_warnings),
                     }))),
                     Format::Gecko => Parser::Gecko(GeckoParser::new(&GeckoOptions {
                         max_bytes: self.opts.max_pprof_bytes,

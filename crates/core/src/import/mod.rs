@@ -7,6 +7,7 @@
 //! [`Loader`] (`loader.rs`). No format imports another format or the dispatcher.
 
 pub mod bpftrace;
+pub mod event;
 pub mod folded;
 pub mod gecko;
 pub mod importer;
@@ -25,4 +26,4 @@ pub mod v8;
 pub use crate::model::Imported;
 pub use importer::{Applicable, Importer, SNIFF_WINDOW};
 pub use loader::{import_bytes, ImportOptions, Loader};
-pub use sniff::{sniff, Sniff};
+pub use sniff::{formats, sniff, Sniff};

@@ -26,9 +26,14 @@ static IMPORTERS: [&dyn Importer; 8] = [
     &FoldedFormat,
 ];
 
+/// The formats the dispatcher tries, in order: every format scorch reads.
+pub fn formats() -> Vec<Format> {
+    IMPORTERS.iter().map(|i| i.format()).collect()
+}
+
 /// The names of the formats the dispatcher tries, in order (for the error that none matched).
 pub fn tried() -> Vec<&'static str> {
-    IMPORTERS.iter().map(|i| i.format().name()).collect()
+    formats().into_iter().map(Format::name).collect()
 }
 
 /// The answer of the dispatcher.

@@ -415,10 +415,12 @@ impl SliceParser {
         let inner = match format {
             Format::Folded => Inner::Folded(Box::new(FoldedParser::new(&FoldedOptions {
                 max_line: opts.max_line,
+                keep_warnings: Some(opts.keep_warnings),
             }))),
             Format::PerfScript => Inner::Perf(Box::new(PerfParser::new(&PerfOptions {
                 max_line: opts.max_line,
                 naming: opts.perf_naming.clone(),
+                keep_warnings: Some(opts.keep_warnings),
             }))),
             _ => return None,
         };
@@ -464,7 +466,7 @@ impl Base {
         e
     }
     fn shift_warnings(self, w: &mut Warnings) {
-        for x in &mut w.first {
+        for x in w.first.iter_mut().chain(w.kinds.iter_mut().map(|k| &mut k.first)) {
             x.line += self.lines;
             x.offset += self.bytes;
         }

@@ -200,8 +200,18 @@ impl ProfileBuilder {
             samples: 0,
             total: 0,
             negative_of: None,
+            derived: false,
         });
         (self.events.len() - 1) as u16
+    }
+
+    /// Adds an event derived from the recorded samples (see [`EventInfo::derived`]); returns its index.
+    pub fn derived_event(&mut self, name: &str, unit: Unit) -> u16 {
+        let e = self.event(name, unit);
+        if let Some(info) = self.events.get_mut(e as usize) {
+            info.derived = true;
+        }
+        e
     }
 
     /// Marks `event` as holding the negative values of `of`.

@@ -39,6 +39,20 @@ impl Format {
 }
 
 impl Format {
+    /// What the format is called in words, for help texts (`name` is the short key).
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::Folded => "folded stacks",
+            Format::PerfScript => "perf script",
+            Format::Pprof => "pprof",
+            Format::V8CpuProfile => "V8 .cpuprofile",
+            Format::ChromeTrace => "Chrome traces",
+            Format::Speedscope => "speedscope JSON",
+            Format::Bpftrace => "bpftrace stack maps",
+            Format::Gecko => "Firefox Profiler (Gecko) JSON",
+        }
+    }
+
     /// What one input record is called: folded files hold stack lines, profilers write samples.
     pub fn record_noun(self) -> &'static str {
         match self {

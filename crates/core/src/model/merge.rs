@@ -285,6 +285,7 @@ impl Merger {
                         samples: 0,
                         total: 0,
                         negative_of: None,
+                        derived: e.derived,
                     });
                     let id = (self.p.events.len() - 1) as u16;
                     self.event_ids.insert(e.name.clone(), id);
@@ -363,6 +364,12 @@ impl Merger {
             labels,
         } = b;
         let (a_empty, b_empty) = (self.p.samples.is_empty(), stack.is_empty());
+        let (a_len, b_len) = (self.p.samples.len(), stack.len());
+        // A side without a labels column has no label on any sample: the empty set there, never a reason to
+        // drop the other side's labels (a perf slice without `sched_switch` samples beside one with them,
+        // whose labels the off-CPU derivation reads after the merge).
+        let empty_set = (!a_empty && !b_empty && self.p.samples.labels.is_some() != labels.is_some())
+            .then(|| self.empty_label_set());
         let mut total = self.p.total;
         let err = overflow(&self.p, "the sum of the weights");
         let a = &mut self.p.samples;
@@ -406,14 +413,36 @@ impl Merger {
             event_map.get(e as usize).copied().unwrap_or(e)
         });
         join(&mut a.cpu, cpu, a_empty, b_empty, |c| c);
-        join(&mut a.labels, labels, a_empty, b_empty, |l| {
-            label_map.get(l as usize).copied().unwrap_or(l)
-        });
+        let map_label = |l: u32| label_map.get(l as usize).copied().unwrap_or(l);
+        match (empty_set, labels) {
+            (Some(e), None) => {
+                if let Some(av) = a.labels.as_mut() {
+                    av.extend(std::iter::repeat_n(e, b_len));
+                }
+            }
+            (Some(e), Some(bv)) => {
+                let mut av = vec![e; a_len];
+                av.extend(bv.into_iter().map(map_label));
+                a.labels = Some(av);
+            }
+            (None, labels) => join(&mut a.labels, labels, a_empty, b_empty, map_label),
+        }
         Ok(())
+    }
+
+    /// The empty label set's index, added when the merged profile has none yet.
+    fn empty_label_set(&mut self) -> u32 {
+        if let Some(&id) = self.label_ids.get(&Vec::new()) {
+            return id;
+        }
+        self.p.label_sets.push(Vec::new());
+        let id = (self.p.label_sets.len() - 1) as u32;
+        self.label_ids.insert(Vec::new(), id);
+        id
     }
 }
 
-/// Merges `b`'s facts into `a`'s: records and warnings added (the first [`Warnings::KEEP`] kept, `a`'s first),
+/// Merges `b`'s facts into `a`'s: records and warnings added (the first [`Warnings::keep`] kept, `a`'s first),
 /// lost events added, info entries not already present appended; format, unit, decimals (already rescaled),
 /// default event and duration are `a`'s when `a` states them.
 fn merge_meta(a: &mut Meta, b: Meta, emap: impl Fn(u16) -> u16) {
@@ -445,11 +474,9 @@ fn merge_meta(a: &mut Meta, b: Meta, emap: impl Fn(u16) -> u16) {
     };
 }
 
-/// `a`'s warnings then `b`'s: counts added, texts kept up to [`Warnings::KEEP`].
+/// `a`'s warnings then `b`'s: counts added, texts kept up to `a`'s [`Warnings::keep`].
 pub fn merge_warnings(a: &mut Warnings, b: Warnings) {
-    a.count += b.count;
-    let room = Warnings::KEEP.saturating_sub(a.first.len());
-    a.first.extend(b.first.into_iter().take(room));
+    a.append(b);
 }
 
 /// Lost events of two parts of a recording, as one.

@@ -21,7 +21,7 @@ pub mod pprof_proto;
 pub mod units;
 
 pub use builder::{FullSample, Indexed, ProfileBuilder};
-pub use error::{ImportError, ImportErrorKind, Warning, Warnings};
+pub use error::{ImportError, ImportErrorKind, KindCount, Warning, WarningKind, Warnings};
 pub use format::Format;
 pub use lost::Lost;
 pub use merge::Merger;
@@ -283,7 +283,7 @@ impl ThreadTable {
 /// One event type of the input (perf can record several at once).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EventInfo {
-    /// The event name without modifiers (`cycles` for `cycles:uppp`).
+    /// The event name as the input prints it, perf's modifiers included (`cycles:uppp`).
     pub name: String,
     pub unit: Unit,
     pub samples: u64,
@@ -292,6 +292,10 @@ pub struct EventInfo {
     /// Set when this event holds the magnitudes of another event's negative values (pprof delta profiles):
     /// the signed value of a stack is that event's weight minus this one's.
     pub negative_of: Option<u16>,
+    /// Set when this event is derived from recorded samples (perf's off-CPU time and wall-clock): a view of
+    /// them, not more of them, so "all events" leaves it out.
+    #[serde(default)]
+    pub derived: bool,
 }
 
 /// Facts about where the profile came from.

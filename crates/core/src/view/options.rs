@@ -337,7 +337,9 @@ impl ThreadSet {
 /// The sample selection of a view.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ViewOptions {
-    /// Index into `Profile::events`; `None` means all samples (inputs without events).
+    /// Index into `Profile::events`; `None` means the samples of every recorded event (inputs without events:
+    /// all samples) — never those of a derived event ([`crate::model::EventInfo::derived`]), which are views of
+    /// recorded ones.
     pub event: Option<u16>,
     pub weight: WeightMode,
     pub root: RootMode,
@@ -397,9 +399,19 @@ impl ViewOptions {
     /// Does sample `i` belong to the view, and with what weight?
     #[inline]
     pub fn weigh(&self, p: &Profile, i: usize) -> Option<u64> {
-        if let (Some(e), Some(col)) = (self.event, &p.samples.event) {
-            if col.get(i).copied() != Some(e) {
-                return None;
+        if let Some(col) = &p.samples.event {
+            match self.event {
+                Some(e) => {
+                    if col.get(i).copied() != Some(e) {
+                        return None;
+                    }
+                }
+                None => {
+                    let e = col.get(i).and_then(|&e| p.events.get(usize::from(e)));
+                    if e.is_some_and(|e| e.derived) {
+                        return None;
+                    }
+                }
             }
         }
         if let Some(f) = &self.label {

@@ -30,11 +30,17 @@ use rustc_hash::FxHashMap;
 pub struct BpftraceOptions {
     /// Longest accepted line. Default is 64 MiB.
     pub max_line: usize,
+    /// How many warnings are kept with their text (all are counted). Default is `None`:
+    /// [`crate::model::Warnings::KEEP`].
+    pub keep_warnings: Option<usize>,
 }
 
 impl Default for BpftraceOptions {
     fn default() -> Self {
-        BpftraceOptions { max_line: 64 << 20 }
+        BpftraceOptions {
+            max_line: 64 << 20,
+            keep_warnings: None,
+        }
     }
 }
 
@@ -141,7 +147,7 @@ impl BpftraceParser {
             events: FxHashMap::default(),
             block: None,
             records: 0,
-            warnings: Warnings::default(),
+            warnings: Warnings::keeping(opts.keep_warnings.unwrap_or(Warnings::KEEP)),
         }
     }
 
@@ -166,6 +172,7 @@ impl BpftraceParser {
         if let Some((name, rest)) = start {
             if let Some(old) = self.block.take() {
                 self.warnings.push(
+                    crate::model::WarningKind::CutOffBlock,
                     old.at.line,
                     old.at.offset,
                     format!("the block of line {} is cut off by another block", old.at.line),
@@ -224,6 +231,7 @@ impl BpftraceParser {
             .and_then(|c| c.parse::<u64>().ok())
         else {
             self.warnings.push(
+                crate::model::WarningKind::BadCount,
                 at.line,
                 at.offset,
                 format!(
@@ -280,6 +288,7 @@ impl BpftraceParser {
         lines.finish(|line, at| self.line(line, at))?;
         if let Some(old) = self.block.take() {
             self.warnings.push(
+                crate::model::WarningKind::CutOffBlock,
                 old.at.line,
                 old.at.offset,
                 format!(

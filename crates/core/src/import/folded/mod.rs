@@ -35,11 +35,17 @@ const MAX_DECIMALS: u32 = 9;
 pub struct FoldedOptions {
     /// Longest accepted line in bytes. Default is 64 MiB.
     pub max_line: usize,
+    /// How many warnings are kept with their text (all are counted). Default is `None`:
+    /// [`crate::model::Warnings::KEEP`].
+    pub keep_warnings: Option<usize>,
 }
 
 impl Default for FoldedOptions {
     fn default() -> Self {
-        FoldedOptions { max_line: 64 << 20 }
+        FoldedOptions {
+            max_line: 64 << 20,
+            keep_warnings: None,
+        }
     }
 }
 
@@ -242,7 +248,7 @@ impl FoldedParser {
         FoldedParser {
             lines: LineSplitter::new(Format::Folded, opts.max_line),
             b: ProfileBuilder::new(Format::Folded),
-            warnings: Warnings::default(),
+            warnings: Warnings::keeping(opts.keep_warnings.unwrap_or(Warnings::KEEP)),
             decimals: 0,
             weight: Vec::new(),
             named: Vec::new(),
@@ -406,6 +412,7 @@ impl FoldedParser {
                 self.unit_declared = true;
             } else {
                 self.warnings.push(
+                    crate::model::WarningKind::UnknownUnit,
                     pos.line,
                     pos.offset,
                     "unknown `# unit:` (samples, ns, us, ms, s, bytes or count): counts are samples",
@@ -456,13 +463,21 @@ impl FoldedParser {
             }
         }
         let Some((mut stack, count)) = split_count(line) else {
-            self.warnings
-                .push(pos.line, pos.offset, "no count at the end of the line; skipped");
+            self.warnings.push(
+                crate::model::WarningKind::UnreadableLine,
+                pos.line,
+                pos.offset,
+                "no count at the end of the line; skipped",
+            );
             return Ok(());
         };
         let Some(mut c) = parse_count(count) else {
-            self.warnings
-                .push(pos.line, pos.offset, "count does not fit in 64 bits; skipped");
+            self.warnings.push(
+                crate::model::WarningKind::BadCount,
+                pos.line,
+                pos.offset,
+                "count does not fit in 64 bits; skipped",
+            );
             return Ok(());
         };
         // `stack BASE TARGET`: the first count is the base, the second the target.
@@ -482,6 +497,7 @@ impl FoldedParser {
         };
         if c.truncated {
             self.warnings.push(
+                crate::model::WarningKind::DecimalsCut,
                 pos.line,
                 pos.offset,
                 "count has more than 9 decimals; the rest was cut",
@@ -499,6 +515,7 @@ impl FoldedParser {
         let text = std::str::from_utf8(stack).ok();
         if text.is_none() {
             self.warnings.push(
+                crate::model::WarningKind::InvalidUtf8,
                 pos.line,
                 pos.offset,
                 "invalid UTF-8 in frame names, shown as \u{FFFD}",
@@ -512,6 +529,7 @@ impl FoldedParser {
             if !push_times(list, leaf, times, c.mantissa, self.decimals) {
                 self.untimed_lines += 1;
                 self.warnings.push(
+                    crate::model::WarningKind::Timestamps,
                     pos.line,
                     pos.offset,
                     "timestamps do not add up to the count; ignored",
@@ -552,6 +570,7 @@ impl FoldedParser {
             if !push_times(list, EMPTY_STACK, times, w, self.decimals) {
                 self.untimed_lines += 1;
                 self.warnings.push(
+                    crate::model::WarningKind::Timestamps,
                     pos.line,
                     pos.offset,
                     "timestamps do not add up to the count; ignored",

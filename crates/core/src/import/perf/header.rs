@@ -11,8 +11,11 @@ pub(super) struct Header<'a> {
     pub cpu: Option<u32>,
     pub time_ns: Option<u64>,
     pub period: Option<u64>,
-    /// Event name without the trailing `:` and without modifiers; empty when perf printed none.
+    /// Event name as perf prints it, modifiers included (`cycles:u`), without the trailing `:`; empty when
+    /// perf printed none.
     pub event: &'a [u8],
+    /// The event name without its modifiers (`cycles` for `cycles:u`).
+    pub base: &'a [u8],
     pub tracepoint: bool,
     /// What follows the event: a frame (single-line stacks) or a tracepoint payload.
     pub rest: &'a [u8],
@@ -99,17 +102,25 @@ fn is_modifier_suffix(s: &[u8]) -> bool {
     !s.is_empty() && s.len() <= 12 && s.iter().all(|b| b"ukhpPGHISDWebxR".contains(b))
 }
 
-/// Splits an event token (`cycles:uppp:`, `sched:sched_switch:`) into its name and whether it is a tracepoint.
-fn event_name(tok: &[u8]) -> (&[u8], bool) {
-    let mut name = tok.strip_suffix(b":").unwrap_or(tok);
+/// An event name without the modifiers perf appends after a colon: `cycles` for `cycles:uppp`; a tracepoint
+/// (`sched:sched_switch`) or a name without modifiers is returned whole.
+pub(super) fn base_name(name: &[u8]) -> &[u8] {
     if let Some(i) = memchr::memrchr(b':', name) {
         let (head, suffix) = split_around(name, i);
         if is_modifier_suffix(suffix) {
-            name = head;
+            return head;
         }
     }
-    let tracepoint = memchr::memchr(b':', name).is_some();
-    (name, tracepoint)
+    name
+}
+
+/// Splits an event token (`cycles:uppp:`, `sched:sched_switch:`) into its name (modifiers kept), its base name
+/// (modifiers dropped) and whether it is a tracepoint.
+fn event_name(tok: &[u8]) -> (&[u8], &[u8], bool) {
+    let name = tok.strip_suffix(b":").unwrap_or(tok);
+    let base = base_name(name);
+    let tracepoint = memchr::memchr(b':', base).is_some();
+    (name, base, tracepoint)
 }
 
 // Real header lines this reads (comm may hold spaces and digits; fields are separated by spaces or TABs):
@@ -147,12 +158,12 @@ pub(super) fn parse_header(line: &[u8]) -> Option<Header<'_>> {
         if period.is_some() {
             j += 1;
         }
-        let (event, tracepoint) = match tok(j) {
+        let (event, base, tracepoint) = match tok(j) {
             Some(t) if t.ends_with(b":") && t.len() > 1 && !t.starts_with(b"PERF_RECORD") => {
                 j += 1;
                 event_name(t)
             }
-            _ => (&[][..], false),
+            _ => (&[][..], &[][..], false),
         };
         if time_ns.is_none() && event.is_empty() {
             continue;
@@ -167,6 +178,7 @@ pub(super) fn parse_header(line: &[u8]) -> Option<Header<'_>> {
             time_ns,
             period,
             event,
+            base,
             tracepoint,
             rest: trim_ascii(line.get(rest_start..).unwrap_or_default()),
         });

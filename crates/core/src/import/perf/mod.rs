@@ -2,7 +2,7 @@
 //! blank lines.
 //!
 //! What scorch keeps per sample: the stack, the exact integer-nanosecond timestamp, comm, pid, tid, cpu, the
-//! event (without modifiers) and the period (the weight; 1 when perf printed none). See docs/FORMATS.md.
+//! event (as perf prints it, modifiers included: `cpu-clock:u`) and the period (the weight; 1 when perf printed none). See docs/FORMATS.md.
 //!
 //! Two namings share one reader: scorch's own (kinds as attributes, the process as a pseudo root chosen when
 //! the call tree is built) and inferno's (`--compat inferno`: `_[k]`/`_[j]`/`_[i]` suffixes and the process
@@ -26,6 +26,13 @@ pub use parser::PerfParser;
 pub(crate) use parser::{complete, PerfPart};
 pub use sched::derive_offcpu;
 pub use sniff::PerfFormat;
+
+/// An event's name without perf's modifiers: `cycles` for `cycles:uppp`, `cpu-clock` for `cpu-clock:u`; a
+/// tracepoint (`sched:sched_switch`) or a name without modifiers is returned whole.
+pub fn event_base(name: &str) -> &str {
+    let base = header::base_name(name.as_bytes());
+    name.get(..base.len()).unwrap_or(name)
+}
 
 /// How frames and roots are named.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -54,4 +61,7 @@ pub struct PerfOptions {
     pub max_line: usize,
     /// Default is [`Naming::Scorch`].
     pub naming: Naming,
+    /// How many warnings are kept with their text (all are counted). Default is `None`:
+    /// [`crate::model::Warnings::KEEP`].
+    pub keep_warnings: Option<usize>,
 }

@@ -84,7 +84,7 @@ impl PerfParser {
             lines: LineSplitter::new(Format::PerfScript, opts.max_line),
             b: ProfileBuilder::new(Format::PerfScript),
             naming: opts.naming.clone(),
-            warnings: Warnings::default(),
+            warnings: Warnings::keeping(opts.keep_warnings.unwrap_or(Warnings::KEEP)),
             state: State::Between,
             cur: None,
             frames: Vec::with_capacity(128),
@@ -171,6 +171,7 @@ impl PerfParser {
                     return self.header(h, pos);
                 }
                 self.warnings.push(
+                    crate::model::WarningKind::UnreadableLine,
                     pos.line,
                     pos.offset,
                     "unreadable frame line (expected `address symbol (dso)`); skipped",
@@ -190,7 +191,12 @@ impl PerfParser {
                         } else {
                             "not a perf script event line; skipped up to the next blank line"
                         };
-                        self.warnings.push(pos.line, pos.offset, what);
+                        self.warnings.push(
+                            crate::model::WarningKind::UnreadableLine,
+                            pos.line,
+                            pos.offset,
+                            what,
+                        );
                         self.state = State::Skipping;
                         Ok(())
                     }
@@ -212,7 +218,13 @@ impl PerfParser {
 
     fn header(&mut self, h: Header<'_>, pos: LinePos) -> Result<(), ImportError> {
         let thread = self.thread_of(&h);
-        let event = match self.events.get(h.event) {
+        // An event is what perf prints, modifiers included (`cpu-clock:u` and `cpu-clock:k` are two events, as
+        // perf script and perf report show them); inferno's naming keeps inferno's grouping, which drops them.
+        let key = match self.naming {
+            Naming::Scorch => h.event,
+            Naming::Inferno(_) => h.base,
+        };
+        let event = match self.events.get(key) {
             Some(&e) => e,
             None => {
                 if self.b.event_count() >= usize::from(u16::MAX) {
@@ -224,13 +236,13 @@ impl PerfParser {
                         "more than 65,535 distinct events",
                     ));
                 }
-                let name = if h.event.is_empty() {
+                let name = if key.is_empty() {
                     "(unnamed)".into()
                 } else {
-                    String::from_utf8_lossy(h.event)
+                    String::from_utf8_lossy(key)
                 };
                 let e = self.b.event(&name, Unit::Samples);
-                self.events.insert(h.event.into(), e);
+                self.events.insert(key.into(), e);
                 self.event_has_period.push(false);
                 e
             }
@@ -239,7 +251,7 @@ impl PerfParser {
             if let Some(flag) = self.event_has_period.get_mut(event as usize) {
                 *flag = true;
             }
-            let name = String::from_utf8_lossy(h.event);
+            let name = String::from_utf8_lossy(h.base);
             // `cpu-clock/freq=199/`: the event with its terms.
             let base = name.split('/').next().unwrap_or_default();
             let unit = if base == "cpu-clock" || base == "task-clock" || base == OFFCPU_TIME {
@@ -252,7 +264,7 @@ impl PerfParser {
         self.any_cpu |= h.cpu.is_some();
         // inferno (and so scorch) tidies Java names when the process is a JVM.
         let java = h.comm.starts_with(b"java");
-        let labels = if h.tracepoint && h.event == SCHED_SWITCH.as_bytes() {
+        let labels = if h.tracepoint && h.base == SCHED_SWITCH.as_bytes() {
             parse_switch(h.rest).map(|sw| {
                 let set = switch_labels(&mut self.b, &sw);
                 if self.no_labels.is_none() {
@@ -361,8 +373,12 @@ impl PerfParser {
                         .map(|n| self.b.frame(&n, FrameKind::User))
                         .collect(),
                     None => {
-                        self.warnings
-                            .push(pos.line, pos.offset, "unreadable frame line; skipped");
+                        self.warnings.push(
+                            crate::model::WarningKind::UnreadableLine,
+                            pos.line,
+                            pos.offset,
+                            "unreadable frame line; skipped",
+                        );
                         return;
                     }
                 }
@@ -483,6 +499,7 @@ fn complete_raw(part: PerfPart) -> Result<Profile, ImportError> {
     }
     if untimed > 0 && untimed < records {
         warnings.push(
+            crate::model::WarningKind::Timestamps,
             end.line,
             end.offset,
             format!("{untimed} of {records} samples have no timestamp: the timeline is unavailable"),

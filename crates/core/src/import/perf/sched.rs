@@ -150,12 +150,17 @@ struct Matched {
     /// Switch-outs (of a thread other than the idle task).
     outs: u64,
     unmatched: u64,
-    /// The first unmatched ones' texts (at most [`crate::model::Warnings::KEEP`]).
+    /// The first unmatched ones' texts (at most the `keep` asked for, at least one).
     texts: Vec<String>,
 }
 
 /// Matches switch-outs to switch-ins in time order.
-fn match_waits(p: &Profile, event: u16, times: &[u64], events: &[u16], labels: &[u32]) -> Matched {
+fn match_waits(
+    p: &Profile,
+    event: u16,
+    (times, events, labels): (&[u64], &[u16], &[u32]),
+    keep: usize,
+) -> Matched {
     let fields = set_fields(p);
     let threads = p.samples.thread.as_deref().unwrap_or(&[]);
     let is_switch = |i: usize| events.get(i) == Some(&event);
@@ -180,7 +185,7 @@ fn match_waits(p: &Profile, event: u16, times: &[u64], events: &[u16], labels: &
     let (mut unmatched, mut texts, mut outs) = (0u64, Vec::new(), 0u64);
     let mut unmatched_at = |i: u32, tid: u32, texts: &mut Vec<String>| {
         unmatched += 1;
-        if texts.len() < crate::model::Warnings::KEEP {
+        if texts.len() < keep.max(1) {
             let t = times.get(i as usize).copied().unwrap_or(0);
             let comm = threads
                 .get(i as usize)
@@ -270,7 +275,10 @@ pub fn derive_offcpu(p: Profile) -> Profile {
     let counted = p
         .events
         .iter()
-        .find(|e| e.samples > 0 && e.name != SCHED_SWITCH && e.name != OFFCPU_TIME && !e.name.contains(':'))
+        .find(|e| {
+            let base = super::event_base(&e.name);
+            e.samples > 0 && base != SCHED_SWITCH && base != OFFCPU_TIME && !base.contains(':')
+        })
         .map(|e| e.name.clone());
     let (unit, decimals, records) = (p.meta.unit.clone(), p.meta.decimals, p.meta.records);
     let mut warnings = p.meta.warnings.clone();
@@ -280,6 +288,7 @@ pub fn derive_offcpu(p: Profile) -> Profile {
         _ => {
             if switch.is_some() {
                 warnings.push(
+                    crate::model::WarningKind::NoOffCpu,
                     0,
                     0,
                     "sched_switch events without timestamps: no off-CPU time can be derived",
@@ -300,7 +309,12 @@ pub fn derive_offcpu(p: Profile) -> Profile {
         unmatched,
         mut texts,
     } = match switch {
-        Some(e) => match_waits(&p, e, times, events, labels),
+        Some(e) => match_waits(
+            &p,
+            e,
+            (times, events, labels),
+            warnings.keep.saturating_sub(warnings.first.len()),
+        ),
         None => Matched::default(),
     };
     // Every unmatched switch-out is one warning; the first ones are kept with their text, the first of them
@@ -320,9 +334,12 @@ pub fn derive_offcpu(p: Profile) -> Profile {
     }
     let kept = texts.len() as u64;
     for t in texts {
-        warnings.push(0, 0, t);
+        warnings.push(crate::model::WarningKind::UnmatchedSwitchOut, 0, 0, t);
     }
-    warnings.count = warnings.count.saturating_add(unmatched.saturating_sub(kept));
+    warnings.count_more(
+        crate::model::WarningKind::UnmatchedSwitchOut,
+        unmatched.saturating_sub(kept),
+    );
     // The off-CPU half of wall-clock: the derived waits, else perf --off-cpu's own samples.
     let offcpu_samples: Vec<u32> = match (switch, offcpu_time) {
         (None, Some(e)) => (0..p.samples.len())
@@ -377,14 +394,14 @@ pub fn derive_offcpu(p: Profile) -> Profile {
     };
     let mut failed = false;
     if has_switch {
-        let e = b.event(OFFCPU_EVENT, Unit::Nanoseconds);
+        let e = b.derived_event(OFFCPU_EVENT, Unit::Nanoseconds);
         for &(row, ns, state) in &rows {
             let set = b.label_set(vec![(k_state, LabelValue::Str(state))]);
             failed |= push(&mut b, row, ns, e, set).is_err();
         }
     }
     if !on_rows.is_empty() && !failed {
-        let e = b.event(WALL_EVENT, Unit::Nanoseconds);
+        let e = b.derived_event(WALL_EVENT, Unit::Nanoseconds);
         let on_set = b.label_set(vec![(k_cpu, LabelValue::Str(on))]);
         for &row in &on_rows {
             failed |= push(&mut b, row, row.1, e, on_set).is_err();
@@ -403,6 +420,7 @@ pub fn derive_offcpu(p: Profile) -> Profile {
     }
     if failed {
         warnings.push(
+            crate::model::WarningKind::Overflow,
             0,
             0,
             "the derived off-CPU and wall-clock weights overflow 2^64-1 with the others: some were left out",

@@ -15,16 +15,24 @@ fn headers() {
         (Some(94_564_109_216_000), None, &b"cycles"[..])
     );
     let h = parse_header(b"vote   913    72.176760:     257597 cycles:uppp:").unwrap();
+    // The event keeps its modifiers (perf prints `cycles:uppp`); the base name drops them.
     assert_eq!(
-        (h.pid, h.tid, h.period, h.event),
-        (None, 913, Some(257597), &b"cycles"[..])
+        (h.pid, h.tid, h.period, h.event, h.base),
+        (None, 913, Some(257597), &b"cycles:uppp"[..], &b"cycles"[..])
     );
+    assert!(!h.tracepoint);
     let h = parse_header(b"func_ab 15294 cpu-clock: ").unwrap();
     assert_eq!((h.time_ns, h.event), (None, &b"cpu-clock"[..]));
     let h = parse_header(b"Gecko\t25122 [007] 115539.936601:\t\t1000000 task-clock:u:").unwrap();
     assert_eq!(
-        (h.comm, h.cpu, h.period, h.event),
-        (&b"Gecko"[..], Some(7), Some(1_000_000), &b"task-clock"[..])
+        (h.comm, h.cpu, h.period, h.event, h.base),
+        (
+            &b"Gecko"[..],
+            Some(7),
+            Some(1_000_000),
+            &b"task-clock:u"[..],
+            &b"task-clock"[..]
+        )
     );
     let h = parse_header(
         b"perf 12 [000] 5.000000: sched:sched_switch: prev_comm=perf prev_pid=12 ==> next_comm=x",
@@ -32,6 +40,7 @@ fn headers() {
     .unwrap();
     assert!(h.tracepoint);
     assert_eq!(h.event, b"sched:sched_switch");
+    assert_eq!(h.base, b"sched:sched_switch");
     let h = parse_header(
         b"   false 39654 19115.489713:          1 cycles:u:  ffffffff9b201293 [unknown] ([unknown])",
     )

@@ -279,8 +279,12 @@ impl Ctx {
     /// A value of the profile's unit as a weight: time in ns, counts and bytes rounded (with a warning).
     fn weight(&mut self, v: i128, exact: bool, path: &str) -> Result<u64, ImportError> {
         if !exact {
-            self.warnings
-                .push(0, 0, format!("{path}: a fractional count, rounded to {v}"));
+            self.warnings.push(
+                crate::model::WarningKind::Rounded,
+                0,
+                0,
+                format!("{path}: a fractional count, rounded to {v}"),
+            );
         }
         u64::try_from(v).map_err(|_| {
             err(
@@ -475,6 +479,7 @@ fn evented(
             None => prev,
         };
         cx.warnings.push(
+            crate::model::WarningKind::UnclosedFrames,
             0,
             0,
             format!(
