@@ -279,8 +279,7 @@ fn request_message(imported: &Imported, request: &Build) -> Result<(JsValue, Arr
     let message = js_sys::Object::new();
     let _ = Reflect::set(&message, &"request".into(), &head);
     let _ = Reflect::set(&message, &"payload".into(), &payload);
-    #[cfg(feature = "testing")]
-    crate::testing::make_unsendable(&message);
+    crate::seams::make_unsendable(&message);
     Ok((message.into(), transfer))
 }
 

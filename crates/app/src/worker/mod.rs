@@ -29,8 +29,7 @@ const START_LIMIT_MS: f64 = 15_000.0;
 
 /// [`START_LIMIT_MS`], or in test builds the one a test set (`window.__scorchSilentWorkers`).
 pub(crate) fn start_limit() -> f64 {
-    #[cfg(feature = "testing")]
-    if let Some(ms) = crate::testing::silent_workers() {
+    if let Some(ms) = crate::seams::silent_workers() {
         return ms;
     }
     START_LIMIT_MS

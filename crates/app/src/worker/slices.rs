@@ -129,7 +129,7 @@ impl Helper {
         #[cfg(feature = "testing")]
         let (name, limit) = match open.throttle.silent_ms {
             0 => ("parse", super::start_limit()),
-            ms => (crate::testing::SILENT, f64::from(ms)),
+            ms => (crate::seams::SILENT, f64::from(ms)),
         };
         #[cfg(not(feature = "testing"))]
         let (name, limit) = {
