@@ -272,7 +272,7 @@ fn request_message(imported: &Imported, request: &Build) -> Result<(JsValue, Arr
         bytes: imported.bytes,
     };
     let transfer = Array::new();
-    let payload = super::side::profile_payload(&mut copy, &transfer).map_err(LoadError::Protocol)?;
+    let payload = super::payload::profile_payload(&mut copy, &transfer).map_err(LoadError::Protocol)?;
     drop(copy);
     let head = serde_wasm_bindgen::to_value(&ToWorker::Build(request.clone()))
         .map_err(|e| LoadError::Protocol(e.to_string()))?;

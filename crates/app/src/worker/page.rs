@@ -350,7 +350,7 @@ pub(super) struct Copier {
 impl Copier {
     const PIECE: u32 = 1 << 20;
 
-    /// The call tree and layout whose columns ride in `payload` (`side::flame_payload`); `None` when they do
+    /// The call tree and layout whose columns ride in `payload` (`payload::flame_payload`); `None` when they do
     /// not fit together.
     pub(super) async fn flame(&mut self, payload: &JsValue) -> Option<(CallTree, FlameLayout)> {
         let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
