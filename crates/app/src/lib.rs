@@ -14,7 +14,7 @@
 //! - [`seams`]: the ground floor where product code reports what the test hooks need (no-ops in the product);
 //!
 //! and beside them `testing` (feature `testing` only): the test and benchmark hooks, which install themselves
-//! into [`seams`] ([`install_test_hooks`]); no other module names it.
+//! into [`seams`] (`install_test_hooks`); no other module names it.
 
 pub mod components;
 pub mod render;

@@ -9,8 +9,8 @@
 //! - below them, shared: `post` (the worker side's messages and progress), `payload` (profiles, trees and
 //!   layouts as typed arrays to transfer), `blob` (a file read in slices).
 //!
-//! Dependencies flow page → protocol ← side, and one way among the rest: side → jobs → build → page, side →
-//! slices, each → post, payload, blob; nothing here knows about the app's state or components.
+//! Dependencies flow page → protocol ← side, and one way among the rest (side → jobs → build → page, side →
+//! slices), `post`, `payload` and `blob` below them all; nothing here knows about the app's state or components.
 
 mod blob;
 pub mod build;
