@@ -11,10 +11,14 @@
 //! - [`url`]: the link format (every fragment key, typed and versioned);
 //! - [`render`]: canvases — the device-pixel primitive, the flame graph and heatmap paints, colours;
 //! - [`worker`]: importing in a worker (both sides, and their protocol);
-//! - `testing` (feature `testing` only): test and benchmark hooks.
+//! - [`seams`]: the ground floor where product code reports what the test hooks need (no-ops in the product);
+//!
+//! and beside them `testing` (feature `testing` only): the test and benchmark hooks, which install themselves
+//! into [`seams`] (`install_test_hooks`); no other module names it.
 
 pub mod components;
 pub mod render;
+pub mod seams;
 pub mod state;
 #[cfg(feature = "testing")]
 mod testing;
@@ -22,3 +26,10 @@ pub mod url;
 pub mod worker;
 
 pub use components::app::App;
+
+/// Installs the test and benchmark hooks into [`seams`] (feature `testing` only): `main` calls it first, on
+/// the page and in every worker.
+#[cfg(feature = "testing")]
+pub fn install_test_hooks() {
+    testing::install();
+}

@@ -2,6 +2,8 @@
 //! worker (`www/worker.js`): there is no window there.
 fn main() {
     console_error_panic_hook::set_once();
+    #[cfg(feature = "testing")]
+    scorch_app::install_test_hooks();
     if web_sys::window().is_none() {
         scorch_app::worker::run();
         return;

@@ -86,8 +86,7 @@ fn svg_of(
 
 /// Offers `file` as a download (a Blob and a click on an `<a download>`).
 fn download(file: &File) {
-    #[cfg(feature = "testing")]
-    crate::testing::record_export(&file.name, &file.bytes);
+    crate::seams::record_export(&file.name, &file.bytes);
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -242,16 +241,7 @@ fn download_png(svg_text: String, name: String) {
         let _ = ctx.draw_image_with_html_image_element_and_dw_and_dh(&img2, 0.0, 0.0, w * 2.0, h * 2.0);
         let done = Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
             let Some(blob) = blob else { return };
-            #[cfg(feature = "testing")]
-            {
-                let name = name.clone();
-                let reader = blob.array_buffer();
-                leptos::task::spawn_local(async move {
-                    if let Ok(buf) = wasm_bindgen_futures::JsFuture::from(reader).await {
-                        crate::testing::record_export(&name, &js_sys::Uint8Array::new(&buf).to_vec());
-                    }
-                });
-            }
+            crate::seams::record_export_blob(&name, &blob);
             if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
                 save_blob(&doc, &blob, &name);
             }

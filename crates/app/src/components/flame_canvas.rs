@@ -86,12 +86,9 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     // Set when a paint found the area resized and drew at the new size: the redraw that the size change then
     // asks for would draw the same picture again, and is skipped.
     let painted_resize = StoredValue::new(false);
-    #[cfg(feature = "testing")]
-    {
-        crate::testing::install_frame_point(actions, pane, canvas_ref);
-        if is_main {
-            crate::testing::install_bench_hooks(actions);
-        }
+    crate::seams::install_frame_point(&(actions, pane, canvas_ref));
+    if is_main {
+        crate::seams::install_bench_hooks(&actions);
     }
     // The flame area also changes size when panels above it open or close: follow it, and keep the root in view.
     canvas::observe_size(scroll_ref, move || {

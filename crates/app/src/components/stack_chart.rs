@@ -63,10 +63,7 @@ fn keep(
     built: Option<StackChart>,
     t0: f64,
 ) -> Option<Arc<ChartData>> {
-    #[cfg(feature = "testing")]
-    crate::testing::chart::note_build(now() - t0);
-    #[cfg(not(feature = "testing"))]
-    let _ = t0;
+    crate::seams::note_chart_build(now() - t0);
     let d = Arc::new(ChartData::new(loaded.clone(), key, built?));
     CACHE.with(|c| *c.borrow_mut() = Some(d.clone()));
     Some(d)
@@ -241,8 +238,7 @@ pub fn StackChartView() -> impl IntoView {
         measure();
         redraw.request(paint);
     });
-    #[cfg(feature = "testing")]
-    crate::testing::chart::install(data, win, canvas_ref, scroll_top);
+    crate::seams::install_chart(&(data, win, canvas_ref, scroll_top));
 
     // Pointer position in canvas CSS px.
     let local = move |ev: &leptos::ev::MouseEvent| {

@@ -132,10 +132,7 @@ pub fn paint(canvas: &HtmlCanvasElement, d: &ChartData, g: &ChartGeom, look: &Ch
         return;
     };
     draw(&surface.ctx, d, g, look, surface.dpr);
-    #[cfg(feature = "testing")]
-    crate::testing::record_chart_paint(now() - t0);
-    #[cfg(not(feature = "testing"))]
-    let _ = t0;
+    crate::seams::record_chart_paint(now() - t0);
 }
 
 fn draw(ctx: &CanvasRenderingContext2d, d: &ChartData, g: &ChartGeom, look: &ChartLook, dpr: f64) {

@@ -181,8 +181,7 @@ pub fn draw(
     // blended with the page's background by its alpha): at least 4.58:1 whatever the fill (WCAG 2.2 AA asks
     // 4.5:1). Labels are drawn opaque, so a dimmed box's label stays readable.
     let bg = if paint.dark { BG_DARK } else { BG_LIGHT };
-    #[cfg(feature = "testing")]
-    crate::testing::clear_labels();
+    crate::seams::clear_labels();
     let mut ink = "";
     for l in &labels {
         let room = ((l.w - 6.0) / char_w).floor();
@@ -196,8 +195,7 @@ pub fn draw(
             ink = css;
             ctx.set_fill_style_str(css);
         }
-        #[cfg(feature = "testing")]
-        crate::testing::record_label(l.x0, l.y, l.w, shown, text_rgb);
+        crate::seams::record_label(l.x0, l.y, l.w, shown, text_rgb);
         let name = d.name_of(l.n);
         // Counting stops past the room: a name can be megabytes long.
         let count = name.chars().take(room as usize + 1).count();

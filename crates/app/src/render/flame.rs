@@ -59,10 +59,7 @@ pub fn paint(canvas: &HtmlCanvasElement, data: &FlameData, zoom: NodeId, g: &Geo
         colorblind: look.colorblind,
     };
     draw::draw(&surface.ctx, data, zoom, &paint, g, surface.dpr);
-    #[cfg(feature = "testing")]
-    crate::testing::record_paint(now() - t0);
-    #[cfg(not(feature = "testing"))]
-    let _ = t0;
+    crate::seams::record_paint(now() - t0);
     if RENDER_MARK_PENDING.with(|p| p.replace(false)) {
         // At the end of this drawing task, not here: the heatmap may still be drawn in it, and a benchmark that
         // cannot tell the task's draw calls apart (`bench:import-done` is seen only after the task) reads this.
@@ -92,9 +89,6 @@ pub fn paint_overlay(
     if let Some((data, node, g)) = focus {
         draw::draw_focus(&surface.ctx, data, node, g, dark);
     }
-    #[cfg(feature = "testing")]
-    crate::testing::record_overlay(now() - t0);
-    #[cfg(not(feature = "testing"))]
-    let _ = t0;
+    crate::seams::record_overlay(now() - t0);
     mark_paint();
 }

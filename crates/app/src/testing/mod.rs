@@ -15,12 +15,15 @@
 //! - `window.__scorchSilentWorkers = ms`: every worker started from then on (views, spare import workers, the
 //!   next load's parse workers) never says it is ready, and is given up on after `ms`;
 //! - the stack chart's: `chart.rs`.
+//!
+//! Product code never names this module: it reports to and asks [`crate::seams`], where [`install`] (called
+//! once at start, from `main` through `scorch_app::install_test_hooks`, on the page and in every worker) puts
+//! [`TestHooks`]. The seams that carry the upper layers' values type-erased are downcast here.
 
 mod bench;
 pub mod chart;
 
-pub use chart::record_chart_paint;
-
+use crate::render::chart::ChartData;
 use crate::render::ROW_H;
 use crate::state::pane::{Pane, PaneId};
 use crate::state::Actions;
@@ -29,9 +32,94 @@ use js_sys::Reflect;
 use leptos::prelude::*;
 use scorch_core::view::calltree::NodeId;
 use scorch_core::ViewOptions;
+use std::any::Any;
 use std::cell::RefCell;
+use std::sync::Arc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsValue;
+
+/// The hooks [`install`] puts into [`crate::seams`].
+struct TestHooks;
+
+/// Installs [`TestHooks`] into [`crate::seams`]: once at start, before anything reports to them.
+pub fn install() {
+    crate::seams::install(&TestHooks);
+}
+
+/// A type-erased value of a seam as the type it carries: one of another type is a bug here, said at once.
+fn downcast<'a, T: 'static>(v: &'a dyn Any, seam: &str) -> &'a T {
+    v.downcast_ref::<T>()
+        .unwrap_or_else(|| panic!("seams::{seam}: not a {}", std::any::type_name::<T>()))
+}
+
+impl crate::seams::Hooks for TestHooks {
+    fn clear_labels(&self) {
+        clear_labels();
+    }
+    fn record_label(&self, x: f64, y: f64, w: f64, fill: [u8; 3], text: [u8; 3]) {
+        record_label(x, y, w, fill, text);
+    }
+    fn record_paint(&self, ms: f64) {
+        record_paint(ms);
+    }
+    fn record_overlay(&self, ms: f64) {
+        record_overlay(ms);
+    }
+    fn record_chart_paint(&self, ms: f64) {
+        chart::record_chart_paint(ms);
+    }
+    fn note_chart_build(&self, ms: f64) {
+        chart::note_build(ms);
+    }
+    fn record_export(&self, name: &str, bytes: &[u8]) {
+        record_export(name, bytes);
+    }
+    fn record_export_blob(&self, name: &str, blob: &web_sys::Blob) {
+        let name = name.to_string();
+        let reader = blob.array_buffer();
+        leptos::task::spawn_local(async move {
+            if let Ok(buf) = wasm_bindgen_futures::JsFuture::from(reader).await {
+                record_export(&name, &js_sys::Uint8Array::new(&buf).to_vec());
+            }
+        });
+    }
+    fn install_frame_point(&self, parts: &dyn Any) {
+        let &(actions, pane, canvas_ref) =
+            downcast::<(Actions, Pane, NodeRef<leptos::html::Canvas>)>(parts, "install_frame_point");
+        install_frame_point(actions, pane, canvas_ref);
+    }
+    fn install_bench_hooks(&self, actions: &dyn Any) {
+        install_bench_hooks(*downcast::<Actions>(actions, "install_bench_hooks"));
+    }
+    fn install_chart(&self, parts: &dyn Any) {
+        type Parts = (
+            RwSignal<Option<Arc<ChartData>>>,
+            RwSignal<Option<(u64, u64)>>,
+            NodeRef<leptos::html::Canvas>,
+            RwSignal<f64>,
+        );
+        let &(data, win, canvas_ref, scroll_top) = downcast::<Parts>(parts, "install_chart");
+        chart::install(data, win, canvas_ref, scroll_top);
+    }
+    fn throttle_load(&self, open: &mut dyn Any) {
+        match open.downcast_mut::<Open>() {
+            Some(open) => throttle_load(open),
+            None => panic!("seams::throttle_load: not a worker::protocol::Open"),
+        }
+    }
+    fn silent_workers(&self) -> Option<f64> {
+        silent_workers()
+    }
+    fn is_silent_worker(&self) -> bool {
+        is_silent_worker()
+    }
+    fn make_unsendable(&self, message: &JsValue) {
+        make_unsendable(message);
+    }
+    fn note_worker(&self, ms: f64, prefetched: bool, slices: u32) {
+        note_worker(ms, prefetched, slices);
+    }
+}
 
 thread_local! {
     /// How long each paint took (ms), for the redraw benchmark (`__scorchPaintTimes`).
@@ -145,9 +233,6 @@ pub fn throttle_load(open: &mut Open) {
     open.throttle.trap_after = num("trap").unwrap_or(0.0) as u32;
 }
 
-/// The name a silent worker is started with ([`silent_workers`]).
-pub const SILENT: &str = "silent";
-
 /// `window.__scorchSilentWorkers`: ms after which a worker that has not said it is ready is given up on;
 /// `None` (the default) when unset, and in a worker.
 pub fn silent_workers() -> Option<f64> {
@@ -163,7 +248,7 @@ pub fn is_silent_worker() -> bool {
     Reflect::get(&js_sys::global(), &"name".into())
         .ok()
         .and_then(|n| n.as_string())
-        .is_some_and(|n| n == SILENT)
+        .is_some_and(|n| n == crate::seams::SILENT)
 }
 
 /// `window.__scorchUnsendable`: the message gets a symbol beside its data, so posting it fails (a

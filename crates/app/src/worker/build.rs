@@ -272,15 +272,14 @@ fn request_message(imported: &Imported, request: &Build) -> Result<(JsValue, Arr
         bytes: imported.bytes,
     };
     let transfer = Array::new();
-    let payload = super::side::profile_payload(&mut copy, &transfer).map_err(LoadError::Protocol)?;
+    let payload = super::payload::profile_payload(&mut copy, &transfer).map_err(LoadError::Protocol)?;
     drop(copy);
     let head = serde_wasm_bindgen::to_value(&ToWorker::Build(request.clone()))
         .map_err(|e| LoadError::Protocol(e.to_string()))?;
     let message = js_sys::Object::new();
     let _ = Reflect::set(&message, &"request".into(), &head);
     let _ = Reflect::set(&message, &"payload".into(), &payload);
-    #[cfg(feature = "testing")]
-    crate::testing::make_unsendable(&message);
+    crate::seams::make_unsendable(&message);
     Ok((message.into(), transfer))
 }
 

@@ -3,8 +3,9 @@
 //! columns transferred. The page terminates the worker once it has every answer, so its memory is given back.
 
 use super::build::{compute, Built, TABLE_CHUNK};
+use super::payload::{flame_payload, typed, u32s, u64s};
+use super::post::{post, post_answer};
 use super::protocol::{Build, FromWorker};
-use super::side::{flame_payload, post, post_answer, typed, u32s, u64s};
 use crate::url::UrlKey;
 use js_sys::{Array, Reflect, Uint8Array};
 use scorch_core::view::calltree::Order;
@@ -61,7 +62,7 @@ pub(super) fn serve(b: Build, data: &JsValue) {
     }
 }
 
-/// The profile the page sent (`side::profile_payload`).
+/// The profile the page sent (`payload::profile_payload`).
 fn receive_profile(payload: &JsValue) -> Result<scorch_core::Imported, String> {
     let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
     let bytes = Uint8Array::new(&get("buffer")).to_vec();

@@ -4,13 +4,20 @@
 //! - [`side`]: the worker side (the same wasm, started by `www/worker.js`, where `main` finds no window);
 //! - [`page`]: the page side: one worker per load, progress, cancellation, the fallback without a worker;
 //! - [`build`] (page) and `jobs` (worker): views of a large profile (inverted tree, sandwich, function table)
-//!   built in a worker of their own, so no main-thread task runs long.
+//!   built in a worker of their own, so no main-thread task runs long;
+//! - `slices` (worker): a large plain profile parsed in slices on every core;
+//! - below them, shared: `post` (the worker side's messages and progress), `payload` (profiles, trees and
+//!   layouts as typed arrays to transfer), `blob` (a file read in slices).
 //!
-//! Dependencies flow page → protocol ← side; nothing here knows about the app's state or components.
+//! Dependencies flow page → protocol ← side, and one way among the rest (side → jobs → build → page, side →
+//! slices), `post`, `payload` and `blob` below them all; nothing here knows about the app's state or components.
 
+mod blob;
 pub mod build;
 mod jobs;
 pub mod page;
+mod payload;
+mod post;
 pub mod protocol;
 pub mod side;
 mod slices;
@@ -29,8 +36,7 @@ const START_LIMIT_MS: f64 = 15_000.0;
 
 /// [`START_LIMIT_MS`], or in test builds the one a test set (`window.__scorchSilentWorkers`).
 pub(crate) fn start_limit() -> f64 {
-    #[cfg(feature = "testing")]
-    if let Some(ms) = crate::testing::silent_workers() {
+    if let Some(ms) = crate::seams::silent_workers() {
         return ms;
     }
     START_LIMIT_MS

@@ -350,7 +350,7 @@ pub(super) struct Copier {
 impl Copier {
     const PIECE: u32 = 1 << 20;
 
-    /// The call tree and layout whose columns ride in `payload` (`side::flame_payload`); `None` when they do
+    /// The call tree and layout whose columns ride in `payload` (`payload::flame_payload`); `None` when they do
     /// not fit together.
     pub(super) async fn flame(&mut self, payload: &JsValue) -> Option<(CallTree, FlameLayout)> {
         let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
@@ -400,7 +400,6 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         n.set(id + 1);
         id
     });
-    #[allow(unused_mut)]
     let mut open = Open {
         id,
         url: match source {
@@ -416,8 +415,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         #[cfg(feature = "testing")]
         throttle: Default::default(),
     };
-    #[cfg(feature = "testing")]
-    crate::testing::throttle_load(&mut open);
+    crate::seams::throttle_load(&mut open);
     let Ok(request) = serde_wasm_bindgen::to_value(&ToWorker::Open(open)) else {
         return Outcome::NoWorker("could not encode the request".into());
     };
@@ -518,9 +516,8 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
 pub(super) fn start_worker() -> Result<web_sys::Worker, String> {
     let opts = web_sys::WorkerOptions::new();
     opts.set_type(web_sys::WorkerType::Module);
-    #[cfg(feature = "testing")]
-    if crate::testing::silent_workers().is_some() {
-        opts.set_name(crate::testing::SILENT);
+    if crate::seams::silent_workers().is_some() {
+        opts.set_name(crate::seams::SILENT);
     }
     let worker = web_sys::Worker::new_with_options("www/worker.js", &opts).map_err(js_err)?;
     let module = boot()
@@ -605,10 +602,7 @@ fn on_message(id: u32, data: JsValue) {
             prefetched,
             slices,
         } => {
-            #[cfg(feature = "testing")]
-            crate::testing::note_worker(ms, prefetched, slices);
-            #[cfg(not(feature = "testing"))]
-            let _ = (ms, prefetched, slices);
+            crate::seams::note_worker(ms, prefetched, slices);
             end(Some(done), Outcome::Done(payload));
         }
         FromWorker::Failed { id: failed, error } => {

@@ -50,7 +50,8 @@ pub struct Open {
     pub throttle: Throttle,
 }
 
-/// Test hook (`testing` feature): set from `window.__scorchLoadThrottle` (`crate::testing`).
+/// Test hook (`testing` feature): set from `window.__scorchLoadThrottle` (`crate::testing`, through
+/// `crate::seams::throttle_load`).
 #[cfg(feature = "testing")]
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
 pub struct Throttle {

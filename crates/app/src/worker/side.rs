@@ -3,8 +3,11 @@
 //! streaming [`Loader`], reports progress, and sends back the parsed profile as one transferred buffer; or it
 //! builds views of a profile the page sends (`jobs.rs`). Protocol: `protocol.rs`.
 
+use super::blob::BlobReader;
 use super::js_err;
-use super::protocol::{FromWorker, Open, Progress, ToWorker};
+use super::payload::{flame_payload, profile_payload};
+use super::post::{post, post_answer, progress_of, scope, EARLY_ID, EARLY_READ};
+use super::protocol::{FromWorker, Open, ToWorker};
 use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::view::calltree::Order;
@@ -12,62 +15,11 @@ use scorch_core::{ImportOptions, Loader};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::DedicatedWorkerGlobalScope;
-
-fn scope() -> DedicatedWorkerGlobalScope {
-    js_sys::global().unchecked_into()
-}
-
-pub(super) fn post(msg: &FromWorker, buffer: Option<&JsValue>) {
-    let Ok(value) = serde_wasm_bindgen::to_value(msg) else {
-        return unsent(request_of(msg), "it could not be encoded".into());
-    };
-    let r = match buffer {
-        Some(buf) => {
-            let _ = Reflect::set(&value, &"buffer".into(), buf);
-            scope().post_message_with_transfer(&value, &Array::of1(buf))
-        }
-        None => scope().post_message(&value),
-    };
-    if let Err(e) = r {
-        unsent(request_of(msg), super::js_err(e));
-    }
-}
-
-/// `head` (a message with its `payload`) posted with `transfer`; if it cannot be, the request fails instead.
-pub(super) fn post_answer(head: &JsValue, transfer: &Array, id: u32) {
-    if let Err(e) = scope().post_message_with_transfer(head, transfer) {
-        unsent(Some(id), super::js_err(e));
-    }
-}
-
-/// The request a message belongs to (0: the only one, a parse worker's); `None` for a failure, which has
-/// nothing left to say when it cannot be sent.
-fn request_of(msg: &FromWorker) -> Option<u32> {
-    match msg {
-        FromWorker::Failed { .. } => None,
-        FromWorker::Progress(p) => Some(p.id),
-        FromWorker::Done { id, .. } | FromWorker::Built { id, .. } => Some(*id),
-        FromWorker::Ready | FromWorker::Part => Some(0),
-    }
-}
-
-/// A message that could not be sent: the request it belongs to fails with the reason, so the other side does
-/// not wait for it forever (a structured clone can fail: out of memory, a buffer that cannot be transferred).
-fn unsent(request: Option<u32>, why: String) {
-    web_sys::console::error_1(&format!("scorch worker: a message could not be sent ({why})").into());
-    let Some(id) = request else { return };
-    let error = format!("the worker could not send its answer: {why}");
-    if let Ok(value) = serde_wasm_bindgen::to_value(&FromWorker::Failed { id, error }) {
-        let _ = scope().post_message(&value);
-    }
-}
 
 /// Installs the message handler, takes the requests that came while the wasm started (`www/worker.js` kept
 /// them), and says it is ready.
 pub fn run() {
-    #[cfg(feature = "testing")]
-    if crate::testing::is_silent_worker() {
+    if crate::seams::is_silent_worker() {
         return;
     }
     fn on_data(data: JsValue) {
@@ -106,12 +58,7 @@ struct Early {
 
 thread_local! {
     static EARLY: std::cell::RefCell<Option<Early>> = const { std::cell::RefCell::new(None) };
-    /// The id progress of the early read is reported under: none (not reported) until a request takes it.
-    static EARLY_ID: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
 }
-
-/// The id of an early read's [`Open`] (never a page's: the page counts from 1).
-const EARLY_READ: u32 = u32::MAX;
 
 fn start_early_read() {
     let Some(url) = Reflect::get(&js_sys::global(), &"scorchPrefetch".into())
@@ -244,70 +191,6 @@ async fn open_profile(open: Open, data: &JsValue) {
     post_answer(&head, &transfer, id);
 }
 
-/// A profile as an object of `buffer` (the encoded rest) and `profile_u32`, `profile_u64` (its big columns as
-/// typed arrays, taken out of `imported`), their buffers added to `transfer`. Used both ways: the worker's
-/// import to the page, the page's profile to a worker that builds views of it.
-pub(crate) fn profile_payload(
-    imported: &mut scorch_core::Imported,
-    transfer: &Array,
-) -> Result<js_sys::Object, String> {
-    let pc = scorch_core::export::wire::take_columns(imported);
-    let bytes = scorch_core::export::wire::encode(imported).map_err(|e| e.to_string())?;
-    let msg = js_sys::Object::new();
-    let buf = Uint8Array::from(bytes.as_slice()).buffer();
-    drop(bytes);
-    transfer.push(&buf);
-    let _ = Reflect::set(&msg, &"buffer".into(), &buf);
-    let _ = Reflect::set(&msg, &"profile_u32".into(), &typed(pc.u32s, transfer, u32s));
-    let _ = Reflect::set(&msg, &"profile_u64".into(), &typed(pc.u64s, transfer, u64s));
-    Ok(msg)
-}
-
-/// Sets a tree's and its layout's columns on `msg` as typed arrays (`tree_u32`, `tree_u64`, `layout_f64`,
-/// `layout_u32`), their buffers added to `transfer`.
-pub(super) fn flame_payload(
-    msg: &js_sys::Object,
-    tree: scorch_core::CallTree,
-    layout: scorch_core::FlameLayout,
-    transfer: &Array,
-) {
-    let set = |k: &str, v: &JsValue| {
-        let _ = Reflect::set(msg, &k.into(), v);
-    };
-    let (lf, lu) = layout.into_columns();
-    let tc = tree.into_columns();
-    set("tree_u32", &typed(tc.u32s, transfer, u32s));
-    set("tree_u64", &typed(tc.u64s, transfer, u64s));
-    set(
-        "layout_f64",
-        &typed(lf, transfer, |v| js_sys::Float64Array::from(v.as_slice()).into()),
-    );
-    set("layout_u32", &typed(lu, transfer, u32s));
-}
-
-pub(super) fn u32s(v: Vec<u32>) -> JsValue {
-    js_sys::Uint32Array::from(v.as_slice()).into()
-}
-
-pub(super) fn u64s(v: Vec<u64>) -> JsValue {
-    let a = js_sys::BigUint64Array::new_with_length(v.len() as u32);
-    a.copy_from(&v);
-    a.into()
-}
-
-/// Columns as typed arrays (each copied out of wasm memory once), their buffers added to `transfer`.
-pub(super) fn typed<T>(cols: Vec<Vec<T>>, transfer: &Array, make: impl Fn(Vec<T>) -> JsValue) -> Array {
-    let out = Array::new();
-    for c in cols {
-        let arr = make(c);
-        if let Ok(b) = Reflect::get(&arr, &"buffer".into()) {
-            transfer.push(&b);
-        }
-        out.push(&arr);
-    }
-    out
-}
-
 fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
     progress_of(
         open,
@@ -315,79 +198,6 @@ fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
         total,
         loader.samples_so_far() as f64,
     );
-}
-
-/// Reports `read` bytes of `total` and `samples` parsed, under the request's id.
-pub(super) fn progress_of(open: &Open, read: f64, total: Option<f64>, samples: f64) {
-    // An early read reports under the id of the request that took it, and nothing before.
-    let id = match open.id {
-        EARLY_READ => match EARLY_ID.with(std::cell::Cell::get) {
-            Some(id) => id,
-            None => return,
-        },
-        id => id,
-    };
-    post(
-        &FromWorker::Progress(Progress {
-            id,
-            read,
-            total,
-            samples,
-        }),
-        None,
-    );
-}
-
-/// Slices being read ahead of the parser.
-const READ_AHEAD: usize = 4;
-
-/// A `Blob` read in slices of `slice_bytes`, the next few read ahead while one is parsed (reading a file goes
-/// through the browser process).
-pub(super) struct BlobReader {
-    file: web_sys::Blob,
-    size: f64,
-    slice: f64,
-    off: f64,
-    queued: std::collections::VecDeque<Result<JsFuture, String>>,
-}
-
-impl BlobReader {
-    pub(super) fn new(file: web_sys::Blob, slice_bytes: u32) -> BlobReader {
-        let mut r = BlobReader {
-            size: file.size(),
-            file,
-            slice: f64::from(slice_bytes.max(64 * 1024)),
-            off: 0.0,
-            queued: std::collections::VecDeque::new(),
-        };
-        while r.off < r.size && r.queued.len() < READ_AHEAD {
-            r.queue_next();
-        }
-        r
-    }
-
-    fn queue_next(&mut self) {
-        let end = (self.off + self.slice).min(self.size);
-        let read = self
-            .file
-            .slice_with_f64_and_f64(self.off, end)
-            .map_err(js_err)
-            .map(|blob| JsFuture::from(blob.array_buffer()));
-        self.queued.push_back(read);
-        self.off = end;
-    }
-
-    /// The next slice's bytes; `None` at the end.
-    pub(super) async fn next(&mut self) -> Option<Result<Vec<u8>, String>> {
-        let pending = self.queued.pop_front()?;
-        if self.off < self.size {
-            self.queue_next();
-        }
-        Some(match pending {
-            Ok(p) => p.await.map(|ab| Uint8Array::new(&ab).to_vec()).map_err(js_err),
-            Err(e) => Err(e),
-        })
-    }
 }
 
 async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imported, String> {

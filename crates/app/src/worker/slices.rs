@@ -10,9 +10,10 @@
 //!
 //! Parse workers live as long as this worker's request; terminating this worker (a cancelled load) ends them.
 
+use super::blob::BlobReader;
 use super::js_err;
+use super::post::{post, progress_of};
 use super::protocol::{FromWorker, Open, SliceRequest, ToWorker};
-use super::side::{post, progress_of, BlobReader};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::import::split::{
     merge_slices, next_boundary, splittable_input, SliceParser, SlicePart, StreamCutter,
@@ -129,7 +130,7 @@ impl Helper {
         #[cfg(feature = "testing")]
         let (name, limit) = match open.throttle.silent_ms {
             0 => ("parse", super::start_limit()),
-            ms => (crate::testing::SILENT, f64::from(ms)),
+            ms => (crate::seams::SILENT, f64::from(ms)),
         };
         #[cfg(not(feature = "testing"))]
         let (name, limit) = {

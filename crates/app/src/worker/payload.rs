@@ -1,0 +1,69 @@
+//! A profile, a call tree and a flame layout as typed arrays with their buffers to transfer: the import
+//! worker's answer to the page, the page's profile to a worker that builds views of it, and those views back.
+
+use js_sys::{Array, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+
+/// A profile as an object of `buffer` (the encoded rest) and `profile_u32`, `profile_u64` (its big columns as
+/// typed arrays, taken out of `imported`), their buffers added to `transfer`. Used both ways: the worker's
+/// import to the page, the page's profile to a worker that builds views of it.
+pub(crate) fn profile_payload(
+    imported: &mut scorch_core::Imported,
+    transfer: &Array,
+) -> Result<js_sys::Object, String> {
+    let pc = scorch_core::export::wire::take_columns(imported);
+    let bytes = scorch_core::export::wire::encode(imported).map_err(|e| e.to_string())?;
+    let msg = js_sys::Object::new();
+    let buf = Uint8Array::from(bytes.as_slice()).buffer();
+    drop(bytes);
+    transfer.push(&buf);
+    let _ = Reflect::set(&msg, &"buffer".into(), &buf);
+    let _ = Reflect::set(&msg, &"profile_u32".into(), &typed(pc.u32s, transfer, u32s));
+    let _ = Reflect::set(&msg, &"profile_u64".into(), &typed(pc.u64s, transfer, u64s));
+    Ok(msg)
+}
+
+/// Sets a tree's and its layout's columns on `msg` as typed arrays (`tree_u32`, `tree_u64`, `layout_f64`,
+/// `layout_u32`), their buffers added to `transfer`.
+pub(super) fn flame_payload(
+    msg: &js_sys::Object,
+    tree: scorch_core::CallTree,
+    layout: scorch_core::FlameLayout,
+    transfer: &Array,
+) {
+    let set = |k: &str, v: &JsValue| {
+        let _ = Reflect::set(msg, &k.into(), v);
+    };
+    let (lf, lu) = layout.into_columns();
+    let tc = tree.into_columns();
+    set("tree_u32", &typed(tc.u32s, transfer, u32s));
+    set("tree_u64", &typed(tc.u64s, transfer, u64s));
+    set(
+        "layout_f64",
+        &typed(lf, transfer, |v| js_sys::Float64Array::from(v.as_slice()).into()),
+    );
+    set("layout_u32", &typed(lu, transfer, u32s));
+}
+
+pub(super) fn u32s(v: Vec<u32>) -> JsValue {
+    js_sys::Uint32Array::from(v.as_slice()).into()
+}
+
+pub(super) fn u64s(v: Vec<u64>) -> JsValue {
+    let a = js_sys::BigUint64Array::new_with_length(v.len() as u32);
+    a.copy_from(&v);
+    a.into()
+}
+
+/// Columns as typed arrays (each copied out of wasm memory once), their buffers added to `transfer`.
+pub(super) fn typed<T>(cols: Vec<Vec<T>>, transfer: &Array, make: impl Fn(Vec<T>) -> JsValue) -> Array {
+    let out = Array::new();
+    for c in cols {
+        let arr = make(c);
+        if let Ok(b) = Reflect::get(&arr, &"buffer".into()) {
+            transfer.push(&b);
+        }
+        out.push(&arr);
+    }
+    out
+}
