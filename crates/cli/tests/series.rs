@@ -278,3 +278,28 @@ fn fail_if_trend_fails_on_growth_and_passes_on_a_flat_series() {
     args.extend(grow.iter().map(String::as_str));
     assert_eq!(scorch(&args).0, 0);
 }
+
+/// `scorch info A B` merges as `fold` does and states the sum of the files' own durations (issue #40, item 7b:
+/// a merged view stated the first file's), so the merged total's share stays ≤ 100 %. Oracle: each file's own
+/// `scorch info --json` alone.
+#[test]
+fn info_of_several_files_states_the_sum_of_their_durations() {
+    let files = [series("v1-run1.pb.gz"), series("v2-run1.pb.gz")];
+    let json = |args: &[&str]| -> serde_json::Value { serde_json::from_str(&ok(args)).unwrap() };
+    let own: Vec<serde_json::Value> = files.iter().map(|f| json(&["info", "--json", f])).collect();
+    let d = |v: &serde_json::Value| v["duration_ns"].as_u64().unwrap();
+    let t = |v: &serde_json::Value| v["total"].as_u64().unwrap();
+    let m = json(&["info", "--json", &files[0], &files[1]]);
+    assert_eq!(d(&m), d(&own[0]) + d(&own[1]));
+    assert_eq!(t(&m), t(&own[0]) + t(&own[1]));
+    assert_eq!(m["duration_files"], 2);
+    assert_eq!(m["duration_source"], "stated");
+    let pct = m["duration_percent"].as_f64().unwrap();
+    let want = t(&m) as f64 / d(&m) as f64 * 100.0;
+    assert!((pct - want).abs() < 1e-9 && pct <= 100.0, "{pct} vs {want}");
+    let text = ok(&["info", &files[0], &files[1]]);
+    assert!(
+        text.contains("duration:        2 files, total duration "),
+        "{text}"
+    );
+}

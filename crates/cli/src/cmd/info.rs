@@ -4,7 +4,7 @@
 //! `--json` prints the same facts as one JSON object.
 
 use crate::error::Result;
-use crate::io::{load_warn, write_out};
+use crate::io::{load_many, load_warn, write_out};
 use crate::view::{declare, UnitArgs};
 use clap::Args;
 use scorch_core::analysis::duration::{coverage, DurationSource};
@@ -23,9 +23,10 @@ pub struct InfoArgs {
     pub json: bool,
     #[command(flatten)]
     pub unit: UnitArgs,
-    /// The profile (`-`: standard input)
-    #[arg(value_name = "FILE")]
-    pub file: String,
+    /// The profile (`-`: standard input); several are merged as `scorch fold` merges them (the duration is then
+    /// the sum of each file's own)
+    #[arg(value_name = "FILE", required = true, num_args = 1..)]
+    pub file: Vec<String>,
 }
 
 /// What `scorch info` says about a profile (the default view: the default event, weighed).
@@ -50,6 +51,8 @@ struct Info {
     /// The recording's duration (stated by the file, else from the timestamps), `None` without either.
     duration_ns: Option<u64>,
     duration_source: Option<DurationSource>,
+    /// Several files merged: how many files' own durations `duration_ns` sums.
+    duration_files: Option<u32>,
     cpus: Option<u32>,
     /// The total as a percentage of the duration (× CPUs), when the total is a time.
     duration_percent: Option<f64>,
@@ -92,8 +95,14 @@ struct Event {
 }
 
 pub fn run(a: &InfoArgs) -> Result<()> {
-    let imp = load_warn(&a.file, ImportOptions::default())?;
-    let p = &imp.profile;
+    let (profile, gzip) = match a.file.as_slice() {
+        [file] => {
+            let imp = load_warn(file, ImportOptions::default())?;
+            (imp.profile, imp.gzip)
+        }
+        files => (load_many(files, ImportOptions::default(), None)?.profile, false),
+    };
+    let p = &profile;
     let mut v = ViewOptions::default_for(p);
     declare(p, &mut v, a.unit.unit)?;
     let tree = CallTree::build(p, &v, Order::Alphabetical);
@@ -124,7 +133,7 @@ pub fn run(a: &InfoArgs) -> Result<()> {
     let health = stack_health(p, &v);
     let info = Info {
         format: p.meta.format.to_string(),
-        gzip: imp.gzip,
+        gzip,
         samples: p.meta.records,
         total: if p.meta.decimals == 0 {
             shown.raw.into()
@@ -159,6 +168,7 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         warnings: p.meta.warnings.count,
         duration_ns: cov.as_ref().map(|c| c.duration_ns),
         duration_source: cov.as_ref().map(|c| c.source),
+        duration_files: cov.as_ref().and_then(|c| c.files),
         cpus: cov.as_ref().and_then(|c| c.cpus),
         duration_percent: cov.as_ref().and_then(|c| c.percent),
         lost_events: lost.map(|l| l.events),
@@ -207,7 +217,12 @@ pub fn run(a: &InfoArgs) -> Result<()> {
         text.push_str(&format!("off-CPU:         {note}\n"));
     }
     if let Some(span) = info.time_span_ns {
-        text.push_str(&format!("time span:       {:.6} s\n", span as f64 / 1e9));
+        let of = if a.file.len() > 1 {
+            " (the earliest to the latest sample of all files)"
+        } else {
+            ""
+        };
+        text.push_str(&format!("time span:       {:.6} s{of}\n", span as f64 / 1e9));
     }
     if let Some(c) = &cov {
         text.push_str(&format!(

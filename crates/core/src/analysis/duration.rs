@@ -7,10 +7,18 @@
 //! CPUs those samples ran on when the input names them (perf's `[cpu]`): the CPU time that was there to be
 //! sampled. The share is given only when the shown total is a time (nanoseconds), as pprof does, and never
 //! against an invented CPU count: perf script without its `cpu` field leaves the number of CPUs unknown.
+//!
+//! A merged profile (several files combined by [`crate::import::many`]) holds separate recordings: its duration
+//! is the **sum of each file's own** (stated, else the first to the last of that file's selected samples, times
+//! that file's CPUs), never the first file's nor the span from the earliest file's first sample to the latest
+//! file's last. So the summed total's share of it is at most 100 % when each file's is, and a `profile=NAME`
+//! label filter gives that file's own duration and share.
 
+use crate::import::many::{profile_durations, PROFILE_LABEL};
 use crate::model::units::{format_percent, format_value};
-use crate::model::{Profile, Unit, Weight};
-use crate::view::{band_span_ns, ViewOptions};
+use crate::model::{LabelValue, Profile, Unit, Weight};
+use crate::view::{band_span_ns, label_key, LabelMatch, ViewOptions};
+use rustc_hash::FxHashMap as HashMap;
 
 /// Where a [`Coverage`]'s duration comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -22,6 +30,8 @@ pub enum DurationSource {
     Span,
     /// The view's time range.
     Range,
+    /// A merged profile whose files give their durations both ways (some state one, some have timestamps).
+    Mixed,
 }
 
 /// The recording's duration beside what the samples add up to.
@@ -35,6 +45,12 @@ pub struct Coverage {
     /// The input could name CPUs (perf script) but does not (perf script without its `cpu` field): the CPU
     /// time that was there to be sampled is unknown, so there is no share.
     pub cpus_unknown: bool,
+    /// A merged profile: the number of files whose own durations `duration_ns` sums (those the view's
+    /// `profile=NAME` filter keeps); `None` for a single profile.
+    pub files: Option<u32>,
+    /// A merged profile whose files ran on different numbers of CPUs: the CPU time that was there to be
+    /// sampled, `Σ duration × CPUs` over the files (`cpus` is then `None`).
+    pub cpu_time_ns: Option<u64>,
     /// The view's total (raw weight units, see the profile's `decimals`).
     pub total: u64,
     /// `total` as a percentage of the available time, when the total is a time.
@@ -44,18 +60,30 @@ pub struct Coverage {
 impl Coverage {
     /// `30.157 s (stated in the file), total 29.740 s (98.6 %)`, as `go tool pprof` heads its reports; the share
     /// only when the total is a time. `unit` and `decimals` are the view's (for the total).
+    /// A merged profile of several files: `2 files, total duration 2.166 s (stated in each file), total …`.
     pub fn describe(&self, unit: &Unit, decimals: u32) -> String {
         let d = format_value(self.duration_ns as f64, &Unit::Nanoseconds);
+        let many = self.files.is_some_and(|n| n != 1);
+        let d = match self.files {
+            Some(n) if many => format!("{n} files, total duration {d}"),
+            _ => d,
+        };
         let cpus = match self.cpus {
             Some(1) => " on 1 CPU".to_string(),
             Some(n) => format!(" × {n} CPUs"),
             None if self.cpus_unknown => " on an unknown number of CPUs (the input names none)".to_string(),
-            None => String::new(),
+            None => match self.cpu_time_ns {
+                Some(t) => format!(" (CPU time {})", format_value(t as f64, &Unit::Nanoseconds)),
+                None => String::new(),
+            },
         };
-        let source = match self.source {
-            DurationSource::Stated => "stated in the file",
-            DurationSource::Span => "first to last sample",
-            DurationSource::Range => "the time range",
+        let source = match (self.source, many) {
+            (DurationSource::Stated, false) => "stated in the file",
+            (DurationSource::Stated, true) => "stated in each file",
+            (DurationSource::Span, false) => "first to last sample",
+            (DurationSource::Span, true) => "first to last sample of each file",
+            (DurationSource::Range, _) => "the time range",
+            (DurationSource::Mixed, _) => "stated in the file, else first to last sample, per file",
         };
         let total = Weight {
             raw: self.total,
@@ -74,6 +102,11 @@ impl Coverage {
 
 /// The coverage of a view, or `None` when the profile states no duration and has no timestamps.
 pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
+    let inputs = profile_durations(p);
+    // A time range is one window of the common clock, not a duration per file.
+    if !inputs.is_empty() && v.time_range.is_none() {
+        return merged_coverage(p, v, &inputs);
+    }
     let mut total = 0u64;
     let (mut first, mut last) = (u64::MAX, 0u64);
     let mut cpus: Vec<u32> = Vec::new();
@@ -125,6 +158,132 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
         source,
         cpus,
         cpus_unknown,
+        files: None,
+        cpu_time_ns: None,
+        total,
+        percent,
+    })
+}
+
+/// The coverage of a merged profile's view: each counted file's own duration (stated, else the span of its
+/// selected samples × its CPUs), summed. A file counts unless the view's `profile=NAME` filter leaves it out.
+/// O(samples + label sets).
+fn merged_coverage(p: &Profile, v: &ViewOptions, inputs: &[(String, Option<u64>)]) -> Option<Coverage> {
+    let n = inputs.len();
+    let by_name: HashMap<&str, usize> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| (name.as_str(), i))
+        .collect();
+    let key = label_key(p, PROFILE_LABEL);
+    // The file of each label set.
+    let set_input: Vec<Option<usize>> = p
+        .label_sets
+        .iter()
+        .map(|set| {
+            let l = set.iter().find(|l| Some(l.key) == key)?;
+            match l.value {
+                LabelValue::Str(s) => by_name.get(p.strings.get(s)).copied(),
+                LabelValue::Num(..) => None,
+            }
+        })
+        .collect();
+    let counted = |name: &str| match &v.label {
+        Some(f) if Some(f.key) == key => match f.matcher {
+            LabelMatch::Str(s) => p.strings.get(s) == name,
+            LabelMatch::Range(..) => false,
+        },
+        _ => true,
+    };
+    let times = p.samples.time_ns.as_ref();
+    let cpu_col = p.samples.cpu.as_ref();
+    let labels = p.samples.labels.as_ref();
+    // Per file: the first and last selected timestamp, the CPUs named.
+    let mut acc: Vec<((u64, u64), Vec<u32>)> = vec![((u64::MAX, 0u64), Vec::new()); n];
+    let mut total = 0u64;
+    for i in 0..p.samples.len() {
+        let Some(w) = v.weigh(p, i) else { continue };
+        total = total.saturating_add(w);
+        let Some(k) = labels
+            .and_then(|l| l.get(i))
+            .and_then(|&s| set_input.get(s as usize).copied().flatten())
+            .and_then(|k| acc.get_mut(k))
+        else {
+            continue;
+        };
+        let (span, cpus) = k;
+        if let Some(&t) = times.and_then(|t| t.get(i)) {
+            span.0 = span.0.min(t);
+            span.1 = span.1.max(t);
+        }
+        // perf writes u32::MAX for a sample without a `[cpu]` field.
+        if let Some(&c) = cpu_col.and_then(|c| c.get(i)).filter(|&&c| c != u32::MAX) {
+            cpus.push(c);
+        }
+    }
+    let (mut duration_ns, mut available, mut files) = (0u64, 0f64, 0u32);
+    let (mut stated, mut spanned, mut cpus_unknown) = (false, false, false);
+    let mut counts: Vec<Option<u32>> = Vec::new();
+    for ((name, own), ((a, b), list)) in inputs.iter().zip(&mut acc) {
+        if !counted(name) {
+            continue;
+        }
+        files += 1;
+        let (d, c) = if let Some(d) = *own {
+            stated = true;
+            (d, None)
+        } else if times.is_some() {
+            spanned = true;
+            let (a, b) = (*a, *b);
+            // A file none of whose samples the view selects adds no time.
+            let d = if a <= b {
+                v.offsets.map_or(b - a, |o| band_span_ns(a, b, o))
+            } else {
+                0
+            };
+            list.sort_unstable();
+            list.dedup();
+            let c = count(list);
+            cpus_unknown |= cpu_col.is_some() && c.is_none() && a <= b;
+            counts.push(c);
+            (d, c)
+        } else {
+            // Neither stated nor timed: the sum is unknown.
+            return None;
+        };
+        duration_ns = duration_ns.saturating_add(d);
+        available += d as f64 * f64::from(c.unwrap_or(1));
+    }
+    if files == 0 {
+        return None;
+    }
+    let source = match (stated, spanned) {
+        (true, true) => DurationSource::Mixed,
+        (true, false) => DurationSource::Stated,
+        _ => DurationSource::Span,
+    };
+    let same = counts.iter().all(|c| Some(c) == counts.first());
+    let cpus = counts.first().copied().flatten().filter(|_| same && !stated);
+    let cpu_time_ns = (cpus.is_none() && !cpus_unknown && counts.iter().any(|c| c.is_some_and(|c| c > 1)))
+        .then_some(available as u64);
+    let ns_per_unit = v.unit(p).ns_per_unit().filter(|_| !cpus_unknown);
+    let percent = ns_per_unit.filter(|_| available > 0.0).map(|k| {
+        Weight {
+            raw: total,
+            decimals: p.meta.decimals,
+        }
+        .as_f64()
+            * k
+            / available
+            * 100.0
+    });
+    Some(Coverage {
+        duration_ns,
+        source,
+        cpus,
+        cpus_unknown,
+        files: Some(files),
+        cpu_time_ns,
         total,
         percent,
     })

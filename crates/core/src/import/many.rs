@@ -1,6 +1,8 @@
 //! Several profiles (files) as one: every sample of each input gets the label `profile=NAME`, so grouping by
 //! the `profile` label puts each input at its own root and a `profile=NAME` filter selects one input; the
 //! inputs are then appended with [`Merger`] (tables remapped, first-appearance orders kept, weights summed).
+//! Each input's own time and stated duration are kept as named info entries; the combined profile states the
+//! sum of the inputs' durations (separate recordings), see [`crate::analysis::duration`].
 //!
 //! Inputs must share an event (sample type) to be combined: the one asked for, else the first input's default
 //! event (by name; inputs without named events, such as folded stacks, match each other). An input without it
@@ -120,6 +122,24 @@ pub const TIME_INFO: &str = "time (ns since epoch)";
 /// The prefix of a combined profile's info entries that give each input's own time: `profile time: NAME`.
 const PROFILE_TIME: &str = "profile time: ";
 
+/// The prefix of a combined profile's info entries that give each input's stated duration: `profile duration:
+/// NAME` = nanoseconds, or [`NOT_STATED`]. One entry per input, in input order, so they also name and count the
+/// inputs (see [`crate::analysis::duration::coverage`]: a merged view states the sum of its files' durations).
+const PROFILE_DURATION: &str = "profile duration: ";
+
+/// The value of a `profile duration: NAME` entry for an input that states no duration.
+const NOT_STATED: &str = "not stated";
+
+/// Each input of a combined profile with the duration it states (`None`: it states none, its timestamps give
+/// one), in input order; empty for a profile that is not combined.
+pub fn profile_durations(p: &Profile) -> Vec<(String, Option<u64>)> {
+    p.meta
+        .info
+        .iter()
+        .filter_map(|(k, v)| Some((k.strip_prefix(PROFILE_DURATION)?.to_string(), v.parse().ok())))
+        .collect()
+}
+
 /// The profile's own time, to order a series by: pprof's `time_nanos`, else its first sample's timestamp (perf:
 /// the clock since boot, so comparable between recordings of one boot). O(samples).
 pub fn profile_time(p: &Profile) -> Option<u64> {
@@ -167,6 +187,13 @@ pub fn tag_profile(p: &mut Profile, name: &str) {
         p.meta.info.retain(|(k, _)| k != TIME_INFO);
         p.meta.info.push((format!("{PROFILE_TIME}{name}"), t.to_string()));
     }
+    // Its own duration, named (a merge keeps only one `duration_ns`): a combined profile states the sum.
+    p.meta.info.retain(|(k, _)| !k.starts_with(PROFILE_DURATION));
+    let d = p
+        .meta
+        .duration_ns
+        .map_or(NOT_STATED.to_string(), |d| d.to_string());
+    p.meta.info.push((format!("{PROFILE_DURATION}{name}"), d));
     p.label_sets = sets;
     let n = p.samples.len();
     if n > 0 {
@@ -240,6 +267,11 @@ impl Combiner {
             });
         };
         let mut profile = m.finish();
+        // Separate recordings: the time recorded is the sum of each one's (stated only when every input states
+        // its own).
+        profile.meta.duration_ns = profile_durations(&profile)
+            .iter()
+            .try_fold(0u64, |sum, (_, d)| Some(sum.saturating_add((*d)?)));
         if let Some(e) = &event {
             if let Some(i) = profile.events.iter().position(|x| &x.name == e) {
                 profile.meta.default_event = i as u16;
