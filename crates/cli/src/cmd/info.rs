@@ -8,6 +8,7 @@ use crate::io::{load_warn, write_out};
 use crate::view::{declare, UnitArgs};
 use clap::Args;
 use scorch_core::analysis::duration::{coverage, DurationSource};
+use scorch_core::analysis::functions;
 use scorch_core::analysis::health::{stack_health, Basis, DepthStats};
 use scorch_core::analysis::stats::{self, CountSource, SamplingRate};
 use scorch_core::model::units::{format_value, group_thousands, Weight};
@@ -117,7 +118,7 @@ pub fn run(a: &InfoArgs) -> Result<()> {
     });
     let cov = coverage(p, &v);
     let lost = p.meta.lost.as_ref();
-    let counts = stats::function_counts(p, &v).map(|(_, n, src)| (n, src));
+    let counts = functions::function_counts(p, &v).map(|(_, n, src)| (n, src));
     let few = counts
         .filter(|&(n, _)| n < stats::FEW_SAMPLES)
         .and_then(|(n, _)| stats::widest_half_pp(n));
