@@ -3,7 +3,7 @@
 
 use crate::error::{CliError, Result};
 use crate::io::{load, warn, write_out};
-use crate::view::{view, EventArgs, LimitArgs, ViewSpec};
+use crate::view::{parse_pct, view, EventArgs, LimitArgs, ViewSpec};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use scorch_core::analysis::compare::{describe_type, differences, fact_rows, facts, Fact, Facts};
@@ -64,13 +64,6 @@ pub struct DiffArgs {
     /// The profile after (may be BASE itself: then nothing changed)
     #[arg(value_name = "TARGET")]
     pub target: Option<String>,
-}
-
-fn parse_pct(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err("takes percentage points, a number >= 0".to_string()),
-    }
 }
 
 fn parse_alpha(s: &str) -> Result<f64, String> {
