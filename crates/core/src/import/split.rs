@@ -18,6 +18,7 @@ use super::lines::{trim_ascii, LinePos};
 use super::perf::{complete, PerfOptions, PerfParser, PerfPart};
 use super::ImportOptions;
 use crate::model::merge::{collapse_by_stack, merge_lost};
+use crate::model::wire::{open, seal, EnvelopeError};
 use crate::model::{Format, ImportError, Indexed, Lost, Merger, Profile, Unit, Warnings};
 
 /// Whether inputs of this format can be split into slices.
@@ -279,6 +280,17 @@ pub enum PartError {
     Empty,
 }
 
+impl From<EnvelopeError> for PartError {
+    fn from(e: EnvelopeError) -> PartError {
+        match e {
+            EnvelopeError::Encode(e) => PartError::Encode(e),
+            EnvelopeError::Decode(e) => PartError::Decode(e),
+            EnvelopeError::Version { got, expected } => PartError::Version { got, expected },
+            EnvelopeError::Empty => PartError::Empty,
+        }
+    }
+}
+
 /// Bumped whenever [`WirePart`] or the model changes shape (both ends are one build; this guards a stale
 /// cached worker).
 const PART_VERSION: u8 = 1;
@@ -302,27 +314,15 @@ impl SlicePart {
             },
             PartInner::Decoded(w) => w,
         });
-        let mut out = postcard::to_allocvec(&wire).map_err(PartError::Encode)?;
-        out.push(PART_VERSION);
-        Ok(out)
+        Ok(seal(&wire, PART_VERSION)?)
     }
 
     /// What [`SlicePart::encode_result`] made; a bad buffer is an error, never a panic.
     pub fn decode_result(bytes: &[u8]) -> Result<Result<SlicePart, ImportError>, PartError> {
-        match bytes.split_last() {
-            Some((&PART_VERSION, body)) => {
-                let wire: Result<WirePart, ImportError> =
-                    postcard::from_bytes(body).map_err(PartError::Decode)?;
-                Ok(wire.map(|w| SlicePart {
-                    inner: PartInner::Decoded(w),
-                }))
-            }
-            Some((&got, _)) => Err(PartError::Version {
-                got,
-                expected: PART_VERSION,
-            }),
-            None => Err(PartError::Empty),
-        }
+        let wire: Result<WirePart, ImportError> = open(bytes, PART_VERSION)?;
+        Ok(wire.map(|w| SlicePart {
+            inner: PartInner::Decoded(w),
+        }))
     }
 }
 
