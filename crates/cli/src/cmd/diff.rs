@@ -7,11 +7,11 @@ use crate::view::{parse_pct, view, EventArgs, LimitArgs, ViewSpec};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use scorch_core::analysis::compare::{describe_type, differences, fact_rows, facts, Fact, Facts};
-use scorch_core::analysis::diff::{Diff, MatchBy, Side};
+use scorch_core::analysis::diff::{two_counts, Diff, MatchBy, Side};
 use scorch_core::analysis::gate::{gate, GateOn, GateOptions, GateReport, DEFAULT_ALPHA};
 use scorch_core::export::diff_folded;
 use scorch_core::model::units::format_value;
-use scorch_core::{ImportOptions, Imported, Profile};
+use scorch_core::{ImportOptions, Imported};
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
@@ -91,11 +91,6 @@ fn match_by() -> impl TypedValueParser<Value = MatchBy> {
             MatchBy::Name
         }
     })
-}
-
-/// Does this profile hold two counts per stack (`stack BASE TARGET`)?
-fn two_counts(p: &Profile) -> bool {
-    p.events.iter().map(|e| e.name.as_str()).eq(["base", "target"])
 }
 
 /// The files of each side, and whether one two-count file holds both.

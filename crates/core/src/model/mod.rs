@@ -296,6 +296,10 @@ pub struct EventInfo {
     pub negative_of: Option<u16>,
 }
 
+/// The key of the note (`Meta::info`) on what perf's scheduler events derived (off-CPU time, wall-clock), or
+/// why not.
+pub const OFF_CPU_NOTE: &str = "off-CPU";
+
 /// Facts about where the profile came from.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Meta {
