@@ -46,17 +46,30 @@ pub fn load(path: &str, opts: ImportOptions) -> Result<Imported> {
         Box::new(std::fs::File::open(path).map_err(|e| fail(&e))?)
     };
     let mut loader = Loader::new(opts);
+    read_chunks(&mut input, |chunk| loader.feed(chunk))
+        .map_err(|e| fail(&e))?
+        .map_err(|e| fail(&e))?;
+    loader.finish().map_err(|e| fail(&e))
+}
+
+/// Reads `input` to its end in [`CHUNK`]-sized chunks, handing each to `take`; stops at `take`'s first error
+/// (the inner result) or a read error (the outer).
+fn read_chunks<E>(
+    input: &mut dyn Read,
+    mut take: impl FnMut(&[u8]) -> std::result::Result<(), E>,
+) -> std::io::Result<std::result::Result<(), E>> {
     let mut buf = vec![0u8; CHUNK];
     loop {
         let n = match input.read(&mut buf) {
-            Ok(0) => break,
+            Ok(0) => return Ok(Ok(())),
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(fail(&e)),
+            Err(e) => return Err(e),
         };
-        loader.feed(&buf[..n]).map_err(|e| fail(&e))?;
+        if let Err(e) = take(buf.get(..n).unwrap_or_default()) {
+            return Ok(Err(e));
+        }
     }
-    loader.finish().map_err(|e| fail(&e))
 }
 
 /// Why the parallel path failed: the file, or the input.
@@ -175,17 +188,8 @@ fn parse_slice(
     let Some(mut parser) = SliceParser::new(format, opts) else {
         return Err(std::io::Error::other("not a format read in slices"));
     };
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if let Err(e) = parser.feed(buf.get(..n).unwrap_or_default()) {
-            return Ok(Err(e));
-        }
+    if let Err(e) = read_chunks(&mut input, |chunk| parser.feed(chunk))? {
+        return Ok(Err(e));
     }
     let part = parser.finish();
     if std::env::var_os("SCORCH_TRACE_PARSE").is_some() {
