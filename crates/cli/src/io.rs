@@ -2,9 +2,7 @@
 //! printing warnings, writing output.
 
 use crate::error::{CliError, Result};
-use scorch_core::import::split::{
-    merge_slices, next_boundary, splittable_input, SliceParser, SlicePart, MAX_SEARCH,
-};
+use scorch_core::import::split::{merge_slices, splittable_input, CutSearch, SliceParser, SlicePart};
 use scorch_core::{Format, ImportError, ImportOptions, Imported, Loader};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::OnceLock;
@@ -73,17 +71,30 @@ pub fn load(path: &str, mut opts: ImportOptions) -> Result<Imported> {
         Box::new(std::fs::File::open(path).map_err(|e| fail(&e))?)
     };
     let mut loader = Loader::new(opts);
+    read_chunks(&mut input, |chunk| loader.feed(chunk))
+        .map_err(|e| fail(&e))?
+        .map_err(|e| fail(&e))?;
+    loader.finish().map_err(|e| fail(&e))
+}
+
+/// Reads `input` to its end in [`CHUNK`]-sized chunks, handing each to `take`; stops at `take`'s first error
+/// (the inner result) or a read error (the outer).
+fn read_chunks<E>(
+    input: &mut dyn Read,
+    mut take: impl FnMut(&[u8]) -> std::result::Result<(), E>,
+) -> std::io::Result<std::result::Result<(), E>> {
     let mut buf = vec![0u8; CHUNK];
     loop {
         let n = match input.read(&mut buf) {
-            Ok(0) => break,
+            Ok(0) => return Ok(Ok(())),
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(fail(&e)),
+            Err(e) => return Err(e),
         };
-        loader.feed(&buf[..n]).map_err(|e| fail(&e))?;
+        if let Err(e) = take(buf.get(..n).unwrap_or_default()) {
+            return Ok(Err(e));
+        }
     }
-    loader.finish().map_err(|e| fail(&e))
 }
 
 /// Why the parallel path failed: the file, or the input.
@@ -179,37 +190,13 @@ fn load_parallel(path: &str, opts: &ImportOptions) -> std::result::Result<Option
     }
 }
 
-/// `0 = c0 < c1 < … < ck = len`: slice starts at record boundaries near `len × i / n` (a cut is left out when
-/// no boundary lies between it and the next target).
+/// `0 = c0 < c1 < … < ck = len`: the core's [`CutSearch`] over the file.
 fn cut_points(file: &mut std::fs::File, format: Format, len: u64, n: usize) -> std::io::Result<Vec<u64>> {
-    let mut cuts = vec![0u64];
-    for i in 1..n as u64 {
-        let target = (len / n as u64).saturating_mul(i);
-        let limit = (len / n as u64).saturating_mul(i + 1).min(len);
-        let last = cuts.last().copied().unwrap_or(0);
-        let mut window = 1usize << 20;
-        let mut cut = None;
-        while target.max(last) < limit {
-            let at = target.max(last);
-            let bytes = read_at(file, at, window)?;
-            if let Some(b) = next_boundary(format, &bytes) {
-                cut = Some(at + b as u64);
-                break;
-            }
-            if at + bytes.len() as u64 >= limit || bytes.len() < window {
-                break;
-            }
-            if window >= MAX_SEARCH {
-                break; // no record boundary within 64 MiB: no cut here
-            }
-            window = window.saturating_mul(4);
-        }
-        if let Some(c) = cut.filter(|&c| c > last && c < len) {
-            cuts.push(c);
-        }
+    let mut search = CutSearch::new(format, len, n);
+    while let Some((at, window)) = search.want() {
+        search.feed(&read_at(file, at, window)?);
     }
-    cuts.push(len);
-    Ok(cuts)
+    Ok(search.finish())
 }
 
 /// One thread's work: its slice read in chunks into a slice parser.
@@ -226,17 +213,8 @@ fn parse_slice(
     let Some(mut parser) = SliceParser::new(format, opts) else {
         return Err(std::io::Error::other("not a format read in slices"));
     };
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if let Err(e) = parser.feed(buf.get(..n).unwrap_or_default()) {
-            return Ok(Err(e));
-        }
+    if let Err(e) = read_chunks(&mut input, |chunk| parser.feed(chunk))? {
+        return Ok(Err(e));
     }
     let part = parser.finish();
     if std::env::var_os("SCORCH_TRACE_PARSE").is_some() {

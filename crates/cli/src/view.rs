@@ -8,7 +8,9 @@ use scorch_core::analysis::heatmap::{heatmap, HeatmapOptions};
 use scorch_core::analysis::sandwich;
 use scorch_core::analysis::transforms::{self, Transform};
 use scorch_core::model::DeclaredUnit;
-use scorch_core::view::{label_key, takes_declared_unit, RootMode, SampleFilter, ViewOptions, WeightMode};
+use scorch_core::view::{
+    label_key, parse_offsets_ms, takes_declared_unit, RootMode, SampleFilter, ViewOptions, WeightMode,
+};
 use scorch_core::Profile;
 
 /// `--event` / `--sample-type`: which of the profile's events (perf) or sample types (pprof) to show.
@@ -116,6 +118,60 @@ pub struct ExploreArgs {
     /// The sandwich's callees side for function F
     #[arg(long, value_name = "F")]
     pub callees: Option<String>,
+}
+
+/// The options of a command that writes a whole view out (`fold`, `export`): which samples, how rooted, which
+/// slice of time, and the transforms and sandwich sides.
+#[derive(Args, Debug, Clone, Default)]
+pub struct WholeViewArgs {
+    #[command(flatten)]
+    pub event: EventArgs,
+    #[command(flatten)]
+    pub root: RootArgs,
+    #[command(flatten)]
+    pub filter: TagFilterArgs,
+    /// Only samples in [START, END) seconds after the heatmap origin
+    #[arg(long, num_args = 2, value_names = ["START_S", "END_S"], value_parser = parse_seconds)]
+    pub range: Option<Vec<u64>>,
+    /// Only samples whose offset within their second is in [FROM, TO) milliseconds (the heatmap's rows: a band,
+    /// the same offsets in every second of --range or of the whole profile)
+    #[arg(long, num_args = 2, value_names = ["FROM_MS", "TO_MS"])]
+    pub offsets: Option<Vec<String>>,
+    #[command(flatten)]
+    pub explore: ExploreArgs,
+}
+
+impl WholeViewArgs {
+    /// The explored profile (`None` when no transform or side is asked for: then the view is of `profile`) and
+    /// the view.
+    pub fn apply(&self, profile: &Profile) -> Result<(Option<Profile>, ViewOptions)> {
+        let explored = explore(profile, &self.explore)?;
+        let p = explored.as_ref().unwrap_or(profile);
+        let offsets = match self.offsets.as_deref() {
+            Some([from, to]) => Some(parse_offsets_ms(from, to).map_err(CliError::Usage)?),
+            _ => None,
+        };
+        let spec = ViewSpec {
+            root: Some(&self.root),
+            range: self.range.as_deref().map(|r| (r[0], r[1])),
+            offsets,
+            ..ViewSpec::new(&self.event).tagfilter(&self.filter)
+        };
+        let v = view(p, &spec)?;
+        Ok((explored, v))
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<u64, String> {
+    scorch_core::analysis::heatmap::parse_seconds(s).ok_or_else(|| format!("{s:?} is not seconds"))
+}
+
+/// Percentage points, a finite number >= 0 (a threshold).
+pub fn parse_pct(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err("takes percentage points, a number >= 0".to_string()),
+    }
 }
 
 /// `-n N`: how many rows to show.

@@ -63,31 +63,16 @@ fn read(text: &str) -> Vec<Sample> {
     out
 }
 
-/// Where a walked-to-the-end stack begins (docs/FORMATS.md's list, as these recordings spell it).
-const USER_STARTS: &[&str] = &[
-    "_start",
-    "__libc_start_main",
-    "__libc_start_main_impl",
-    "__libc_start_call_main",
-    "_dl_start",
-    "_dl_start_user",
-    "start_thread",
-    "clone",
-    "__clone",
-    "clone3",
-    "__clone3",
-    "runtime.goexit.abi0",
-    "runtime.main",
-    "runtime.mstart.abi0",
-];
+/// Where a walked-to-the-end stack begins: the core's list (docs/FORMATS.md's), one list for scorch and this
+/// reading.
+fn user_start(sym: &str) -> bool {
+    scorch_core::analysis::health::is_entry_point(sym)
+}
 
 /// A stack reaches an entry point: a user frame that starts a process or thread anywhere on it, or a kernel-only
 /// stack whose outermost frame is a kernel entry (`entry_SYSCALL_64…`, `asm_…`, `ret_from_fork…`, idle).
 fn whole(s: &Sample) -> bool {
-    if s.frames
-        .iter()
-        .any(|f| !f.kernel && USER_STARTS.contains(&f.sym.as_str()))
-    {
+    if s.frames.iter().any(|f| !f.kernel && user_start(&f.sym)) {
         return true;
     }
     match s.frames.last() {
@@ -105,10 +90,7 @@ fn whole(s: &Sample) -> bool {
 /// A stack has an `[unknown]` frame, not counting those beyond (outer to) its outermost user entry point: the
 /// garbage return address unwinders read past `_start` or `runtime.mstart`.
 fn unnamed(s: &Sample) -> bool {
-    let outermost_entry = s
-        .frames
-        .iter()
-        .rposition(|f| !f.kernel && USER_STARTS.contains(&f.sym.as_str()));
+    let outermost_entry = s.frames.iter().rposition(|f| !f.kernel && user_start(&f.sym));
     let upto = match outermost_entry {
         Some(i) => i,
         None => s.frames.len(),

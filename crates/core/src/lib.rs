@@ -5,11 +5,12 @@
 //! every malformed input becomes an [`ImportError`] or a counted [`Warning`].
 //!
 //! Layers, lowest first; each imports only the layers before it, never one above:
-//! - [`model`]: the profile, its tables and builder, [`Format`], [`FrameKind`], errors, warnings, units;
+//! - [`model`]: the profile, its tables and builder, [`Format`], [`FrameKind`], errors, warnings, units, the
+//!   transport codec (`model::wire`, the worker's wire format);
 //! - [`import`]: bytes to a profile (the loader, the importer trait and the formats); uses `model`;
 //! - [`view`]: sample selection, the call tree, the flame layout; uses `model`;
 //! - [`analysis`]: per-function numbers, search, transforms, sandwich, diff, heatmap; uses `view`, `model`;
-//! - [`export`]: folded text, links, the worker's wire format; uses `analysis`, `view`, `model`.
+//! - [`export`]: folded text, links, SVG, pprof, HTML; uses `analysis`, `view`, `model`.
 #![cfg_attr(
     not(test),
     deny(

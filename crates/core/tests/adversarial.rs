@@ -246,18 +246,18 @@ fn wire_round_trip() {
         let Ok(imported) = scorch_core::import_bytes(&bytes, scorch_core::ImportOptions::default()) else {
             continue;
         };
-        let buf = scorch_core::export::wire::encode(&imported).unwrap();
-        let back = scorch_core::export::wire::decode(&buf).unwrap();
+        let buf = scorch_core::model::wire::encode(&imported).unwrap();
+        let back = scorch_core::model::wire::decode(&buf).unwrap();
         back.profile.validate().unwrap();
         // The big columns apart (as the worker sends them), then back.
         let mut rest = imported.clone();
-        let cols = scorch_core::export::wire::take_columns(&mut rest);
+        let cols = scorch_core::model::wire::take_columns(&mut rest);
         let mut joined =
-            scorch_core::export::wire::decode(&scorch_core::export::wire::encode(&rest).unwrap()).unwrap();
+            scorch_core::model::wire::decode(&scorch_core::model::wire::encode(&rest).unwrap()).unwrap();
         let mut short = cols.clone();
         short.u64s[0].push(1);
-        assert!(scorch_core::export::wire::put_columns(&mut joined.clone(), short).is_err());
-        scorch_core::export::wire::put_columns(&mut joined, cols).unwrap();
+        assert!(scorch_core::model::wire::put_columns(&mut joined.clone(), short).is_err());
+        scorch_core::model::wire::put_columns(&mut joined, cols).unwrap();
         joined.profile.validate().unwrap();
         assert_eq!(joined.profile.samples.stack, imported.profile.samples.stack);
         assert_eq!(joined.profile.stacks.parent, imported.profile.stacks.parent);
@@ -282,11 +282,11 @@ fn wire_round_trip() {
         }
         // Truncated or from another version: an error, never a panic.
         for cut in [0, 1, buf.len() / 2, buf.len() - 1] {
-            assert!(scorch_core::export::wire::decode(&buf[..cut]).is_err());
+            assert!(scorch_core::model::wire::decode(&buf[..cut]).is_err());
         }
         let mut other = buf.clone();
         *other.last_mut().unwrap() = 99;
-        assert!(scorch_core::export::wire::decode(&other)
+        assert!(scorch_core::model::wire::decode(&other)
             .unwrap_err()
             .to_string()
             .contains("another version"));

@@ -3,30 +3,11 @@
 //! chunking or gzip; broken input is a typed error naming the JSON path or the byte offset and line. (The
 //! per-stack counts against independent oracles are in crates/cli/tests/formats.rs.)
 
-use scorch_core::{import_bytes, Format, ImportErrorKind, ImportOptions, Profile};
+use scorch_core::{Format, ImportErrorKind};
 
 mod common;
 
-use common::{chunked, data, fingerprint, gz, load};
-
-fn same_however_cut(dir: &str, name: &str, format: Format) -> Profile {
-    let bytes = data(dir, name);
-    let whole = load(&bytes).unwrap();
-    whole.validate().unwrap();
-    assert_eq!(whole.meta.format, format, "{name}");
-    let want = fingerprint(&whole);
-    for size in [1, 7, 4096] {
-        assert_eq!(
-            fingerprint(&chunked(&bytes, size)),
-            want,
-            "{name} in chunks of {size}"
-        );
-    }
-    let z = import_bytes(&gz(&bytes), ImportOptions::default()).unwrap();
-    assert!(z.gzip);
-    assert_eq!(fingerprint(&z.profile), want, "{name} gzip'd");
-    whole
-}
+use common::{data, load, same_however_cut};
 
 #[test]
 fn speedscope_files_read_the_same_however_cut() {

@@ -385,7 +385,7 @@ fn broken_input_gives_clear_errors() {
     let e = import_bytes(
         &bomb,
         ImportOptions {
-            max_pprof_bytes: 1 << 20,
+            max_whole_input_bytes: 1 << 20,
             ..Default::default()
         },
     )

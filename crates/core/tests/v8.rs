@@ -4,11 +4,11 @@
 //! (The per-stack counts against an independent reading of the JSON are in crates/cli/tests/v8.rs.)
 
 use scorch_core::export::to_folded;
-use scorch_core::{import_bytes, Format, ImportError, ImportErrorKind, ImportOptions};
+use scorch_core::{Format, ImportError, ImportErrorKind};
 
 mod common;
 
-use common::{chunked, fingerprint, gz, load};
+use common::{fingerprint, load};
 
 fn data(name: &str) -> Vec<u8> {
     common::data("v8", name)
@@ -20,21 +20,7 @@ fn chunking_and_gzip_do_not_change_the_result() {
         ("node-small.cpuprofile", Format::V8CpuProfile),
         ("chromium-trace.json", Format::ChromeTrace),
     ] {
-        let bytes = data(name);
-        let whole = load(&bytes).unwrap();
-        whole.validate().unwrap();
-        assert_eq!(whole.meta.format, format);
-        let want = fingerprint(&whole);
-        for size in [1, 7, 4096] {
-            assert_eq!(
-                fingerprint(&chunked(&bytes, size)),
-                want,
-                "{name} in chunks of {size}"
-            );
-        }
-        let z = import_bytes(&gz(&bytes), ImportOptions::default()).unwrap();
-        assert!(z.gzip);
-        assert_eq!(fingerprint(&z.profile), want, "{name} gzip'd");
+        common::same_however_cut("v8", name, format);
     }
 }
 

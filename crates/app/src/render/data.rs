@@ -8,7 +8,7 @@ use super::color::{
 use scorch_core::analysis::compare::FactRow;
 use scorch_core::analysis::diff::{Diff, Mover, Side, Widths};
 use scorch_core::analysis::health::StackHealth;
-use scorch_core::analysis::stats;
+use scorch_core::analysis::{functions, stats};
 use scorch_core::model::units::{format_percent, format_value};
 use scorch_core::view::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
 use scorch_core::{FlameLayout, FrameKind, Imported, Profile, Unit, ViewOptions};
@@ -206,7 +206,7 @@ impl FlameData {
         order: Order,
     ) -> FlameData {
         let counts = |l: &Loaded, v: &ViewOptions| {
-            stats::function_counts(&l.imported.profile, v).map(|(rows, n, _)| {
+            functions::function_counts(&l.imported.profile, v).map(|(rows, n, _)| {
                 let by_name: std::collections::HashMap<String, u64> =
                     rows.into_iter().map(|r| (r.name, r.total_n)).collect();
                 (by_name, n)

@@ -58,9 +58,7 @@ impl Actions {
         let mut base = if compare { l.loaded.get_untracked() } else { None };
         // A differential folded file (two counts per line) opens as base → target by itself.
         let p = &loaded.imported.profile;
-        let two_counts = !compare
-            && p.meta.format == scorch_core::Format::Folded
-            && p.events.iter().map(|e| e.name.as_str()).eq(["base", "target"]);
+        let two_counts = !compare && scorch_core::analysis::diff::two_counts(p);
         if two_counts {
             base = Some(loaded.clone());
         }

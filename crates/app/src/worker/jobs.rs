@@ -66,7 +66,7 @@ pub(super) fn serve(b: Build, data: &JsValue) {
 fn receive_profile(payload: &JsValue) -> Result<scorch_core::Imported, String> {
     let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
     let bytes = Uint8Array::new(&get("buffer")).to_vec();
-    let mut imported = scorch_core::export::wire::decode(&bytes).map_err(|e| e.to_string())?;
+    let mut imported = scorch_core::model::wire::decode(&bytes).map_err(|e| e.to_string())?;
     drop(bytes);
     let arrays = |k: &str| -> Vec<JsValue> {
         get(k)
@@ -84,7 +84,7 @@ fn receive_profile(payload: &JsValue) -> Result<scorch_core::Imported, String> {
         .filter_map(|a| a.dyn_into::<js_sys::BigUint64Array>().ok())
         .map(|a| a.to_vec())
         .collect();
-    scorch_core::export::wire::put_columns(&mut imported, scorch_core::TreeColumns { u32s, u64s })
+    scorch_core::model::wire::put_columns(&mut imported, scorch_core::TreeColumns { u32s, u64s })
         .map_err(|e| e.to_string())?;
     Ok(imported)
 }

@@ -77,8 +77,8 @@ pub enum LoadError {
     Wire(String),
 }
 
-impl From<scorch_core::export::wire::WireError> for LoadError {
-    fn from(e: scorch_core::export::wire::WireError) -> LoadError {
+impl From<scorch_core::model::wire::WireError> for LoadError {
+    fn from(e: scorch_core::model::wire::WireError) -> LoadError {
         LoadError::Wire(e.to_string())
     }
 }

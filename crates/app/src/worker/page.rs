@@ -244,7 +244,7 @@ pub async fn load(
     if !small {
         yield_now().await;
     }
-    let mut imported = scorch_core::export::wire::decode(&bytes)?;
+    let mut imported = scorch_core::model::wire::decode(&bytes)?;
     drop(bytes);
     // The columns are copied into wasm memory in pieces, each its own task.
     if !small {
@@ -255,7 +255,7 @@ pub async fn load(
     let profile_u64 = copier
         .columns::<js_sys::BigUint64Array>(&get("profile_u64"))
         .await;
-    scorch_core::export::wire::put_columns(
+    scorch_core::model::wire::put_columns(
         &mut imported,
         TreeColumns {
             u32s: profile_u32,

@@ -11,8 +11,8 @@ pub(crate) fn profile_payload(
     imported: &mut scorch_core::Imported,
     transfer: &Array,
 ) -> Result<js_sys::Object, String> {
-    let pc = scorch_core::export::wire::take_columns(imported);
-    let bytes = scorch_core::export::wire::encode(imported).map_err(|e| e.to_string())?;
+    let pc = scorch_core::model::wire::take_columns(imported);
+    let bytes = scorch_core::model::wire::encode(imported).map_err(|e| e.to_string())?;
     let msg = js_sys::Object::new();
     let buf = Uint8Array::from(bytes.as_slice()).buffer();
     drop(bytes);

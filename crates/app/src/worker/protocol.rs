@@ -7,7 +7,7 @@
 //! serde-wasm-bindgen, and beside it what cannot be plain data: the `File` to read (`file`, structured-cloned: a
 //! handle, not the bytes), or the profile to build views of (`payload`). Answers are [`FromWorker`] with their
 //! columns under `payload`: the parsed profile (`buffer`, an `ArrayBuffer` from
-//! [`scorch_core::export::wire::encode`], and its big columns and the first flame graph's as typed arrays), a
+//! [`scorch_core::model::wire::encode`], and its big columns and the first flame graph's as typed arrays), a
 //! view's tree and layout, a function table — all transferred, not copied.
 
 use serde::{Deserialize, Serialize};

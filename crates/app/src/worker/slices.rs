@@ -16,7 +16,7 @@ use super::post::{post, progress_of};
 use super::protocol::{FromWorker, Open, SliceRequest, ToWorker};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::import::split::{
-    merge_slices, next_boundary, splittable_input, SliceParser, SlicePart, StreamCutter,
+    merge_slices, splittable_input, CutSearch, SliceParser, SlicePart, StreamCutter,
 };
 use scorch_core::import::SNIFF_WINDOW;
 use scorch_core::{Format, ImportError, ImportOptions, Imported};
@@ -422,29 +422,13 @@ async fn read_blob_sliced(
     merge(own, &helpers, size).await
 }
 
-/// `0 = c0 < c1 < … < ck = size`: slice starts at record boundaries near `size × i / n`, as
-/// [`split`](scorch_core::import::split::split) cuts (a cut is left out when no boundary lies within 64 MiB).
+/// `0 = c0 < c1 < … < ck = size`: the core's [`CutSearch`] over the file (the CLI's cuts of the same file).
 async fn cut_points(file: &web_sys::Blob, format: Format, size: f64, n: usize) -> Result<Vec<f64>, String> {
-    let mut cuts = vec![0.0];
-    for i in 1..n {
-        let target = ((size / n as f64).floor() * i as f64).max(cuts.last().copied().unwrap_or(0.0));
-        let mut window = f64::from(1u32 << 20);
-        let cut = loop {
-            let bytes = read_range(file, target, window).await?;
-            if let Some(b) = next_boundary(format, &bytes) {
-                break Some(target + b as f64);
-            }
-            if target + window >= size || window >= scorch_core::import::split::MAX_SEARCH as f64 {
-                break None;
-            }
-            window *= 4.0;
-        };
-        if let Some(c) = cut.filter(|&c| c < size) {
-            cuts.push(c);
-        }
+    let mut search = CutSearch::new(format, size as u64, n);
+    while let Some((at, window)) = search.want() {
+        search.feed(&read_range(file, at as f64, window as f64).await?);
     }
-    cuts.push(size);
-    Ok(cuts)
+    Ok(search.finish().into_iter().map(|c| c as f64).collect())
 }
 
 /// Up to `len` bytes of `file` at `at`.

@@ -3,15 +3,15 @@
 
 use crate::error::{CliError, Result};
 use crate::io::{load, warn, write_out};
-use crate::view::{view, EventArgs, LimitArgs, ViewSpec};
+use crate::view::{parse_pct, view, EventArgs, LimitArgs, ViewSpec};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use scorch_core::analysis::compare::{describe_type, differences, fact_rows, facts, Fact, Facts};
-use scorch_core::analysis::diff::{Diff, MatchBy, Side};
+use scorch_core::analysis::diff::{two_counts, Diff, MatchBy, Side};
 use scorch_core::analysis::gate::{gate, GateOn, GateOptions, GateReport, DEFAULT_ALPHA};
 use scorch_core::export::diff_folded;
 use scorch_core::model::units::format_value;
-use scorch_core::{ImportOptions, Imported, Profile};
+use scorch_core::{ImportOptions, Imported};
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
@@ -66,13 +66,6 @@ pub struct DiffArgs {
     pub target: Option<String>,
 }
 
-fn parse_pct(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err("takes percentage points, a number >= 0".to_string()),
-    }
-}
-
 fn parse_alpha(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x > 0.0 && x < 1.0 => Ok(x),
@@ -98,11 +91,6 @@ fn match_by() -> impl TypedValueParser<Value = MatchBy> {
             MatchBy::Name
         }
     })
-}
-
-/// Does this profile hold two counts per stack (`stack BASE TARGET`)?
-fn two_counts(p: &Profile) -> bool {
-    p.events.iter().map(|e| e.name.as_str()).eq(["base", "target"])
 }
 
 /// The files of each side, and whether one two-count file holds both.

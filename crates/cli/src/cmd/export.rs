@@ -4,11 +4,10 @@
 use crate::cmd::fold::folded_text;
 use crate::error::{CliError, Result};
 use crate::io::{load, warn, write_out};
-use crate::view::{explore, view, EventArgs, ExploreArgs, RootArgs, TagFilterArgs, ViewSpec};
+use crate::view::WholeViewArgs;
 use clap::{Args, ValueEnum};
 use scorch_core::export::svg::{self, Orientation, SvgOptions};
 use scorch_core::view::calltree::{CallTree, Order};
-use scorch_core::view::parse_offsets_ms;
 use scorch_core::{export, FlameLayout, ImportOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -50,26 +49,10 @@ pub struct ExportArgs {
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
     #[command(flatten)]
-    pub event: EventArgs,
-    #[command(flatten)]
-    pub root: RootArgs,
-    #[command(flatten)]
-    pub filter: TagFilterArgs,
-    /// Only samples in [START, END) seconds after the heatmap origin
-    #[arg(long, num_args = 2, value_names = ["START_S", "END_S"], value_parser = parse_seconds)]
-    pub range: Option<Vec<u64>>,
-    /// Only samples whose offset within their second is in [FROM, TO) milliseconds
-    #[arg(long, num_args = 2, value_names = ["FROM_MS", "TO_MS"])]
-    pub offsets: Option<Vec<String>>,
-    #[command(flatten)]
-    pub explore: ExploreArgs,
+    pub view: WholeViewArgs,
     /// The profile (`-`: standard input)
     #[arg(value_name = "FILE")]
     pub file: String,
-}
-
-fn parse_seconds(s: &str) -> Result<u64, String> {
-    scorch_core::analysis::heatmap::parse_seconds(s).ok_or_else(|| format!("{s:?} is not seconds"))
 }
 
 pub fn run(a: &ExportArgs) -> Result<()> {
@@ -81,19 +64,8 @@ pub fn run(a: &ExportArgs) -> Result<()> {
     }
     let imp = load(&a.file, ImportOptions::default())?;
     warn(&imp);
-    let explored = explore(&imp.profile, &a.explore)?;
+    let (explored, v) = a.view.apply(&imp.profile)?;
     let p = explored.as_ref().unwrap_or(&imp.profile);
-    let offsets = match a.offsets.as_deref() {
-        Some([from, to]) => Some(parse_offsets_ms(from, to).map_err(CliError::Usage)?),
-        _ => None,
-    };
-    let spec = ViewSpec {
-        root: Some(&a.root),
-        range: a.range.as_deref().map(|r| (r[0], r[1])),
-        offsets,
-        ..ViewSpec::new(&a.event).tagfilter(&a.filter)
-    };
-    let v = view(p, &spec)?;
     let bytes = match a.to {
         To::Folded => folded_text(p, &v, explored.is_some()).into_bytes(),
         To::Pprof => export::pprof::to_pprof(p, &v)?,

@@ -2,10 +2,10 @@
 
 use crate::error::{CliError, Result};
 use crate::io::{load, load_many, warn, write_lines, write_out};
-use crate::view::{explore, view, EventArgs, ExploreArgs, RootArgs, TagFilterArgs, ViewSpec};
+use crate::view::WholeViewArgs;
 use clap::{Args, ValueEnum};
 use scorch_core::import::perf::{InfernoFlags, Naming};
-use scorch_core::view::{parse_offsets_ms, RootMode, ViewOptions};
+use scorch_core::view::{RootMode, ViewOptions};
 use scorch_core::{export, ImportOptions};
 
 /// The options `--compat inferno` cannot be combined with.
@@ -27,20 +27,7 @@ const VIEW_ARGS: [&str; 12] = [
 #[derive(Args, Debug)]
 pub struct FoldArgs {
     #[command(flatten)]
-    pub event: EventArgs,
-    #[command(flatten)]
-    pub root: RootArgs,
-    #[command(flatten)]
-    pub filter: TagFilterArgs,
-    /// Only samples in [START, END) seconds after the heatmap origin
-    #[arg(long, num_args = 2, value_names = ["START_S", "END_S"], value_parser = parse_seconds)]
-    pub range: Option<Vec<u64>>,
-    /// Only samples whose offset within their second is in [FROM, TO) milliseconds (the heatmap's rows: a band,
-    /// the same offsets in every second of --range or of the whole profile)
-    #[arg(long, num_args = 2, value_names = ["FROM_MS", "TO_MS"])]
-    pub offsets: Option<Vec<String>>,
-    #[command(flatten)]
-    pub explore: ExploreArgs,
+    pub view: WholeViewArgs,
     /// The profile (`-`: standard input); several are merged (summed, as `go tool pprof` merges them), each
     /// sample labelled `profile=FILE` (`--tagroot profile`, `--tagfilter profile=FILE`)
     #[arg(value_name = "FILE", required = true, num_args = 1..)]
@@ -84,10 +71,6 @@ pub struct CompatArgs {
     pub event_filter: Option<String>,
 }
 
-fn parse_seconds(s: &str) -> Result<u64, String> {
-    scorch_core::analysis::heatmap::parse_seconds(s).ok_or_else(|| format!("{s:?} is not seconds"))
-}
-
 pub fn run(a: &FoldArgs) -> Result<()> {
     match a.compat.compat {
         None => fold(a),
@@ -105,21 +88,10 @@ fn fold(a: &FoldArgs) -> Result<()> {
             warn(&imp);
             imp.profile
         }
-        files => load_many(files, ImportOptions::default(), a.event.name())?.profile,
+        files => load_many(files, ImportOptions::default(), a.view.event.name())?.profile,
     };
-    let explored = explore(&profile, &a.explore)?;
+    let (explored, v) = a.view.apply(&profile)?;
     let p = explored.as_ref().unwrap_or(&profile);
-    let offsets = match a.offsets.as_deref() {
-        Some([from, to]) => Some(parse_offsets_ms(from, to).map_err(CliError::Usage)?),
-        _ => None,
-    };
-    let spec = ViewSpec {
-        root: Some(&a.root),
-        range: a.range.as_deref().map(|r| (r[0], r[1])),
-        offsets,
-        ..ViewSpec::new(&a.event).tagfilter(&a.filter)
-    };
-    let v = view(p, &spec)?;
     write_lines(export::fold_view_lines(p, &v, explored.is_some()))
 }
 

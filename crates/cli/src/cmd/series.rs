@@ -3,7 +3,7 @@
 
 use crate::error::{CliError, Result};
 use crate::io::{load_warn, profile_names, warn_left_out, write_out};
-use crate::view::{view, EventArgs, ViewSpec};
+use crate::view::{parse_pct, view, EventArgs, ViewSpec};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use scorch_core::analysis::gate::GateOn;
@@ -57,13 +57,6 @@ pub struct SeriesArgs {
     /// The profiles, in order (`-`: standard input, once)
     #[arg(value_name = "FILE", required = true, num_args = 1..)]
     pub files: Vec<String>,
-}
-
-fn parse_pct(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err("takes percentage points, a number >= 0".to_string()),
-    }
 }
 
 fn on() -> impl TypedValueParser<Value = GateOn> {

@@ -5,6 +5,7 @@ use crate::error::Result;
 use crate::io::{load_warn, write_out};
 use crate::view::{view, EventArgs, LimitArgs, TagFilterArgs, ViewSpec};
 use clap::Args;
+use scorch_core::analysis::functions;
 use scorch_core::analysis::stats::{self, CountSource, Interval};
 use scorch_core::model::units::format_value;
 use scorch_core::ImportOptions;
@@ -43,7 +44,7 @@ pub fn run(a: &TopArgs) -> Result<()> {
         return write_out(text.as_bytes());
     }
     // Sample counts behind the shares, per function name.
-    let counts = stats::function_counts(p, &v);
+    let counts = functions::function_counts(p, &v);
     let (by_name, n): (HashMap<&str, (u64, u64)>, Option<u64>) = match &counts {
         Some((c, n, _)) => (
             c.iter()

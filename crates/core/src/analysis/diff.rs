@@ -336,6 +336,12 @@ impl Mover {
     }
 }
 
+/// Does this profile hold both sides of a diff by itself: a two-count folded file (`stack BASE TARGET`, from
+/// difffolded.pl), whose events are `base` (event 0) and `target` (event 1)?
+pub fn two_counts(p: &Profile) -> bool {
+    p.meta.format == Format::Folded && p.events.iter().map(|e| e.name.as_str()).eq(["base", "target"])
+}
+
 /// `user+inline` for a set of kind bits.
 pub fn kind_names(bits: u8) -> String {
     const ALL: [FrameKind; 5] = [

@@ -13,7 +13,7 @@
 //! negative twin), weight and sample count together (the function table), or base and target together (the
 //! diff), so the three cannot disagree on what a function is or how often a stack counts.
 
-use super::stats::{counts_view, wilson, Interval};
+use super::stats::{counts_view, wilson, CountSource, Interval};
 use crate::model::{FrameId, Profile, StackId, EMPTY_STACK, NO_PARENT};
 use crate::view::ViewOptions;
 use rustc_hash::FxHashMap;
@@ -169,26 +169,22 @@ pub struct FunctionRow {
 /// they are left out), heaviest self first, and the view's total weight and sample count.
 pub fn functions(p: &Profile, v: &ViewOptions) -> (Vec<FunctionRow>, u64, u64) {
     // Weight, record count and sample count (behind the intervals) per stack.
-    let mut per_stack = vec![(0u64, (0u64, 0u64)); p.stacks.len()];
     let (mut total_w, mut total_n) = (0u64, 0u64);
     let counts = counts_view(p, v).map(|(cv, _)| cv);
     let mut n = 0u64;
-    for i in 0..p.samples.len() {
+    let per_stack = per_stack(p, |i| {
         let x = v.weigh(p, i);
         let c = counts.as_ref().and_then(|cv| cv.weigh(p, i));
         if x.is_none() && c.is_none() {
-            continue;
+            return None;
         }
         if let Some(x) = x {
             total_w = total_w.saturating_add(x);
             total_n += 1;
         }
         n = n.saturating_add(c.unwrap_or(0));
-        let s = p.samples.stack.get(i).copied().unwrap_or(EMPTY_STACK);
-        if let Some(slot) = per_stack.get_mut(s.idx()) {
-            slot.add((x.unwrap_or(0), (u64::from(x.is_some()), c.unwrap_or(0))));
-        }
-    }
+        Some((x.unwrap_or(0), (u64::from(x.is_some()), c.unwrap_or(0))))
+    });
     let interval = |k: u64| if counts.is_some() { wilson(k, n) } else { None };
     let mut rows: Vec<FunctionRow> = by_function(p, &per_stack)
         .into_iter()
@@ -210,6 +206,50 @@ pub fn functions(p: &Profile, v: &ViewOptions) -> (Vec<FunctionRow>, u64, u64) {
             .then(a.name.cmp(&b.name))
     });
     (rows, total_w, total_n)
+}
+
+/// The sample counts behind one function's shares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionCounts {
+    pub name: String,
+    /// Samples whose leaf is the function.
+    pub self_n: u64,
+    /// Samples whose stack contains it (once each).
+    pub total_n: u64,
+}
+
+/// Sample counts per function (the one aggregation, [`by_function`]) and the view's sample count `n`;
+/// `None` when the profile has no sample counts.
+pub fn function_counts(p: &Profile, v: &ViewOptions) -> Option<(Vec<FunctionCounts>, u64, CountSource)> {
+    let (cv, source) = counts_view(p, v)?;
+    let mut n = 0u64;
+    let per_stack = per_stack(p, |i| {
+        let c = cv.weigh(p, i)?;
+        n = n.saturating_add(c);
+        Some(c)
+    });
+    let rows = by_function(p, &per_stack)
+        .into_iter()
+        .map(|f| FunctionCounts {
+            name: f.name.to_string(),
+            self_n: f.self_w,
+            total_n: f.total_w,
+        })
+        .collect();
+    Some((rows, n, source))
+}
+
+/// Per stack, the sum of `pick(i)` over the samples `i` on it (a sample `pick` skips adds nothing).
+fn per_stack<W: Tally>(p: &Profile, mut pick: impl FnMut(usize) -> Option<W>) -> Vec<W> {
+    let mut per_stack = vec![W::default(); p.stacks.len()];
+    for i in 0..p.samples.len() {
+        let Some(w) = pick(i) else { continue };
+        let s = p.samples.stack.get(i).copied().unwrap_or(EMPTY_STACK);
+        if let Some(slot) = per_stack.get_mut(s.idx()) {
+            slot.add(w);
+        }
+    }
+    per_stack
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ pub mod sandwich;
 pub mod search;
 pub mod series;
 pub mod stats;
+pub mod summary;
 pub mod threads;
 pub mod top;
 pub mod transforms;

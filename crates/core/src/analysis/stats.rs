@@ -15,7 +15,6 @@
 //! between its first and last sample. A set rate that is a multiple of 10 Hz (100, 1000, 4000 Hz) can lock step
 //! with periodic work (timer ticks, 10 ms or 1 ms loops) and then over- or under-count it; 99 or 997 Hz cannot.
 
-use super::functions::by_function;
 use crate::model::{Format, Profile, Unit, EMPTY_STACK};
 use crate::view::calltree::CallTree;
 use crate::view::{ViewOptions, WeightMode, NO_ROOT};
@@ -170,41 +169,6 @@ pub fn few_samples_notice(n: u64) -> Option<String> {
         "few samples ({}): shares are ± {pp:.1} pp",
         crate::model::units::group_thousands(n)
     ))
-}
-
-/// The sample counts behind one function's shares.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FunctionCounts {
-    pub name: String,
-    /// Samples whose leaf is the function.
-    pub self_n: u64,
-    /// Samples whose stack contains it (once each).
-    pub total_n: u64,
-}
-
-/// Sample counts per function (the one aggregation of [`super::functions`]) and the view's sample count `n`;
-/// `None` when the profile has no sample counts.
-pub fn function_counts(p: &Profile, v: &ViewOptions) -> Option<(Vec<FunctionCounts>, u64, CountSource)> {
-    let (cv, source) = counts_view(p, v)?;
-    let mut per_stack = vec![0u64; p.stacks.len()];
-    let mut n = 0u64;
-    for i in 0..p.samples.len() {
-        let Some(c) = cv.weigh(p, i) else { continue };
-        n = n.saturating_add(c);
-        let s = p.samples.stack.get(i).copied().unwrap_or(EMPTY_STACK);
-        if let Some(x) = per_stack.get_mut(s.idx()) {
-            *x = x.saturating_add(c);
-        }
-    }
-    let rows = by_function(p, &per_stack)
-        .into_iter()
-        .map(|f| FunctionCounts {
-            name: f.name.to_string(),
-            self_n: f.self_w,
-            total_n: f.total_w,
-        })
-        .collect();
-    Some((rows, n, source))
 }
 
 /// Sample counts per node of `tree` (built from `p` under `v`): `total[node]` samples lie in the node's subtree,
@@ -501,6 +465,7 @@ fn rates_from_timestamps(p: &Profile, v: &ViewOptions) -> (Vec<GroupRate>, Count
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::functions::function_counts;
     use crate::import::{import_bytes, ImportOptions};
 
     #[test]

@@ -4,15 +4,15 @@
 //! - `folded.rs`: the canonical folded text, and inferno-diff-folded output of a diff;
 //! - `svg.rs`: an SVG flame graph of a view (the app's picture, with titles, heading and legend);
 //! - `pprof.rs`: a view as gzip'd `profile.proto`;
-//! - `links.rs`: a view carried in a link (deflated folded text, base64url);
-//! - `wire.rs`: a parsed profile as one compact buffer, from the import worker to the page.
+//! - `links.rs`: a view carried in a link (deflated folded text, base64url).
+//!
+//! (The worker's wire format, a transport codec, is [`crate::model::wire`].)
 
 pub mod folded;
 pub mod html;
 pub mod links;
 pub mod pprof;
 pub mod svg;
-pub mod wire;
 
 pub use folded::{
     diff_folded, fold_view, fold_view_lines, folded_entries, folded_name, to_folded, to_folded_lines,

@@ -2,7 +2,7 @@
 //! ([`super::sniff()`]) asks each importer in turn and knows nothing of any format's syntax, and no format
 //! knows of another or of the dispatcher.
 
-use crate::model::Format;
+use crate::model::{Format, ImportError, Profile};
 
 /// How many bytes sniffing looks at, at most, before deciding.
 pub const SNIFF_WINDOW: usize = 64 * 1024;
@@ -41,4 +41,14 @@ pub trait Importer: Sync {
     /// Is this input mine? `prefix` holds the first decompressed bytes (at most [`SNIFF_WINDOW`]); `at_end` says
     /// that no more will come (the input ended or the window is full).
     fn is_applicable(&self, prefix: &[u8], at_end: bool) -> Applicable;
+}
+
+/// A format's parser as the loader drives it: the decompressed input in chunks of any size, then the profile.
+pub trait Parse {
+    fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError>;
+    fn finish(self: Box<Self>) -> Result<Profile, ImportError>;
+    /// Samples read so far (for progress; 0 for the formats that decode the whole input at the end).
+    fn samples(&self) -> usize {
+        0
+    }
 }

@@ -423,6 +423,48 @@ impl ArrayScanner {
     }
 }
 
+/// A format read as one JSON document (a `.cpuprofile`, a speedscope file, a Firefox Profiler profile): the
+/// input is collected up to `max` bytes (over it, an error naming the limit and `what` — "profile" or "file"),
+/// then parsed whole, past a UTF-8 byte order mark, into typed structs (never a `Value` tree).
+pub(crate) struct WholeJson {
+    format: Format,
+    buf: Vec<u8>,
+    max: usize,
+    what: &'static str,
+}
+
+impl WholeJson {
+    pub(crate) fn new(format: Format, max: usize, what: &'static str) -> Self {
+        WholeJson {
+            format,
+            buf: Vec::new(),
+            max,
+            what,
+        }
+    }
+
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
+        if self.buf.len().saturating_add(chunk.len()) > self.max {
+            return Err(ImportError::new(
+                Some(self.format),
+                ImportErrorKind::LimitExceeded,
+                self.max as u64,
+                None,
+                format!("the {} is larger than the limit of {} bytes", self.what, self.max),
+            ));
+        }
+        self.buf.extend_from_slice(chunk);
+        Ok(())
+    }
+
+    /// The document as `T` (the collected bytes are dropped before `T` is returned).
+    pub(crate) fn parse<T: serde::de::DeserializeOwned>(self) -> Result<T, ImportError> {
+        let text = self.buf.strip_prefix(BOM).unwrap_or(&self.buf);
+        let base = (self.buf.len() - text.len()) as u64;
+        parse(self.format, text, base, "")
+    }
+}
+
 /// Parses one JSON value of `bytes` (which start at byte `base` of the input) into `T`. An error names the
 /// JSON path (`prefix` and the path inside the value) and the byte offset where serde stopped.
 pub(crate) fn parse<'de, T: serde::Deserialize<'de>>(

@@ -4,103 +4,30 @@
 //! decompressed stream is sniffed for its format; the chosen importer receives the rest chunk by chunk.
 //! Nothing here holds the whole input; memory follows the profile's distinct content.
 
-use super::bpftrace::{BpftraceOptions, BpftraceParser};
-use super::folded::{FoldedOptions, FoldedParser};
-use super::gecko::{GeckoOptions, GeckoParser};
-use super::importer::SNIFF_WINDOW;
-use super::perf::{Naming, PerfOptions, PerfParser};
-use super::pprof::{PprofOptions, PprofParser};
-use super::sniff::{sniff, tried, Sniff};
-use super::speedscope::{SpeedscopeOptions, SpeedscopeParser};
-use super::v8::{CpuProfileParser, TraceParser, V8Options};
+use super::importer::{Parse, SNIFF_WINDOW};
+use super::options::ImportOptions;
+use super::sniff::{find, tried, Found};
 use crate::model::{Format, ImportError, ImportErrorKind, Imported, Profile};
 use std::io::Write;
 
-/// Limits and options for one import.
-#[derive(Debug, Clone)]
-pub struct ImportOptions {
-    /// Largest accepted decompressed input in bytes. Default is 16 GiB (the browser's own limits come first).
-    pub max_decompressed: u64,
-    /// Longest accepted line in line-oriented formats. Default is 64 MiB.
-    pub max_line: usize,
-    /// How perf frames are named. Default is scorch's own naming.
-    pub perf_naming: Naming,
-    /// Largest pprof message or `.cpuprofile`, held whole to decode (and largest single trace event). Default
-    /// is 1 GiB.
-    pub max_pprof_bytes: usize,
-    /// How many warnings are kept with their text (all are counted, and the first of each kind is kept).
-    /// Default is [`crate::model::Warnings::KEEP`]; `usize::MAX` keeps them all.
-    pub keep_warnings: usize,
-}
-
-impl Default for ImportOptions {
-    fn default() -> Self {
-        ImportOptions {
-            max_decompressed: 16 << 30,
-            max_line: 64 << 20,
-            perf_naming: Naming::Scorch,
-            max_pprof_bytes: 1 << 30,
-            keep_warnings: crate::model::Warnings::KEEP,
-        }
-    }
-}
-
-enum Parser {
-    Folded(Box<FoldedParser>),
-    Perf(Box<PerfParser>),
-    Pprof(PprofParser),
-    CpuProfile(CpuProfileParser),
-    Trace(Box<TraceParser>),
-    Speedscope(SpeedscopeParser),
-    Bpftrace(Box<BpftraceParser>),
-    Gecko(GeckoParser),
+/// The chosen format's parser.
+struct Parser {
+    format: Format,
+    inner: Box<dyn Parse>,
 }
 
 impl Parser {
     fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
-        match self {
-            Parser::Folded(p) => p.feed(chunk),
-            Parser::Perf(p) => p.feed(chunk),
-            Parser::Pprof(p) => p.feed(chunk),
-            Parser::CpuProfile(p) => p.feed(chunk),
-            Parser::Trace(p) => p.feed(chunk),
-            Parser::Speedscope(p) => p.feed(chunk),
-            Parser::Bpftrace(p) => p.feed(chunk),
-            Parser::Gecko(p) => p.feed(chunk),
-        }
+        self.inner.feed(chunk)
     }
     fn finish(self) -> Result<Profile, ImportError> {
-        match self {
-            Parser::Folded(p) => p.finish(),
-            Parser::Perf(p) => p.finish(),
-            Parser::Pprof(p) => p.finish(),
-            Parser::CpuProfile(p) => p.finish(),
-            Parser::Trace(p) => p.finish(),
-            Parser::Speedscope(p) => p.finish(),
-            Parser::Bpftrace(p) => p.finish(),
-            Parser::Gecko(p) => p.finish(),
-        }
+        self.inner.finish()
     }
     fn samples(&self) -> usize {
-        match self {
-            Parser::Folded(p) => p.samples(),
-            Parser::Perf(p) => p.samples(),
-            Parser::Trace(p) => p.samples(),
-            Parser::Bpftrace(p) => p.samples(),
-            Parser::Pprof(_) | Parser::CpuProfile(_) | Parser::Speedscope(_) | Parser::Gecko(_) => 0,
-        }
+        self.inner.samples()
     }
     fn format(&self) -> Format {
-        match self {
-            Parser::Folded(_) => Format::Folded,
-            Parser::Perf(_) => Format::PerfScript,
-            Parser::Pprof(_) => Format::Pprof,
-            Parser::CpuProfile(_) => Format::V8CpuProfile,
-            Parser::Trace(_) => Format::ChromeTrace,
-            Parser::Speedscope(_) => Format::Speedscope,
-            Parser::Bpftrace(_) => Format::Bpftrace,
-            Parser::Gecko(_) => Format::Gecko,
-        }
+        self.format
     }
 }
 
@@ -173,9 +100,9 @@ impl Sink {
     /// Sniffs `input` (every byte so far); once the format is known, a parser takes `input` (`true`).
     fn decide(&mut self, input: &[u8], at_end: bool) -> Result<bool, ImportError> {
         let window = input.get(..SNIFF_WINDOW).unwrap_or(input);
-        match sniff(window, at_end || input.len() >= SNIFF_WINDOW) {
-            Sniff::NeedMore => Ok(false),
-            Sniff::No => {
+        match find(window, at_end || input.len() >= SNIFF_WINDOW) {
+            Found::NeedMore => Ok(false),
+            Found::No => {
                 let what = describe_unknown(input);
                 Err(ImportError::new(
                     None,
@@ -185,36 +112,10 @@ impl Sink {
                     what,
                 ))
             }
-            Sniff::Yes(format) => {
-                let mut parser = match format {
-                    Format::Folded => Parser::Folded(Box::new(FoldedParser::new(&FoldedOptions {
-                        max_line: self.opts.max_line,
-                        keep_warnings: Some(self.opts.keep_warnings),
-                    }))),
-                    Format::PerfScript => Parser::Perf(Box::new(PerfParser::new(&PerfOptions {
-                        max_line: self.opts.max_line,
-                        naming: self.opts.perf_naming.clone(),
-                        keep_warnings: Some(self.opts.keep_warnings),
-                    }))),
-                    Format::Pprof => Parser::Pprof(PprofParser::new(&PprofOptions {
-                        max_bytes: self.opts.max_pprof_bytes,
-                    })),
-                    Format::V8CpuProfile => Parser::CpuProfile(CpuProfileParser::new(&V8Options {
-                        max_bytes: self.opts.max_pprof_bytes,
-                    })),
-                    Format::ChromeTrace => Parser::Trace(Box::new(TraceParser::new(&V8Options {
-                        max_bytes: self.opts.max_pprof_bytes,
-                    }))),
-                    Format::Bpftrace => Parser::Bpftrace(Box::new(BpftraceParser::new(&BpftraceOptions {
-                        max_line: self.opts.max_line,
-                        keep_warnings: Some(self.opts.keep_warnings),
-                    }))),
-                    Format::Gecko => Parser::Gecko(GeckoParser::new(&GeckoOptions {
-                        max_bytes: self.opts.max_pprof_bytes,
-                    })),
-                    Format::Speedscope => Parser::Speedscope(SpeedscopeParser::new(&SpeedscopeOptions {
-                        max_bytes: self.opts.max_pprof_bytes,
-                    })),
+            Found::Yes(r) => {
+                let mut parser = Parser {
+                    format: r.importer.format(),
+                    inner: (r.parser)(&self.opts),
                 };
                 parser.feed(input)?;
                 self.parser = Some(parser);

@@ -16,6 +16,7 @@ mod kind;
 pub(crate) mod lines;
 mod loader;
 pub mod many;
+mod options;
 pub mod perf;
 pub mod pprof;
 mod sniff;
@@ -25,5 +26,6 @@ pub mod v8;
 
 pub use crate::model::Imported;
 pub use importer::{Applicable, Importer, SNIFF_WINDOW};
-pub use loader::{import_bytes, ImportOptions, Loader};
+pub use loader::{import_bytes, Loader};
+pub use options::ImportOptions;
 pub use sniff::{formats, sniff, Sniff};

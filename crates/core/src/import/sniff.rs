@@ -1,34 +1,130 @@
 //! Deciding the format of an input from its content (never from the file name): the dispatcher asks each
 //! importer in turn whether the input is its own.
 
-use super::bpftrace::BpftraceFormat;
-use super::folded::FoldedFormat;
-use super::gecko::GeckoFormat;
-use super::importer::{Applicable, Importer};
-use super::perf::PerfFormat;
-use super::pprof::PprofFormat;
-use super::speedscope::SpeedscopeFormat;
-use super::v8::{ChromeTraceFormat, CpuProfileFormat};
-use crate::model::Format;
+use super::bpftrace::{BpftraceFormat, BpftraceOptions, BpftraceParser};
+use super::folded::{FoldedFormat, FoldedOptions, FoldedParser};
+use super::gecko::{GeckoFormat, GeckoOptions, GeckoParser};
+use super::importer::{Applicable, Importer, Parse};
+use super::options::ImportOptions;
+use super::perf::{PerfFormat, PerfOptions, PerfParser};
+use super::pprof::{PprofFormat, PprofOptions, PprofParser};
+use super::speedscope::{SpeedscopeFormat, SpeedscopeOptions, SpeedscopeParser};
+use super::v8::{ChromeTraceFormat, CpuProfileFormat, CpuProfileParser, TraceParser, V8Options};
+use crate::model::{Format, ImportError, Profile};
 
-/// The importers, in the order they are asked: binary first (text never starts with a valid run of
+/// The registry: every format once, its importer (the sniffer) and how its parser is made from the options, in
+/// the order the importers are asked: binary first (text never starts with a valid run of
 /// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope and Gecko first, since
 /// they answer no at once on another JSON format's keys while the V8 formats wait for theirs), then bpftrace's `@[` blocks,
 /// then perf script, then folded (whose lines are the least distinctive).
-static IMPORTERS: [&dyn Importer; 8] = [
-    &PprofFormat,
-    &SpeedscopeFormat,
-    &GeckoFormat,
-    &CpuProfileFormat,
-    &ChromeTraceFormat,
-    &BpftraceFormat,
-    &PerfFormat,
-    &FoldedFormat,
+static FORMATS: [Registered; 8] = [
+    Registered {
+        importer: &PprofFormat,
+        parser: |o| {
+            Box::new(PprofParser::new(&PprofOptions {
+                max_bytes: o.max_whole_input_bytes,
+            }))
+        },
+    },
+    Registered {
+        importer: &SpeedscopeFormat,
+        parser: |o| {
+            Box::new(SpeedscopeParser::new(&SpeedscopeOptions {
+                max_bytes: o.max_whole_input_bytes,
+            }))
+        },
+    },
+    Registered {
+        importer: &GeckoFormat,
+        parser: |o| {
+            Box::new(GeckoParser::new(&GeckoOptions {
+                max_bytes: o.max_whole_input_bytes,
+            }))
+        },
+    },
+    Registered {
+        importer: &CpuProfileFormat,
+        parser: |o| {
+            Box::new(CpuProfileParser::new(&V8Options {
+                max_bytes: o.max_whole_input_bytes,
+            }))
+        },
+    },
+    Registered {
+        importer: &ChromeTraceFormat,
+        parser: |o| {
+            Box::new(TraceParser::new(&V8Options {
+                max_bytes: o.max_whole_input_bytes,
+            }))
+        },
+    },
+    Registered {
+        importer: &BpftraceFormat,
+        parser: |o| {
+            Box::new(BpftraceParser::new(&BpftraceOptions {
+                max_line: o.max_line,
+                keep_warnings: Some(o.keep_warnings),
+            }))
+        },
+    },
+    Registered {
+        importer: &PerfFormat,
+        parser: |o| {
+            Box::new(PerfParser::new(&PerfOptions {
+                max_line: o.max_line,
+                naming: o.perf_naming.clone(),
+                keep_warnings: Some(o.keep_warnings),
+            }))
+        },
+    },
+    Registered {
+        importer: &FoldedFormat,
+        parser: |o| {
+            Box::new(FoldedParser::new(&FoldedOptions {
+                max_line: o.max_line,
+                keep_warnings: Some(o.keep_warnings),
+            }))
+        },
+    },
 ];
+
+/// One format of the registry.
+pub(super) struct Registered {
+    pub importer: &'static dyn Importer,
+    pub parser: fn(&ImportOptions) -> Box<dyn Parse>,
+}
+
+/// The loader drives each format's parser through [`Parse`].
+macro_rules! parse {
+    ($($t:ty $(, samples $s:ident)?;)*) => {$(
+        impl Parse for $t {
+            fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
+                <$t>::feed(self, chunk)
+            }
+            fn finish(self: Box<Self>) -> Result<Profile, ImportError> {
+                <$t>::finish(*self)
+            }
+            $(fn samples(&self) -> usize {
+                <$t>::$s(self)
+            })?
+        }
+    )*};
+}
+
+parse! {
+    FoldedParser, samples samples;
+    PerfParser, samples samples;
+    PprofParser;
+    CpuProfileParser;
+    TraceParser, samples samples;
+    SpeedscopeParser;
+    BpftraceParser, samples samples;
+    GeckoParser;
+}
 
 /// The formats the dispatcher tries, in order: every format scorch reads.
 pub fn formats() -> Vec<Format> {
-    IMPORTERS.iter().map(|i| i.format()).collect()
+    FORMATS.iter().map(|r| r.importer.format()).collect()
 }
 
 /// The names of the formats the dispatcher tries, in order (for the error that none matched).
@@ -50,15 +146,31 @@ pub enum Sniff {
 /// A format's own signature settles it first; then each importer is asked in turn, and the first that says
 /// yes (or that needs more input to say) decides. `at_end` says that `prefix` is the whole input.
 pub fn sniff(prefix: &[u8], at_end: bool) -> Sniff {
-    if let Some(i) = IMPORTERS.iter().find(|i| i.is_signed(prefix)) {
-        return Sniff::Yes(i.format());
+    match find(prefix, at_end) {
+        Found::Yes(r) => Sniff::Yes(r.importer.format()),
+        Found::NeedMore => Sniff::NeedMore,
+        Found::No => Sniff::No,
     }
-    for i in IMPORTERS {
-        match i.is_applicable(prefix, at_end) {
-            Applicable::Yes => return Sniff::Yes(i.format()),
-            Applicable::NeedMore => return Sniff::NeedMore,
+}
+
+/// [`sniff`]'s answer with the format's entry of the registry.
+pub(super) enum Found {
+    Yes(&'static Registered),
+    NeedMore,
+    No,
+}
+
+/// [`sniff`], for the loader.
+pub(super) fn find(prefix: &[u8], at_end: bool) -> Found {
+    if let Some(r) = FORMATS.iter().find(|r| r.importer.is_signed(prefix)) {
+        return Found::Yes(r);
+    }
+    for r in &FORMATS {
+        match r.importer.is_applicable(prefix, at_end) {
+            Applicable::Yes => return Found::Yes(r),
+            Applicable::NeedMore => return Found::NeedMore,
             Applicable::No => {}
         }
     }
-    Sniff::No
+    Found::No
 }

@@ -18,6 +18,7 @@ use super::lines::{trim_ascii, LinePos};
 use super::perf::{complete, PerfOptions, PerfParser, PerfPart};
 use super::ImportOptions;
 use crate::model::merge::{collapse_by_stack, merge_lost};
+use crate::model::wire::{open, seal, EnvelopeError};
 use crate::model::{Format, ImportError, Indexed, Lost, Merger, Profile, Unit, Warnings};
 
 /// Whether inputs of this format can be split into slices.
@@ -85,6 +86,86 @@ pub fn split(format: Format, input: &[u8], n: usize) -> Vec<std::ops::Range<usiz
 /// The longest stretch looked through for a record boundary after a cut's target before that cut is left out
 /// (a hostile input without boundaries must not grow the search buffer without bound).
 pub const MAX_SEARCH: usize = 64 << 20;
+
+/// The first window [`CutSearch`] reads after a cut's target; it grows fourfold up to [`MAX_SEARCH`].
+const FIRST_WINDOW: usize = 1 << 20;
+
+/// [`split`] for an input read by ranges (a file on disk), sans I/O: it says which range to read next
+/// ([`CutSearch::want`]), is given those bytes ([`CutSearch::feed`]), and ends with the cuts
+/// ([`CutSearch::finish`]): `0 = c0 < c1 < … < ck = len`, slice starts at record boundaries near `len × i / n`.
+/// A cut is looked for from its target (or the cut before, if later) up to the next target, in windows of
+/// 1 MiB growing fourfold up to [`MAX_SEARCH`]; it is left out when no boundary lies there.
+pub struct CutSearch {
+    format: Format,
+    len: u64,
+    n: u64,
+    /// The cut being looked for (1..n).
+    i: u64,
+    window: usize,
+    cuts: Vec<u64>,
+}
+
+impl CutSearch {
+    pub fn new(format: Format, len: u64, n: usize) -> Self {
+        CutSearch {
+            format,
+            len,
+            n: (n as u64).max(1),
+            i: 1,
+            window: FIRST_WINDOW,
+            cuts: vec![0],
+        }
+    }
+
+    /// Where cut `i` is looked for: from `at` up to `limit`.
+    fn range(&self) -> (u64, u64) {
+        let step = self.len / self.n;
+        let last = self.cuts.last().copied().unwrap_or(0);
+        let at = step.saturating_mul(self.i).max(last);
+        let limit = step.saturating_mul(self.i + 1).min(self.len);
+        (at, limit)
+    }
+
+    /// The range to read next, `(at, len)`: up to `len` bytes at `at` (fewer where the input ends). `None` when
+    /// every cut is decided: call [`CutSearch::finish`].
+    pub fn want(&mut self) -> Option<(u64, usize)> {
+        while self.i < self.n {
+            let (at, limit) = self.range();
+            if at < limit {
+                return Some((at, self.window));
+            }
+            self.decide(None);
+        }
+        None
+    }
+
+    /// The bytes read at the range [`CutSearch::want`] gave.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        let (at, limit) = self.range();
+        if let Some(b) = next_boundary(self.format, bytes) {
+            return self.decide(Some(at + b as u64));
+        }
+        if at + bytes.len() as u64 >= limit || bytes.len() < self.window || self.window >= MAX_SEARCH {
+            return self.decide(None);
+        }
+        self.window = self.window.saturating_mul(4);
+    }
+
+    fn decide(&mut self, cut: Option<u64>) {
+        let last = self.cuts.last().copied().unwrap_or(0);
+        if let Some(c) = cut.filter(|&c| c > last && c < self.len) {
+            self.cuts.push(c);
+        }
+        self.i += 1;
+        self.window = FIRST_WINDOW;
+    }
+
+    /// The cuts, the input's length last.
+    pub fn finish(mut self) -> Vec<u64> {
+        self.cuts.push(self.len);
+        self.cuts
+    }
+}
 
 /// [`split`] for an input that arrives in chunks (a download): cuts it, as the bytes pass, into `n` slices at
 /// the record boundaries [`split`] would choose for an input of `total` bytes, and hands each piece to the
@@ -279,6 +360,17 @@ pub enum PartError {
     Empty,
 }
 
+impl From<EnvelopeError> for PartError {
+    fn from(e: EnvelopeError) -> PartError {
+        match e {
+            EnvelopeError::Encode(e) => PartError::Encode(e),
+            EnvelopeError::Decode(e) => PartError::Decode(e),
+            EnvelopeError::Version { got, expected } => PartError::Version { got, expected },
+            EnvelopeError::Empty => PartError::Empty,
+        }
+    }
+}
+
 /// Bumped whenever [`WirePart`] or the model changes shape (both ends are one build; this guards a stale
 /// cached worker).
 const PART_VERSION: u8 = 1;
@@ -302,27 +394,15 @@ impl SlicePart {
             },
             PartInner::Decoded(w) => w,
         });
-        let mut out = postcard::to_allocvec(&wire).map_err(PartError::Encode)?;
-        out.push(PART_VERSION);
-        Ok(out)
+        Ok(seal(&wire, PART_VERSION)?)
     }
 
     /// What [`SlicePart::encode_result`] made; a bad buffer is an error, never a panic.
     pub fn decode_result(bytes: &[u8]) -> Result<Result<SlicePart, ImportError>, PartError> {
-        match bytes.split_last() {
-            Some((&PART_VERSION, body)) => {
-                let wire: Result<WirePart, ImportError> =
-                    postcard::from_bytes(body).map_err(PartError::Decode)?;
-                Ok(wire.map(|w| SlicePart {
-                    inner: PartInner::Decoded(w),
-                }))
-            }
-            Some((&got, _)) => Err(PartError::Version {
-                got,
-                expected: PART_VERSION,
-            }),
-            None => Err(PartError::Empty),
-        }
+        let wire: Result<WirePart, ImportError> = open(bytes, PART_VERSION)?;
+        Ok(wire.map(|w| SlicePart {
+            inner: PartInner::Decoded(w),
+        }))
     }
 }
 
@@ -597,4 +677,41 @@ pub fn parse_sliced(
         results.push(p.feed(bytes).and_then(|()| p.finish()));
     }
     merge_slices(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`CutSearch`] driven over an input in memory.
+    fn cuts(format: Format, input: &[u8], n: usize) -> Vec<u64> {
+        let mut search = CutSearch::new(format, input.len() as u64, n);
+        while let Some((at, len)) = search.want() {
+            let at = at as usize;
+            search.feed(input.get(at..(at + len).min(input.len())).unwrap_or_default());
+        }
+        search.finish()
+    }
+
+    #[test]
+    fn a_search_by_ranges_cuts_where_split_cuts() {
+        let input: Vec<u8> = (0..200_000)
+            .flat_map(|i| format!("main;f{} {}\n", i % 17, i % 5 + 1).into_bytes())
+            .collect();
+        for n in [1, 2, 3, 8] {
+            let want: Vec<u64> = split(Format::Folded, &input, n)
+                .iter()
+                .map(|r| r.start as u64)
+                .chain([input.len() as u64])
+                .collect();
+            assert_eq!(cuts(Format::Folded, &input, n), want, "{n} slices");
+        }
+        // No boundary at all: one slice.
+        assert_eq!(cuts(Format::Folded, &[b'a'; 5000], 4), vec![0, 5000]);
+        // One boundary, past the next target but in the first window read: one cut there.
+        let mut one = vec![b'a'; 4000];
+        one.push(b'\n');
+        one.extend_from_slice(&[b'b'; 10]);
+        assert_eq!(cuts(Format::Folded, &one, 4), vec![0, 4001, one.len() as u64]);
+    }
 }

@@ -9,7 +9,8 @@
 //! A built [`Profile`] is immutable; importers talk only to [`ProfileBuilder`].
 //!
 //! The bottom layer of the crate: the types every other layer shares (the profile and its tables, the
-//! builder, [`Format`], [`FrameKind`], import errors and warnings, units). It imports nothing from above it.
+//! builder, [`Format`], [`FrameKind`], import errors and warnings, units, and [`wire`], the transport codec
+//! both `import::split` and the app's workers use). It imports nothing from above it.
 
 mod builder;
 pub mod error;
@@ -19,6 +20,7 @@ pub mod lost;
 pub mod merge;
 pub mod pprof_proto;
 pub mod units;
+pub mod wire;
 
 pub use builder::{FullSample, Indexed, ProfileBuilder};
 pub use error::{ImportError, ImportErrorKind, KindCount, Warning, WarningKind, Warnings};
@@ -297,6 +299,10 @@ pub struct EventInfo {
     #[serde(default)]
     pub derived: bool,
 }
+
+/// The key of the note (`Meta::info`) on what perf's scheduler events derived (off-CPU time, wall-clock), or
+/// why not.
+pub const OFF_CPU_NOTE: &str = "off-CPU";
 
 /// Facts about where the profile came from.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

@@ -48,12 +48,8 @@ pub struct CallTree {
     child_list: Vec<NodeId>,
 }
 
-/// A [`CallTree`] or [`super::FlameLayout`] as plain columns of numbers.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TreeColumns {
-    pub u32s: Vec<Vec<u32>>,
-    pub u64s: Vec<Vec<u64>>,
-}
+/// A [`CallTree`] or [`super::FlameLayout`] as plain columns of numbers (the transport's type).
+pub use crate::model::wire::TreeColumns;
 
 impl CallTree {
     /// The call tree of the samples a view selects, with its process roots.

@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 use scorch_core::export::to_folded;
-use scorch_core::{import_bytes, ImportError, ImportOptions, Loader, Profile};
+use scorch_core::{import_bytes, Format, ImportError, ImportOptions, Loader, Profile};
 use std::io::Write;
 
 /// A file of `tests/data/DIR/`.
@@ -33,4 +33,25 @@ pub fn gz(data: &[u8]) -> Vec<u8> {
 /// What must not change with chunking: the folded stacks with their weights, and every sample's time.
 pub fn fingerprint(p: &Profile) -> (String, Option<Vec<u64>>, u64) {
     (to_folded(p), p.samples.time_ns.clone(), p.total())
+}
+
+/// `tests/data/DIR/NAME` read whole, in chunks of 1, 7 and 4096 bytes and gzip'd: the same profile (by its
+/// [`fingerprint`]), valid and of `format`. Returns the whole read.
+pub fn same_however_cut(dir: &str, name: &str, format: Format) -> Profile {
+    let bytes = data(dir, name);
+    let whole = load(&bytes).unwrap();
+    whole.validate().unwrap();
+    assert_eq!(whole.meta.format, format, "{name}");
+    let want = fingerprint(&whole);
+    for size in [1, 7, 4096] {
+        assert_eq!(
+            fingerprint(&chunked(&bytes, size)),
+            want,
+            "{name} in chunks of {size}"
+        );
+    }
+    let z = import_bytes(&gz(&bytes), ImportOptions::default()).unwrap();
+    assert!(z.gzip);
+    assert_eq!(fingerprint(&z.profile), want, "{name} gzip'd");
+    whole
 }

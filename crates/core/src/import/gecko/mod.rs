@@ -146,8 +146,7 @@ struct ResourceTable {
 
 /// Collects the file, then reads it at [`GeckoParser::finish`].
 pub struct GeckoParser {
-    buf: Vec<u8>,
-    max: usize,
+    json: json::WholeJson,
 }
 
 fn err(msg: impl Into<String>) -> ImportError {
@@ -157,30 +156,16 @@ fn err(msg: impl Into<String>) -> ImportError {
 impl GeckoParser {
     pub fn new(opts: &GeckoOptions) -> Self {
         GeckoParser {
-            buf: Vec::new(),
-            max: opts.max_bytes,
+            json: json::WholeJson::new(Format::Gecko, opts.max_bytes, "profile"),
         }
     }
 
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
-        if self.buf.len().saturating_add(chunk.len()) > self.max {
-            return Err(ImportError::new(
-                Some(Format::Gecko),
-                ImportErrorKind::LimitExceeded,
-                self.max as u64,
-                None,
-                format!("the profile is larger than the limit of {} bytes", self.max),
-            ));
-        }
-        self.buf.extend_from_slice(chunk);
-        Ok(())
+        self.json.feed(chunk)
     }
 
     pub fn finish(self) -> Result<Profile, ImportError> {
-        let text = self.buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.buf);
-        let base = (self.buf.len() - text.len()) as u64;
-        let file: File = json::parse(Format::Gecko, text, base, "")?;
-        drop(self.buf);
+        let file: File = self.json.parse()?;
         build(file)
     }
 }

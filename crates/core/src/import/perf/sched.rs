@@ -35,7 +35,7 @@ pub const STATE: &str = "state";
 /// Label key of the wall-clock samples: `on` or `off`.
 pub const CPU: &str = "cpu";
 /// The key of the profile's note (`Meta::info`) on what was derived, or why not.
-pub const NOTE: &str = "off-CPU";
+pub const NOTE: &str = crate::model::OFF_CPU_NOTE;
 
 /// A `sched:sched_switch` payload: `prev_comm=… prev_pid=… prev_prio=… prev_state=S ==> next_comm=… next_pid=…
 /// next_prio=…`.

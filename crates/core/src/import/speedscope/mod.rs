@@ -96,8 +96,7 @@ struct Event {
 
 /// Collects the file, then reads it at [`SpeedscopeParser::finish`].
 pub struct SpeedscopeParser {
-    buf: Vec<u8>,
-    max: usize,
+    json: json::WholeJson,
 }
 
 fn err(kind: ImportErrorKind, msg: impl Into<String>) -> ImportError {
@@ -137,30 +136,16 @@ fn scaled(n: &Number, per: u64) -> Option<(i128, bool)> {
 impl SpeedscopeParser {
     pub fn new(opts: &SpeedscopeOptions) -> Self {
         SpeedscopeParser {
-            buf: Vec::new(),
-            max: opts.max_bytes,
+            json: json::WholeJson::new(Format::Speedscope, opts.max_bytes, "file"),
         }
     }
 
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
-        if self.buf.len().saturating_add(chunk.len()) > self.max {
-            return Err(ImportError::new(
-                Some(Format::Speedscope),
-                ImportErrorKind::LimitExceeded,
-                self.max as u64,
-                None,
-                format!("the file is larger than the limit of {} bytes", self.max),
-            ));
-        }
-        self.buf.extend_from_slice(chunk);
-        Ok(())
+        self.json.feed(chunk)
     }
 
     pub fn finish(self) -> Result<Profile, ImportError> {
-        let text = self.buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.buf);
-        let base = (self.buf.len() - text.len()) as u64;
-        let file: File = json::parse(Format::Speedscope, text, base, "")?;
-        drop(self.buf);
+        let file: File = self.json.parse()?;
         build(file)
     }
 }

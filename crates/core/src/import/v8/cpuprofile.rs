@@ -2,7 +2,7 @@
 //! whole (up to the limit) and parsed at the end into typed structs: O(input), never a `Value` tree.
 
 use super::nodes::{add_samples, Micros, Namer, Node, RawProfile};
-use super::{err, with_format, V8Options};
+use super::{err, V8Options};
 use crate::import::json;
 use crate::model::{Format, ImportError, ImportErrorKind, Profile, ProfileBuilder, Unit, Warnings};
 use serde::Deserialize;
@@ -22,38 +22,22 @@ struct CpuProfile {
 
 /// Collects the file, then reads it at [`CpuProfileParser::finish`].
 pub struct CpuProfileParser {
-    buf: Vec<u8>,
-    max: usize,
+    json: json::WholeJson,
 }
 
 impl CpuProfileParser {
     pub fn new(opts: &V8Options) -> Self {
         CpuProfileParser {
-            buf: Vec::new(),
-            max: opts.max_bytes,
+            json: json::WholeJson::new(Format::V8CpuProfile, opts.max_bytes, "profile"),
         }
     }
 
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
-        if self.buf.len().saturating_add(chunk.len()) > self.max {
-            return Err(with_format(
-                err(
-                    ImportErrorKind::LimitExceeded,
-                    self.max as u64,
-                    format!("the profile is larger than the limit of {} bytes", self.max),
-                ),
-                Format::V8CpuProfile,
-            ));
-        }
-        self.buf.extend_from_slice(chunk);
-        Ok(())
+        self.json.feed(chunk)
     }
 
     pub fn finish(self) -> Result<Profile, ImportError> {
-        let text = self.buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.buf);
-        let base = (self.buf.len() - text.len()) as u64;
-        let cp: CpuProfile = json::parse(Format::V8CpuProfile, text, base, "")?;
-        drop(self.buf);
+        let cp: CpuProfile = self.json.parse()?;
         let raw = RawProfile {
             nodes: cp.nodes,
             samples: cp.samples,

@@ -1,11 +1,51 @@
-//! A parsed profile as one compact buffer, to hand it from the import worker to the page.
+//! The transport codec: what travels between workers (and threads) as bytes. One envelope ([`seal`],
+//! [`open`]: postcard — lengths and varints, no field names — then a version byte) carries both a parsed
+//! profile from the import worker to the page ([`encode`], [`decode`]) and a parsed slice from a parse worker
+//! to the one that merges (`import::split::SlicePart::encode_result`).
 //!
-//! The columns go as they are (postcard: lengths and varints, no field names), so the buffer is about the
-//! size of the profile's distinct content, not of the input. Both ends are the same build of scorch; a
-//! version byte guards against a stale cached worker. Decoding never panics: a bad buffer is an error.
+//! The columns go as they are, so the buffer is about the size of the profile's distinct content, not of the
+//! input. Both ends are the same build of scorch; the version byte guards against a stale cached worker.
+//! Decoding never panics: a bad buffer is an error.
 
-use crate::model::{FrameId, Imported, StackId};
-use crate::view::calltree::TreeColumns;
+use super::{FrameId, Imported, StackId};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// Why an envelope could not be made or opened.
+#[derive(Debug)]
+pub enum EnvelopeError {
+    Encode(postcard::Error),
+    Decode(postcard::Error),
+    Version { got: u8, expected: u8 },
+    Empty,
+}
+
+/// `value` as postcard bytes followed by `version`.
+pub fn seal<T: Serialize + ?Sized>(value: &T, version: u8) -> Result<Vec<u8>, EnvelopeError> {
+    let mut out = postcard::to_allocvec(value).map_err(EnvelopeError::Encode)?;
+    out.push(version);
+    Ok(out)
+}
+
+/// What [`seal`] made with the same `version`.
+pub fn open<T: DeserializeOwned>(bytes: &[u8], version: u8) -> Result<T, EnvelopeError> {
+    match bytes.split_last() {
+        Some((&v, body)) if v == version => postcard::from_bytes(body).map_err(EnvelopeError::Decode),
+        Some((&got, _)) => Err(EnvelopeError::Version {
+            got,
+            expected: version,
+        }),
+        None => Err(EnvelopeError::Empty),
+    }
+}
+
+/// A [`crate::view::CallTree`], [`crate::view::FlameLayout`], stack chart or a profile's largest columns as plain
+/// columns of numbers (they travel as typed arrays).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TreeColumns {
+    pub u32s: Vec<Vec<u32>>,
+    pub u64s: Vec<Vec<u64>>,
+}
 
 /// Bumped whenever the model's shape changes.
 const VERSION: u8 = 4;
@@ -25,23 +65,25 @@ pub enum WireError {
     Columns,
 }
 
+impl From<EnvelopeError> for WireError {
+    fn from(e: EnvelopeError) -> WireError {
+        match e {
+            EnvelopeError::Encode(e) => WireError::Encode(e),
+            EnvelopeError::Decode(e) => WireError::Decode(e),
+            EnvelopeError::Version { got, expected } => WireError::Version { got, expected },
+            EnvelopeError::Empty => WireError::Empty,
+        }
+    }
+}
+
 /// Encodes an import for the page.
 pub fn encode(imported: &Imported) -> Result<Vec<u8>, WireError> {
-    let mut out = postcard::to_allocvec(imported).map_err(WireError::Encode)?;
-    out.push(VERSION);
-    Ok(out)
+    Ok(seal(imported, VERSION)?)
 }
 
 /// Decodes what [`encode`] made.
 pub fn decode(bytes: &[u8]) -> Result<Imported, WireError> {
-    match bytes.split_last() {
-        Some((&VERSION, body)) => postcard::from_bytes(body).map_err(WireError::Decode),
-        Some((&got, _)) => Err(WireError::Version {
-            got,
-            expected: VERSION,
-        }),
-        None => Err(WireError::Empty),
-    }
+    Ok(open(bytes, VERSION)?)
 }
 
 /// Takes the profile's largest columns out of `imported` (`[stack parent, stack frame, sample stack]` and
