@@ -41,12 +41,14 @@ impl Actions {
         let before = shown();
         self.view.orientation.set(s.orientation);
         let mut v = ViewOptions::default_for(p);
+        // By the core's rule, as the CLI's `--event`: the exact name, or a name without perf's modifiers when one
+        // event has it (a link written before modifiers were kept names `cycles` for `cycles:u`).
         if let Some(i) = s
             .event
             .as_ref()
-            .and_then(|name| p.events.iter().position(|e| &e.name == name))
+            .and_then(|name| scorch_core::import::event::find_event(p, name).ok())
         {
-            v.event = Some(i as u16);
+            v.event = Some(i);
         }
         if s.weight == WeightMode::Count {
             v.weight = WeightMode::Count;
@@ -79,7 +81,8 @@ impl Actions {
             rows: s.rows,
             idle_filter: s.idle,
         };
-        let ranges = s.range.is_some() || s.range_a.is_some() || s.offsets.is_some() || s.chart_window.is_some();
+        let ranges =
+            s.range.is_some() || s.range_a.is_some() || s.offsets.is_some() || s.chart_window.is_some();
         let h = ranges
             .then(|| {
                 scorch_core::analysis::heatmap::heatmap(
