@@ -8,7 +8,8 @@ import path from 'node:path';
 import { serve, browser, waitForProfile, settle, outFile, FIXTURES, ROOT, ENGINE } from './harness.mjs';
 
 let server;
-before(async () => { server = await serve(undefined, '/', { '/fixtures/': FIXTURES }); });
+const MADE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made');
+before(async () => { server = await serve(undefined, '/', { '/fixtures/': FIXTURES, '/made/': MADE }); });
 after(async () => { await server?.close(); });
 
 const DEMO = `#url=${encodeURIComponent('www/demo/service.perf.gz')}`;
@@ -157,6 +158,28 @@ test('at 200 % zoom (640×400 CSS px) every toolbar control is still there and r
   await page.evaluate(() => document.querySelector('[data-testid=help-toggle]').click());
   await page.waitForFunction(() => document.querySelector('[role=dialog]'));
   assert.deepEqual(b.errors, []);
+  } finally { await b.close(); }
+});
+
+test('at 1280 px the event menu shows its whole label: a tracepoint name and its sample count', async () => {
+  const b = await browser();
+  const { page } = b;
+  try {
+    await page.goto(`${server.url}#url=${encodeURIComponent('/made/sched-all.txt.gz')}`);
+    await waitForProfile(page, 'sched-all.txt.gz');
+    // The label's own width in the menu's font, against the room the closed menu gives its text (its width less
+    // padding, border and the arrow: 28 px at most in both engines).
+    const m = await page.evaluate(() => {
+      const s = document.querySelector('[data-testid=event-select]');
+      const label = s.options[s.selectedIndex].textContent;
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = getComputedStyle(s).font;
+      return { label, text: ctx.measureText(label).width, box: s.getBoundingClientRect().width };
+    });
+    assert.match(m.label, /^sched:sched_switch \(632 samples\)$/);
+    assert.ok(m.text + 28 <= m.box, `"${m.label}" is ${m.text.toFixed(0)} px of text in a ${m.box.toFixed(0)} px menu`);
+    await page.screenshot({ path: outFile('layout-event-menu-1280.png') });
+    assert.deepEqual(b.errors, []);
   } finally { await b.close(); }
 });
 

@@ -105,3 +105,43 @@ fn the_stated_rate_is_the_achieved_rate() {
         assert!(r.describe().contains("states no interval"), "{}", r.describe());
     }
 }
+
+/// A Chrome trace of three threads (a page's main thread, its worker, and a third V8 isolate; recorded here,
+/// tests/data/v8/README.md): each thread's profiler samples it the whole time, so the time there was to sample is
+/// the duration × the threads, and the total (the three threads' sampled time) stays within it. Before, the
+/// share was taken of one thread's time: 241 %.
+#[test]
+fn a_trace_of_several_threads_covers_duration_times_threads() {
+    use std::io::Read;
+    let gz = data("v8", "chromium-three-threads.json.gz");
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(gz.as_slice())
+        .read_to_string(&mut text)
+        .unwrap();
+    // The oracle: the threads with a `Profile` event, read here.
+    let trace: Value = serde_json::from_str(&text).unwrap();
+    let mut tids: Vec<i64> = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "Profile")
+        .map(|e| e["tid"].as_i64().unwrap())
+        .collect();
+    tids.sort_unstable();
+    tids.dedup();
+    assert_eq!(tids.len(), 3);
+    let p = load(&gz).unwrap();
+    let c = coverage(&p, &ViewOptions::default_for(&p)).unwrap();
+    assert_eq!(c.threads, Some(3));
+    let pct = c.percent.unwrap();
+    assert!(pct > 0.0 && pct <= 100.0, "{pct} % of duration × threads");
+    let expect = c.total as f64 / (c.duration_ns as f64 * 3.0) * 100.0;
+    assert!((pct - expect).abs() < 1e-9);
+    assert!(c.describe(&p.meta.unit, 0).contains("× 3 threads"));
+    // One thread alone: no multiplier.
+    let one = load(&data("v8", "chromium-trace.json")).unwrap();
+    assert_eq!(
+        coverage(&one, &ViewOptions::default_for(&one)).unwrap().threads,
+        None
+    );
+}

@@ -16,7 +16,7 @@
 
 use crate::import::many::{profile_durations, PROFILE_LABEL};
 use crate::model::units::{format_percent, format_value};
-use crate::model::{LabelValue, Profile, Unit, Weight};
+use crate::model::{Format, LabelValue, Profile, Unit, Weight};
 use crate::view::{band_span_ns, label_key, LabelMatch, ViewOptions};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -45,6 +45,10 @@ pub struct Coverage {
     /// The input could name CPUs (perf script) but does not (perf script without its `cpu` field): the CPU
     /// time that was there to be sampled is unknown, so there is no share.
     pub cpus_unknown: bool,
+    /// V8 profiles (`.cpuprofile`, Chrome trace) of several threads: each thread is sampled the whole time
+    /// (the profiler samples its isolate, whatever the CPUs do), so the time there was to sample is
+    /// `duration × threads`. `None` for one thread and for every other format.
+    pub threads: Option<u32>,
     /// A merged profile: the number of files whose own durations `duration_ns` sums (those the view's
     /// `profile=NAME` filter keeps); `None` for a single profile.
     pub files: Option<u32>,
@@ -72,9 +76,10 @@ impl Coverage {
             Some(1) => " on 1 CPU".to_string(),
             Some(n) => format!(" × {n} CPUs"),
             None if self.cpus_unknown => " on an unknown number of CPUs (the input names none)".to_string(),
-            None => match self.cpu_time_ns {
-                Some(t) => format!(" (CPU time {})", format_value(t as f64, &Unit::Nanoseconds)),
-                None => String::new(),
+            None => match (self.threads, self.cpu_time_ns) {
+                (Some(n), _) => format!(" × {n} threads (each sampled throughout)"),
+                (None, Some(t)) => format!(" (CPU time {})", format_value(t as f64, &Unit::Nanoseconds)),
+                (None, None) => String::new(),
             },
         };
         let source = match (self.source, many) {
@@ -110,11 +115,17 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
     let mut total = 0u64;
     let (mut first, mut last) = (u64::MAX, 0u64);
     let mut cpus: Vec<u32> = Vec::new();
+    let mut threads: Vec<u32> = Vec::new();
     let times = p.samples.time_ns.as_ref();
     let cpu_col = p.samples.cpu.as_ref();
+    let per_thread = matches!(p.meta.format, Format::V8CpuProfile | Format::ChromeTrace);
+    let thread_col = p.samples.thread.as_ref().filter(|_| per_thread);
     for i in 0..p.samples.len() {
         let Some(w) = v.weigh(p, i) else { continue };
         total = total.saturating_add(w);
+        if let Some(&t) = thread_col.and_then(|t| t.get(i)) {
+            threads.push(t);
+        }
         if let Some(&t) = times.and_then(|t| t.get(i)) {
             first = first.min(t);
             last = last.max(t);
@@ -126,6 +137,9 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
     }
     cpus.sort_unstable();
     cpus.dedup();
+    threads.sort_unstable();
+    threads.dedup();
+    let threads = count(&threads).filter(|&n| n > 1);
     let (duration_ns, source, cpus) = if let Some(d) = p.meta.duration_ns {
         (d, DurationSource::Stated, None)
     } else if let Some((a, b)) = v.time_range {
@@ -142,7 +156,7 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
     // Never against an invented CPU count: a span over samples that may have run on several CPUs at once.
     let cpus_unknown = source != DurationSource::Stated && cpu_col.is_some() && cpus.is_none();
     let ns_per_unit = v.unit(p).ns_per_unit().filter(|_| !cpus_unknown);
-    let available = duration_ns as f64 * f64::from(cpus.unwrap_or(1));
+    let available = duration_ns as f64 * f64::from(cpus.or(threads).unwrap_or(1));
     let percent = ns_per_unit.filter(|_| available > 0.0).map(|k| {
         Weight {
             raw: total,
@@ -158,6 +172,7 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
         source,
         cpus,
         cpus_unknown,
+        threads,
         files: None,
         cpu_time_ns: None,
         total,
@@ -282,6 +297,7 @@ fn merged_coverage(p: &Profile, v: &ViewOptions, inputs: &[(String, Option<u64>)
         source,
         cpus,
         cpus_unknown,
+        threads: None,
         files: Some(files),
         cpu_time_ns,
         total,
