@@ -166,7 +166,9 @@ export function wrapPage(page, files) {
   const shim = {
     goto: (url) => page.goto(url, { waitUntil: 'load' }),
     reload: () => page.reload({ waitUntil: 'load' }),
-    setViewportSize: ({ width, height }) => page.setViewport({ width, height }),
+    // Only the viewport (WebDriver BiDi's browsingContext.setViewport): puppeteer's setViewport also overrides the
+    // screen orientation (emulation.setScreenOrientationOverride), a command Firefox ESR 140 does not know.
+    setViewportSize: ({ width, height }) => page.mainFrame().browsingContext.setViewport({ viewport: { width, height } }),
     // The tests only go back within the page (zoom history): a same-document traversal.
     goBack: () => page.evaluate(() => history.back()),
     evaluate: (fn, arg) => page.evaluate(fn, arg),
@@ -175,8 +177,9 @@ export function wrapPage(page, files) {
     waitForFunction: async (fn, arg, { timeout = TIMEOUT } = {}) => {
       const t0 = Date.now();
       for (;;) {
-        const value = await page.evaluate(call(fn, arg));
-        if (value) return value;
+        // Only whether it holds comes back: a predicate's value may be a DOM node, which does not travel.
+        const holds = await page.evaluate(`Promise.resolve(${call(fn, arg)}).then((v) => !!v)`);
+        if (holds) return true;
         if (Date.now() - t0 > timeout) throw new Error(`waitForFunction: timeout ${timeout} ms exceeded: ${String(fn).slice(0, 200)}`);
         await sleep(16);
       }

@@ -342,10 +342,9 @@ fn no_circle_between_the_modules_of_the_core_or_the_cli() {
     assert_none("circles between modules", &circles_in(&["core", "cli"]));
 }
 
-/// Report-only until issue #39: the app's circle runs through its test hooks (`state`, `testing`, `worker`)
-/// and the worker's modules (`build`, `jobs`, `side`, `slices`); run with `--ignored` to see it.
+/// The app's modules too: its test hooks install themselves into `seams` (a ground floor), and the worker's
+/// shared helpers sit below the modules that use them.
 #[test]
-#[ignore = "issue #39: the app's modules are in a circle through crate::testing and the worker"]
 fn no_circle_between_the_modules_of_the_app() {
     assert_none("circles between modules", &circles_in(&["app"]));
 }
@@ -424,9 +423,8 @@ fn the_core_denies_panics_outside_tests() {
     assert_none("the core must not panic on input", &found);
 }
 
-/// Report-only until issue #39 (the app's test-hook cleanup) lands: then drop the `ignore`.
+/// Product modules report to `crate::seams`; only `lib.rs` and `testing/` name the hooks.
 #[test]
-#[ignore = "issue #39: the app's product modules still call crate::testing"]
 fn app_product_modules_do_not_call_the_test_hooks() {
     let src = root().join("crates/app/src");
     let files = rust_files(&src);
