@@ -75,7 +75,7 @@ impl Coverage {
         let cpus = match self.cpus {
             Some(1) => " on 1 CPU".to_string(),
             Some(n) => format!(" × {n} CPUs"),
-            None if self.cpus_unknown => " on an unknown number of CPUs (the input names none)".to_string(),
+            None if self.cpus_unknown => " on an unknown number of CPUs".to_string(),
             None => match (self.threads, self.cpu_time_ns) {
                 (Some(n), _) => format!(" × {n} threads (each sampled throughout)"),
                 (None, Some(t)) => format!(" (CPU time {})", format_value(t as f64, &Unit::Nanoseconds)),
