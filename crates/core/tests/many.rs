@@ -5,47 +5,11 @@
 mod common;
 use common::{data, load};
 use scorch_core::import::many::{combine, profile_time, profile_times, TIME_INFO};
-use std::io::Read;
 
 const GO3: [&str; 3] = ["v1-run1.pb.gz", "v2-run1.pb.gz", "v1-run2.pb.gz"];
 
-fn varint(b: &[u8], i: &mut usize) -> u64 {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let x = b[*i];
-        *i += 1;
-        v |= u64::from(x & 0x7f) << shift;
-        if x & 0x80 == 0 {
-            break;
-        }
-    }
-    v
-}
-
-/// Field 9 of the top-level `Profile` message.
 fn time_nanos(gz: &[u8]) -> u64 {
-    let mut b = Vec::new();
-    flate2::read::GzDecoder::new(gz).read_to_end(&mut b).unwrap();
-    let (mut i, mut found) = (0, None);
-    while i < b.len() {
-        let key = varint(&b, &mut i);
-        match key & 7 {
-            0 => {
-                let v = varint(&b, &mut i);
-                if key >> 3 == 9 {
-                    found = Some(v);
-                }
-            }
-            1 => i += 8,
-            2 => {
-                let n = varint(&b, &mut i) as usize;
-                i += n;
-            }
-            5 => i += 4,
-            w => panic!("wire type {w}"),
-        }
-    }
-    found.expect("time_nanos")
+    common::pprof_top_varint(gz, 9)
 }
 
 #[test]

@@ -9,45 +9,9 @@ use common::{data, load};
 use scorch_core::analysis::duration::{coverage, DurationSource};
 use scorch_core::import::many::combine;
 use scorch_core::view::{LabelFilter, ViewOptions};
-use std::io::Read;
 
-fn varint(b: &[u8], i: &mut usize) -> u64 {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let x = b[*i];
-        *i += 1;
-        v |= u64::from(x & 0x7f) << shift;
-        if x & 0x80 == 0 {
-            break;
-        }
-    }
-    v
-}
-
-/// Field 10 (`duration_nanos`) of the top-level `Profile` message of a gzip'd pprof file.
 fn duration_nanos(gz: &[u8]) -> u64 {
-    let mut b = Vec::new();
-    flate2::read::GzDecoder::new(gz).read_to_end(&mut b).unwrap();
-    let (mut i, mut found) = (0, None);
-    while i < b.len() {
-        let key = varint(&b, &mut i);
-        match key & 7 {
-            0 => {
-                let v = varint(&b, &mut i);
-                if key >> 3 == 10 {
-                    found = Some(v);
-                }
-            }
-            1 => i += 8,
-            2 => {
-                let n = varint(&b, &mut i) as usize;
-                i += n;
-            }
-            5 => i += 4,
-            w => panic!("wire type {w}"),
-        }
-    }
-    found.expect("duration_nanos")
+    common::pprof_top_varint(gz, 10)
 }
 
 /// Last sample's timestamp − first sample's, in ns, from a perf script's sample header lines (`comm pid

@@ -157,16 +157,7 @@ pub fn coverage(p: &Profile, v: &ViewOptions) -> Option<Coverage> {
     let cpus_unknown = source != DurationSource::Stated && cpu_col.is_some() && cpus.is_none();
     let ns_per_unit = v.unit(p).ns_per_unit().filter(|_| !cpus_unknown);
     let available = duration_ns as f64 * f64::from(cpus.or(threads).unwrap_or(1));
-    let percent = ns_per_unit.filter(|_| available > 0.0).map(|k| {
-        Weight {
-            raw: total,
-            decimals: p.meta.decimals,
-        }
-        .as_f64()
-            * k
-            / available
-            * 100.0
-    });
+    let percent = share(p, total, ns_per_unit, available);
     Some(Coverage {
         duration_ns,
         source,
@@ -282,16 +273,7 @@ fn merged_coverage(p: &Profile, v: &ViewOptions, inputs: &[(String, Option<u64>)
     let cpu_time_ns = (cpus.is_none() && !cpus_unknown && counts.iter().any(|c| c.is_some_and(|c| c > 1)))
         .then_some(available as u64);
     let ns_per_unit = v.unit(p).ns_per_unit().filter(|_| !cpus_unknown);
-    let percent = ns_per_unit.filter(|_| available > 0.0).map(|k| {
-        Weight {
-            raw: total,
-            decimals: p.meta.decimals,
-        }
-        .as_f64()
-            * k
-            / available
-            * 100.0
-    });
+    let percent = share(p, total, ns_per_unit, available);
     Some(Coverage {
         duration_ns,
         source,
@@ -303,6 +285,17 @@ fn merged_coverage(p: &Profile, v: &ViewOptions, inputs: &[(String, Option<u64>)
         total,
         percent,
     })
+}
+
+/// `total` (the view's raw weight) as a percentage of `available` ns, when the total is a time (`ns_per_unit`).
+fn share(p: &Profile, total: u64, ns_per_unit: Option<f64>, available: f64) -> Option<f64> {
+    let t = Weight {
+        raw: total,
+        decimals: p.meta.decimals,
+    };
+    ns_per_unit
+        .filter(|_| available > 0.0)
+        .map(|k| t.as_f64() * k / available * 100.0)
 }
 
 fn count(cpus: &[u32]) -> Option<u32> {

@@ -55,3 +55,44 @@ pub fn same_however_cut(dir: &str, name: &str, format: Format) -> Profile {
     assert_eq!(fingerprint(&z.profile), want, "{name} gzip'd");
     whole
 }
+
+fn varint(b: &[u8], i: &mut usize) -> u64 {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let x = b[*i];
+        *i += 1;
+        v |= u64::from(x & 0x7f) << shift;
+        if x & 0x80 == 0 {
+            break;
+        }
+    }
+    v
+}
+
+/// A varint field of the top-level `Profile` message of a gzip'd pprof file, read here without scorch (an
+/// independent oracle): 9 is `time_nanos`, 10 `duration_nanos`.
+pub fn pprof_top_varint(gz: &[u8], field: u64) -> u64 {
+    use std::io::Read;
+    let mut b = Vec::new();
+    flate2::read::GzDecoder::new(gz).read_to_end(&mut b).unwrap();
+    let (mut i, mut found) = (0, None);
+    while i < b.len() {
+        let key = varint(&b, &mut i);
+        match key & 7 {
+            0 => {
+                let v = varint(&b, &mut i);
+                if key >> 3 == field {
+                    found = Some(v);
+                }
+            }
+            1 => i += 8,
+            2 => {
+                let n = varint(&b, &mut i) as usize;
+                i += n;
+            }
+            5 => i += 4,
+            w => panic!("wire type {w}"),
+        }
+    }
+    found.unwrap_or_else(|| panic!("field {field}"))
+}
