@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { openApp, nativeInfo, waitForProfile, pixelAt, outFile, ROOT } from './harness.mjs';
+import { openApp, openFile, nativeInfo, waitForProfile, pixelAt, outFile, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'diff');
 let app, b;
@@ -179,8 +179,7 @@ test('a CPU profile against a heap profile is refused, naming both sample types,
 
 test('movers carry the 95 % interval of each change, and changes within noise are marked', async () => {
   const { page } = b;
-  await page.setInputFiles('[data-testid=open-file]', path.join(DATA, 'inf-diff-before.txt'));
-  await waitForProfile(page, 'inf-diff-before.txt');
+  await openFile(page, path.join(DATA, 'inf-diff-before.txt'), 'inf-diff-before.txt');
   await page.setInputFiles('[data-testid=compare-file]', path.join(DATA, 'inf-diff-after.txt'));
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
   if (!(await page.$('[data-testid=movers-table]'))) await page.click('[data-testid=movers-toggle]');

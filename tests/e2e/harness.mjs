@@ -154,6 +154,16 @@ export async function waitForProfile(page, name) {
     text: document.querySelector('[data-testid=status]').textContent }));
 }
 
+/** Opens FILE through the file input and waits for *that* load to land (the status line's `data-loads` moves), so a
+ * file opened again under the name already shown is not mistaken for the profile that was open. */
+export async function openFile(page, file, name) {
+  const loads = await page.getAttribute('[data-testid=status]', 'data-loads');
+  await page.setInputFiles('[data-testid=open-file]', file);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=status]')?.dataset.loads !== n, loads,
+    { timeout: 30000 });
+  return waitForProfile(page, name);
+}
+
 /** Waits until the flame canvas's position and size stay the same for three animation frames. */
 export async function settle(page) {
   await page.evaluate(() => new Promise((resolve) => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openApp, waitForProfile, nativeInfo, FIXTURES, outFile } from './harness.mjs';
+import { openApp, openFile, waitForProfile, nativeInfo, FIXTURES, outFile } from './harness.mjs';
 
 let app, page, big;
 before(async () => {
@@ -111,6 +111,5 @@ test('a worker that dies mid-load (as on running out of memory) is reported; the
   // The page still works: the next file opens.
   await throttle(0, 4 << 20);
   await page.evaluate(() => { delete window.__scorchLoadThrottle; });
-  await page.setInputFiles('[data-testid=open-file]', path.join(FIXTURES, 'simple.folded'));
-  await waitForProfile(page, 'simple.folded');
+  await openFile(page, path.join(FIXTURES, 'simple.folded'), 'simple.folded');
 });

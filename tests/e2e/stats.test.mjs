@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { openApp, waitForProfile, outFile, ROOT } from './harness.mjs';
+import { openApp, openFile, outFile, ROOT } from './harness.mjs';
 
 const FILE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made', 'lost.txt');
 const PERF = fs.readFileSync(path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made', 'lost-oracle.txt'), 'utf8');
@@ -18,8 +18,7 @@ after(async () => { await app?.close(); });
 
 test('lost events: the status line gives perf report\'s counts, the heatmap marks their seconds', async () => {
   const { page } = b;
-  await page.setInputFiles('[data-testid=open-file]', FILE);
-  const s = await waitForProfile(page, 'lost.txt');
+  const s = await openFile(page, FILE, 'lost.txt');
   // perf report: "# Total Lost Samples: 600", "Processed 1063 events and lost 16 chunks!", "lost 38.34%!".
   assert.equal(s.lost, PERF.match(/Total Lost Samples: (\d+)/)[1]);
   assert.equal(s.lostChunks, PERF.match(/events and lost (\d+) chunks/)[1]);
@@ -49,8 +48,7 @@ test('lost events: the status line gives perf report\'s counts, the heatmap mark
 
 test('error bars: the tooltip and the function table carry the oracle\'s intervals', async () => {
   const { page } = b;
-  await page.setInputFiles('[data-testid=open-file]', FILE);
-  await waitForProfile(page, 'lost.txt');
+  await openFile(page, FILE, 'lost.txt');
   // `inner` is one node (bursts;[unknown];work;inner): its samples are the function's.
   const inner = ORACLE.functions.inner;
   const p = await page.evaluate(() => window.__scorchFramePoint('inner'));
