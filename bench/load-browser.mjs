@@ -45,7 +45,7 @@ const FILE = { perf: (s) => `perf-${s}mb.linux-perf.txt`, folded: (s) => `folded
   cpuprofile: (s) => `v8-${s}mb.cpuprofile`, trace: (s) => `trace-${s}mb.json` };
 const APPS = {
   scorch: {
-    dir: path.join(root, 'dist'), url: (b, p) => `${b}/scorch/index.html#url=${encodeURIComponent(p)}`,
+    dir: path.resolve(opt('--dist', path.join(root, 'dist'))), url: (b, p) => `${b}/scorch/index.html#url=${encodeURIComponent(p)}`,
     // Opens with its demo profile (which makes no `bench:` marks); the file goes to the Open file… input once
     // that is shown.
     home: (b) => `${b}/scorch/index.html`, input: '[data-testid=open-file]',

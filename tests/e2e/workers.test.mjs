@@ -81,3 +81,26 @@ test('an import worker that never says it is ready: given up on, the page reads 
   assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
   assert.deepEqual(b.errors, []);
 });
+
+test('the view engine: one worker holds a large profile for all its views, is sent it once, and ends when the profile is replaced', LONG, async () => {
+  const { page } = b;
+  await page.goto(server.url);
+  await waitForProfile(page, 'service.perf.gz');
+  const engine = () => page.evaluate(() => window.__scorchEngine());
+  const [started0, sent0] = await engine();
+  assert.equal((await open(page, 'wide200k.folded', wide())).total, String(2 * N));
+  // Inverted tree and function table, twice: four requests, one engine, the profile sent once.
+  await views(page, 30_000);
+  await views(page, 30_000);
+  const [started1, sent1, alive1] = await engine();
+  assert.deepEqual([started1 - started0, sent1 - sent0, alive1], [1, 1, true]);
+  // Another profile: the engine that held the first is ended (its memory comes back); the next view of a
+  // large profile starts a new one and sends it that profile.
+  assert.equal((await open(page, 'small.folded', Buffer.from('a;b 1\n'))).total, '1');
+  assert.equal((await engine())[2], false, 'no engine once its profile is closed');
+  assert.equal((await open(page, 'wide200k-again.folded', wide())).total, String(2 * N));
+  await views(page, 30_000);
+  const [started2, sent2, alive2] = await engine();
+  assert.deepEqual([started2 - started1, sent2 - sent1, alive2], [1, 1, true]);
+  assert.deepEqual(b.errors, []);
+});

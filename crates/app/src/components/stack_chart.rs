@@ -137,6 +137,7 @@ pub fn StackChartView() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let r = worker_build::build(
                 Channel::Chart,
+                shown.key,
                 &shown.imported,
                 key.clone(),
                 scorch_core::view::calltree::Order::default(),

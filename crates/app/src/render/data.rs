@@ -18,6 +18,9 @@ use std::sync::Arc;
 pub struct Loaded {
     pub name: String,
     pub imported: Imported,
+    /// This profile's key while it is open: the view engine (`worker::build`) holds a profile by it. A profile
+    /// derived by a transform has its own.
+    pub key: u32,
     /// Colours of the frames drawn so far, shared with the profiles derived from this one.
     colors: Arc<ColorCache>,
     /// Frame masks (search, selected function) by key, so a redraw does not run a regex per frame; shared with
@@ -26,6 +29,12 @@ pub struct Loaded {
     masks: Arc<std::sync::Mutex<Masks>>,
     /// The default view's stack health, when the import worker computed it (not for derived profiles).
     first_health: Option<StackHealth>,
+}
+
+/// A new [`Loaded::key`].
+fn next_key() -> u32 {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Frame masks by key, the newest last.
@@ -57,6 +66,7 @@ impl Loaded {
         Loaded {
             name,
             imported,
+            key: next_key(),
             colors: Arc::default(),
             masks: Arc::default(),
             first_health: None,
@@ -89,6 +99,7 @@ impl Loaded {
                 gzip: self.imported.gzip,
                 bytes: self.imported.bytes,
             },
+            key: next_key(),
             colors: self.colors.clone(),
             masks: self.masks.clone(),
             first_health: None,

@@ -54,6 +54,8 @@ impl Actions {
             // The open profile stays on screen; only the error is shown.
             Err(e) => return l.error.set(Some(format!("Could not open {name}: {e}"))),
         };
+        // The view engine holds the profile that was open: ended, so its memory comes back.
+        crate::worker::build::release();
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let mut base = if compare { l.loaded.get_untracked() } else { None };
         // A differential folded file (two counts per line) opens as base → target by itself.

@@ -76,7 +76,16 @@ async fn flame_in_worker(
     order: Order,
     job: Job,
 ) -> Result<Option<Arc<FlameData>>, String> {
-    match worker_build::build(channel, &shown.imported, view.clone(), order, vec![job]).await {
+    match worker_build::build(
+        channel,
+        shown.key,
+        &shown.imported,
+        view.clone(),
+        order,
+        vec![job],
+    )
+    .await
+    {
         Ok(mut r) => match r.pop() {
             Some(Ok(Built::Flame(tree, layout))) => Ok(Some(Arc::new(super::timed("from parts", || {
                 FlameData::from_parts(shown.clone(), view, tree, layout)
@@ -125,6 +134,7 @@ impl Actions {
         leptos::task::spawn_local(async move {
             let r = worker_build::build(
                 Channel::Table,
+                target.key,
                 &target.imported,
                 view.clone(),
                 order,
@@ -255,8 +265,15 @@ impl Actions {
             let a = *self;
             leptos::task::spawn_local(async move {
                 let jobs = vec![Job::Callers(f.clone()), Job::Callees(f)];
-                let r =
-                    worker_build::build(Channel::Sandwich, &shown.imported, view.clone(), order, jobs).await;
+                let r = worker_build::build(
+                    Channel::Sandwich,
+                    shown.key,
+                    &shown.imported,
+                    view.clone(),
+                    order,
+                    jobs,
+                )
+                .await;
                 if current(&SANDWICH_GEN) != gen {
                     return;
                 }

@@ -376,6 +376,13 @@ pub fn install_bench_hooks(a: Actions) {
     let view_requests = Closure::<dyn Fn() -> f64>::new(|| crate::worker::build::running() as f64);
     set_global("__scorchViewRequests", view_requests.as_ref());
     view_requests.forget();
+    // The view engine (`worker::build`): [engines started, profiles sent to them, whether one runs now].
+    let engine = Closure::<dyn Fn() -> js_sys::Array>::new(|| {
+        let (started, sent, alive) = crate::worker::build::engine_stats();
+        js_sys::Array::of3(&started.into(), &sent.into(), &alive.into())
+    });
+    set_global("__scorchEngine", engine.as_ref());
+    engine.forget();
     let overlay_times = Closure::<dyn Fn() -> js_sys::Array>::new(move || drain(&OVERLAY_TIMES));
     let paint_times = Closure::<dyn Fn() -> js_sys::Array>::new(move || drain(&PAINT_TIMES));
     set_global("__scorchBenchTree", load_tree.as_ref());

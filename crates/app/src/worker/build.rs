@@ -1,12 +1,13 @@
-//! Views of a large profile built off the page's main thread: the inverted tree, the sandwich's two sides, the
-//! function table, a plain tree under another view. Each can take seconds on millions of stacks, in one call
-//! that cannot be cut into tasks; here a worker running the same wasm builds them.
+//! The engine, page side: views of a large profile built off the page's main thread — the inverted tree, the
+//! sandwich's two sides, the function table, a plain tree under another view, the stack chart. Each can take
+//! seconds on millions of stacks, in one call that cannot be cut into tasks.
 //!
-//! One worker per request, per [`Channel`]: a newer request on a channel terminates the worker of the older one
-//! (its future ends with [`LoadError::Cancelled`]), and a worker is terminated once it has answered, so its wasm
-//! memory is given back. The page sends a copy of the profile (its big columns as typed arrays, like the import
-//! worker's answer) and takes each answer in short tasks ([`Copier`]). When no worker can start, [`compute`] runs
-//! here instead, as it did before.
+//! One long-lived worker (the engine, `jobs.rs` its side) holds the profile it was sent once and builds every
+//! view asked of it; the page sends the profile again only when it is another one (a new file, a transform).
+//! Requests travel on [`Channel`]s: a newer request on a channel cancels the older one's future, and the engine
+//! skips a request that a newer one of its channel has replaced before it began. [`release`] ends the engine
+//! when its profile is closed, which is the one way to give its wasm memory back. Each answer is taken in short
+//! tasks ([`Copier`]). When no worker can start, [`compute`] runs here instead, as it did before.
 
 use super::page::{fits_in_memory, start_worker, yield_now, Copier};
 use super::protocol::{Build, FromWorker, Job, ToWorker};
@@ -75,59 +76,221 @@ type Finish = Box<dyn FnOnce(Result<Answers, Failure>)>;
 /// Why a request ended without answers.
 enum Failure {
     Load(LoadError),
-    /// The worker never said it was ready (its script did not load): the page builds the views itself.
+    /// The engine never said it was ready (its script did not load), or the request could not be posted to it:
+    /// the page builds the views itself.
     NoWorker(String),
 }
 
-struct Running {
-    worker: web_sys::Worker,
+/// A request under way: its channel and the answers so far.
+struct Request {
     id: u32,
+    channel: Channel,
     jobs: usize,
-    /// The request and its transfer list, held until the worker says it is ready.
-    request: Option<(JsValue, Array)>,
     answers: Answers,
     finish: Option<Finish>,
+}
+
+/// The engine: one long-lived worker that holds the profile it was last sent and builds every view of it asked
+/// for. It lives until the profile is closed or replaced ([`release`]) or it dies; the next request then starts
+/// a new one.
+struct Engine {
+    worker: web_sys::Worker,
+    /// Counts engines started, so a start limit armed for one never ends the next.
+    serial: u32,
+    /// The key of the profile it holds, or will hold once the message carrying it is taken.
+    holds: Option<u32>,
+    ready: bool,
+    /// Messages (with their request's id and transfer list) held until it says it is ready.
+    queued: Vec<(u32, JsValue, Array)>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 thread_local! {
-    static RUNNING: RefCell<[Option<Running>; 4]> = const { RefCell::new([None, None, None, None]) };
+    static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
+    static REQUESTS: RefCell<Vec<Request>> = const { RefCell::new(Vec::new()) };
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+    static SERIAL: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+thread_local! {
+    /// Profiles sent to an engine so far.
+    static SENT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Engines started, profiles sent to them, and whether one runs now (a test hook reads them).
+pub fn engine_stats() -> (u32, u32, bool) {
+    (
+        SERIAL.with(std::cell::Cell::get),
+        SENT.with(std::cell::Cell::get),
+        ENGINE.with(|e| e.borrow().is_some()),
+    )
 }
 
 /// How many requests are under way (a test hook reads it).
 pub fn running() -> usize {
-    RUNNING.with(|r| r.borrow().iter().filter(|x| x.is_some()).count())
+    REQUESTS.with(|r| r.borrow().len())
 }
 
-/// Stops the request under way on `channel`, if any.
+/// Stops waiting for the request under way on `channel`, if any (the engine skips it if it has not begun it).
 pub fn cancel(channel: Channel) {
-    end(channel, None, Err(Failure::Load(LoadError::Cancelled)));
-}
-
-/// Ends the request on `channel` (if `id` matches, or any when `None`): terminates its worker, settles its future.
-fn end(channel: Channel, id: Option<u32>, outcome: Result<Answers, Failure>) {
-    let running = RUNNING.with(|r| {
+    let old = REQUESTS.with(|r| {
         let mut r = r.borrow_mut();
-        let slot = r.get_mut(channel as usize)?;
-        if id.is_some_and(|id| slot.as_ref().is_some_and(|run| run.id != id)) {
-            return None;
-        }
-        slot.take()
+        let i = r.iter().position(|q| q.channel == channel)?;
+        Some(r.remove(i))
     });
-    if let Some(mut run) = running {
-        super::retire(&run.worker, run.request.is_none());
-        if let Some(finish) = run.finish.take() {
-            finish(outcome);
+    if let Some(mut q) = old {
+        if let Some(f) = q.finish.take() {
+            f(Err(Failure::Load(LoadError::Cancelled)));
         }
     }
 }
 
-/// Builds `jobs` of `imported` under `view` in a worker; one result per job, in order. `Err` when the request
-/// was cancelled by a newer one on its channel, or the worker died or answered nonsense.
+/// Ends the engine (its wasm memory is given back): the profile it held was closed or replaced. Requests under
+/// way end as cancelled.
+pub fn release() {
+    let engine = ENGINE.with(|e| e.borrow_mut().take());
+    if let Some(e) = engine {
+        super::retire(&e.worker, e.ready);
+        settle_all(|_| Failure::Load(LoadError::Cancelled));
+    }
+}
+
+/// Ends request `id` with `outcome`.
+fn end(id: u32, outcome: Result<Answers, Failure>) {
+    let q = REQUESTS.with(|r| {
+        let mut r = r.borrow_mut();
+        let i = r.iter().position(|q| q.id == id)?;
+        Some(r.remove(i))
+    });
+    if let Some(mut q) = q {
+        if let Some(f) = q.finish.take() {
+            f(outcome);
+        }
+    }
+}
+
+/// Ends every request under way.
+fn settle_all(why: impl Fn(&Request) -> Failure) {
+    let all = REQUESTS.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    for mut q in all {
+        let failure = why(&q);
+        if let Some(f) = q.finish.take() {
+            f(Err(failure));
+        }
+    }
+}
+
+/// The engine stopped or never started: it is dropped, and every request under way ends — built on the page when
+/// it never started (`!ready`), failed when it died mid-work.
+fn lost(serial: u32, message: String) {
+    let engine = ENGINE.with(|e| {
+        let mut e = e.borrow_mut();
+        if e.as_ref().is_some_and(|x| x.serial == serial) {
+            e.take()
+        } else {
+            None
+        }
+    });
+    let Some(engine) = engine else { return };
+    super::retire(&engine.worker, engine.ready);
+    let ready = engine.ready;
+    settle_all(|_| {
+        if ready {
+            Failure::Load(LoadError::WorkerDied {
+                message: message.clone(),
+                last: None,
+            })
+        } else {
+            Failure::NoWorker(message.clone())
+        }
+    });
+}
+
+/// Starts the engine unless one runs.
+fn ensure_engine() -> Result<(), String> {
+    if ENGINE.with(|e| e.borrow().is_some()) {
+        return Ok(());
+    }
+    let worker = start_worker()?;
+    let serial = SERIAL.with(|s| {
+        s.set(s.get().wrapping_add(1));
+        s.get()
+    });
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        on_message(serial, e.data())
+    });
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+        let message = super::error_message(&e);
+        let message = if message.is_empty() {
+            "the worker script failed to load".to_string()
+        } else {
+            message
+        };
+        lost(serial, message);
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    ENGINE.with(|e| {
+        *e.borrow_mut() = Some(Engine {
+            worker,
+            serial,
+            holds: None,
+            ready: false,
+            queued: Vec::new(),
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    });
+    let limit = super::start_limit();
+    super::after(limit, move || {
+        let silent = ENGINE.with(|e| {
+            e.borrow()
+                .as_ref()
+                .is_some_and(|x| x.serial == serial && !x.ready)
+        });
+        if silent {
+            lost(serial, format!("it did not start within {} s", limit / 1000.0));
+        }
+    });
+    Ok(())
+}
+
+/// Posts request `id`'s message to the engine (or holds it until the engine is ready). A message that cannot
+/// be posted ends its request (built on the page), and the engine holds no profile the page knows of.
+fn send(id: u32, message: JsValue, transfer: Array) {
+    let failed = ENGINE.with(|e| {
+        let mut e = e.borrow_mut();
+        let Some(engine) = e.as_mut() else {
+            return Some("the engine stopped".to_string());
+        };
+        if !engine.ready {
+            engine.queued.push((id, message, transfer));
+            return None;
+        }
+        match engine.worker.post_message_with_transfer(&message, &transfer) {
+            Ok(()) => None,
+            Err(err) => {
+                engine.holds = None;
+                Some(super::js_err(err))
+            }
+        }
+    });
+    if let Some(why) = failed {
+        end(
+            id,
+            Err(Failure::NoWorker(format!("the request could not be sent: {why}"))),
+        );
+    }
+}
+
+/// Builds `jobs` of the profile `imported` (known by `key`, the same for as long as it is open) under `view` in
+/// the engine; one result per job, in order. The profile is sent to the engine only when it does not hold it
+/// yet. `Err` when the request was cancelled by a newer one on its channel, or the engine died or answered
+/// nonsense.
 pub async fn build(
     channel: Channel,
+    key: u32,
     imported: &Imported,
     view: ViewOptions,
     order: Order,
@@ -136,29 +299,31 @@ pub async fn build(
     cancel(channel);
     let id = NEXT_ID.with(|n| {
         let id = n.get();
-        n.set(id + 1);
+        n.set(id.wrapping_add(1));
         id
     });
     let n = jobs.len();
     let request = Build {
         id,
+        channel: channel as u8,
+        profile: key,
         view: view.clone(),
         order: order.key().to_string(),
         jobs: jobs.clone(),
     };
-    let worker = match start_worker() {
-        Ok(w) => w,
-        Err(why) => {
-            web_sys::console::warn_1(
-                &format!("scorch: no worker for the view ({why}); building it on the page").into(),
-            );
-            return Ok(jobs
-                .iter()
-                .map(|j| compute(&imported.profile, &view, order, j))
-                .collect());
-        }
-    };
-    let (message, transfer) = request_message(imported, &request)?;
+    if let Err(why) = ensure_engine() {
+        return Ok(here(why, imported, view, order, &jobs));
+    }
+    let holds = ENGINE.with(|e| e.borrow().as_ref().and_then(|x| x.holds)) == Some(key);
+    let (message, transfer) = request_message(if holds { None } else { Some(imported) }, &request)?;
+    if !holds {
+        SENT.with(|n| n.set(n.get() + 1));
+        ENGINE.with(|e| {
+            if let Some(x) = e.borrow_mut().as_mut() {
+                x.holds = Some(key);
+            }
+        });
+    }
     let mut settle: Option<js_sys::Function> = None;
     let promise = Promise::new(&mut |resolve, _| settle = Some(resolve));
     let holder: Rc<RefCell<Option<Result<Answers, Failure>>>> = Rc::new(RefCell::new(None));
@@ -171,49 +336,16 @@ pub async fn build(
             }
         })
     };
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        on_message(channel, id, e.data())
+    REQUESTS.with(|r| {
+        r.borrow_mut().push(Request {
+            id,
+            channel,
+            jobs: n,
+            answers: Vec::new(),
+            finish: Some(finish),
+        })
     });
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-        let message = super::error_message(&e);
-        let message = if message.is_empty() {
-            "the worker script failed to load".to_string()
-        } else {
-            message
-        };
-        // Before it was ready (the request not sent yet) the worker never started.
-        let started = with_run(channel, id, |run| Some(run.request.is_none())) == Some(true);
-        let failure = if started {
-            Failure::Load(LoadError::WorkerDied { message, last: None })
-        } else {
-            Failure::NoWorker(message)
-        };
-        end(channel, Some(id), Err(failure));
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    RUNNING.with(|r| {
-        if let Some(slot) = r.borrow_mut().get_mut(channel as usize) {
-            *slot = Some(Running {
-                worker,
-                id,
-                jobs: n,
-                request: Some((message, transfer)),
-                answers: Vec::new(),
-                finish: Some(finish),
-                _on_message: on_message,
-                _on_error: on_error,
-            });
-        }
-    });
-    let limit = super::start_limit();
-    super::after(limit, move || {
-        // Still holding its request: the worker never said it was ready.
-        if with_run(channel, id, |run| Some(run.request.is_some())) == Some(true) {
-            let why = format!("it did not start within {} s", limit / 1000.0);
-            end(channel, Some(id), Err(Failure::NoWorker(why)));
-        }
-    });
+    send(id, message, transfer);
     let _ = JsFuture::from(promise).await;
     let outcome = holder.borrow_mut().take();
     let answers = match outcome {
@@ -263,39 +395,29 @@ fn here(
         .collect()
 }
 
-/// `{ request, payload }`: the request, and beside it the profile (a copy: the page keeps its own), with the
-/// buffers to transfer.
-fn request_message(imported: &Imported, request: &Build) -> Result<(JsValue, Array), LoadError> {
-    let mut copy = Imported {
-        profile: imported.profile.clone(),
-        gzip: imported.gzip,
-        bytes: imported.bytes,
-    };
+/// `{ request, payload? }`: the request, and beside it the profile when the engine does not hold it yet (a
+/// copy: the page keeps its own), with the buffers to transfer.
+fn request_message(imported: Option<&Imported>, request: &Build) -> Result<(JsValue, Array), LoadError> {
     let transfer = Array::new();
-    let payload = super::payload::profile_payload(&mut copy, &transfer).map_err(LoadError::Protocol)?;
-    drop(copy);
     let head = serde_wasm_bindgen::to_value(&ToWorker::Build(request.clone()))
         .map_err(|e| LoadError::Protocol(e.to_string()))?;
     let message = js_sys::Object::new();
     let _ = Reflect::set(&message, &"request".into(), &head);
-    let _ = Reflect::set(&message, &"payload".into(), &payload);
+    if let Some(imported) = imported {
+        let mut copy = Imported {
+            profile: imported.profile.clone(),
+            gzip: imported.gzip,
+            bytes: imported.bytes,
+        };
+        let payload = super::payload::profile_payload(&mut copy, &transfer).map_err(LoadError::Protocol)?;
+        drop(copy);
+        let _ = Reflect::set(&message, &"payload".into(), &payload);
+    }
     crate::seams::make_unsendable(&message);
     Ok((message.into(), transfer))
 }
 
-/// `f` of the request under way on `channel`, if it is request `id` (`f` must not end it).
-fn with_run<R>(channel: Channel, id: u32, f: impl FnOnce(&mut Running) -> Option<R>) -> Option<R> {
-    RUNNING.with(|r| {
-        let mut r = r.borrow_mut();
-        let run = r
-            .get_mut(channel as usize)
-            .and_then(Option::as_mut)
-            .filter(|run| run.id == id)?;
-        f(run)
-    })
-}
-
-fn on_message(channel: Channel, id: u32, data: JsValue) {
+fn on_message(serial: u32, data: JsValue) {
     let payload = Reflect::get(&data, &"payload".into()).unwrap_or(JsValue::UNDEFINED);
     if !payload.is_undefined() {
         let _ = Reflect::delete_property(data.unchecked_ref::<js_sys::Object>(), &"payload".into());
@@ -303,38 +425,37 @@ fn on_message(channel: Channel, id: u32, data: JsValue) {
     let msg: FromWorker = match serde_wasm_bindgen::from_value(data) {
         Ok(m) => m,
         Err(e) => {
-            return end(
-                channel,
-                Some(id),
-                Err(Failure::Load(LoadError::Protocol(e.to_string()))),
+            return lost(
+                serial,
+                format!("it answered what the page does not understand: {e}"),
             )
         }
     };
     match msg {
         FromWorker::Ready => {
-            let sent = with_run(channel, id, |run| {
-                let (request, transfer) = run.request.take()?;
-                Some(run.worker.post_message_with_transfer(&request, &transfer))
+            let queued = ENGINE.with(|e| {
+                let mut e = e.borrow_mut();
+                let engine = e.as_mut().filter(|x| x.serial == serial)?;
+                engine.ready = true;
+                Some(std::mem::take(&mut engine.queued))
             });
-            // The request cannot reach the worker (a structured clone can fail): the page builds the views.
-            if let Some(Err(e)) = sent {
-                let why = format!("the request could not be sent: {}", super::js_err(e));
-                end(channel, Some(id), Err(Failure::NoWorker(why)));
+            for (id, message, transfer) in queued.unwrap_or_default() {
+                send(id, message, transfer);
             }
         }
-        FromWorker::Built { id: got, error, .. } if got == id => {
-            let all = with_run(channel, id, |run| {
-                run.answers.push((error, payload));
-                (run.answers.len() == run.jobs).then(|| std::mem::take(&mut run.answers))
+        FromWorker::Built { id, error, .. } => {
+            let all = REQUESTS.with(|r| {
+                let mut r = r.borrow_mut();
+                let q = r.iter_mut().find(|q| q.id == id)?;
+                q.answers.push((error, payload));
+                (q.answers.len() == q.jobs).then(|| std::mem::take(&mut q.answers))
             });
             if let Some(all) = all {
-                end(channel, Some(id), Ok(all));
+                end(id, Ok(all));
             }
         }
-        FromWorker::Failed { error, .. } => {
-            end(channel, Some(id), Err(Failure::Load(LoadError::Import(error))))
-        }
-        FromWorker::Built { .. } | FromWorker::Progress(_) | FromWorker::Done { .. } | FromWorker::Part => {}
+        FromWorker::Failed { id, error } => end(id, Err(Failure::Load(LoadError::Import(error)))),
+        FromWorker::Progress(_) | FromWorker::Done { .. } | FromWorker::Part => {}
     }
 }
 

@@ -1,6 +1,7 @@
-//! The worker side of view builds ([`Build`]): takes the page's profile, builds each job in turn (the same
-//! [`compute`] the page falls back to) and posts each back as soon as it is done ([`FromWorker::Built`]), its
-//! columns transferred. The page terminates the worker once it has every answer, so its memory is given back.
+//! The engine, worker side ([`Build`]): holds the profile the page sent with its first request, builds each job
+//! of each request (the same [`compute`] the page falls back to) and posts each back as soon as it is done
+//! ([`FromWorker::Built`]), its columns transferred. Requests that arrive while a job runs are queued; of those
+//! on one channel only the newest is built (the page has stopped waiting for the older ones).
 
 use super::build::{compute, Built, TABLE_CHUNK};
 use super::payload::{flame_payload, typed, u32s, u64s};
@@ -9,14 +10,65 @@ use super::protocol::{Build, FromWorker};
 use crate::url::UrlKey;
 use js_sys::{Array, Reflect, Uint8Array};
 use scorch_core::view::calltree::Order;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::{JsCast, JsValue};
 
+thread_local! {
+    /// The profile held, by the page's key.
+    static HELD: RefCell<Option<(u32, scorch_core::Imported)>> = const { RefCell::new(None) };
+    /// Requests not begun yet, oldest first.
+    static QUEUE: RefCell<Vec<Build>> = const { RefCell::new(Vec::new()) };
+    static DRAIN_DUE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Takes a request: the profile riding with it is held at once (even if the request itself is skipped later);
+/// the jobs are built once the messages that came meanwhile are in, newest per channel.
 pub(super) fn serve(b: Build, data: &JsValue) {
     let payload = Reflect::get(data, &"payload".into()).unwrap_or(JsValue::UNDEFINED);
-    let imported = match receive_profile(&payload) {
-        Ok(i) => i,
-        Err(error) => return post(&FromWorker::Failed { id: b.id, error }, None),
-    };
+    if !payload.is_undefined() {
+        // The old profile goes first, so two are never held at once.
+        HELD.with(|h| *h.borrow_mut() = None);
+        match receive_profile(&payload) {
+            Ok(i) => HELD.with(|h| *h.borrow_mut() = Some((b.profile, i))),
+            Err(error) => return post(&FromWorker::Failed { id: b.id, error }, None),
+        }
+    }
+    QUEUE.with(|q| q.borrow_mut().push(b));
+    if !DRAIN_DUE.with(|d| d.replace(true)) {
+        super::after(0.0, drain);
+    }
+}
+
+/// Builds the queued requests, skipping each one that a newer request of its channel replaced.
+fn drain() {
+    DRAIN_DUE.with(|d| d.set(false));
+    let queue = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
+    let newest: Vec<bool> = queue
+        .iter()
+        .enumerate()
+        .map(|(i, b)| !queue.iter().skip(i + 1).any(|later| later.channel == b.channel))
+        .collect();
+    for (b, keep) in queue.into_iter().zip(newest) {
+        if keep {
+            build(b);
+        }
+    }
+}
+
+fn build(b: Build) {
+    HELD.with(|h| {
+        let h = h.borrow();
+        match h.as_ref() {
+            Some((key, imported)) if *key == b.profile => answer(&b, imported),
+            _ => {
+                let error = "the view engine does not hold this profile".to_string();
+                post(&FromWorker::Failed { id: b.id, error }, None)
+            }
+        }
+    })
+}
+
+fn answer(b: &Build, imported: &scorch_core::Imported) {
     let order = Order::from_key(&b.order).unwrap_or_default();
     for (index, job) in b.jobs.iter().enumerate() {
         let transfer = Array::new();

@@ -1,8 +1,8 @@
 //! The import worker's protocol: every message between the page and `www/worker.js`, as plain types.
 //!
-//! The page starts one worker per load (`page.rs`) or per view request (`build.rs`) and terminates it when it
-//! has answered or is cancelled, so a worker never holds two requests and its wasm memory (which cannot shrink)
-//! is given back. An import worker may start parse workers of its own for a large input ([`SliceRequest`],
+//! The page starts one worker per load (`page.rs`) and terminates it when it has answered or is cancelled, so
+//! its wasm memory (which cannot shrink) is given back; views are built by one long-lived worker, the engine
+//! (`build.rs`, `jobs.rs`), which holds the open profile until it is closed. An import worker may start parse workers of its own for a large input ([`SliceRequest`],
 //! `slices.rs`); they end with it. A request is `{ request, file?, payload? }`: `request` a [`ToWorker`] made by
 //! serde-wasm-bindgen, and beside it what cannot be plain data: the `File` to read (`file`, structured-cloned: a
 //! handle, not the bytes), or the profile to build views of (`payload`). Answers are [`FromWorker`] with their
@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Page → worker: the one request a worker serves before the page terminates it.
+/// Page → worker: an import worker's one request, an engine's many ([`Build`]), a parse worker's slice.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum ToWorker {
@@ -66,12 +66,19 @@ pub struct Throttle {
     pub silent_ms: u32,
 }
 
-/// Page → worker: build views of a large profile the page holds, off the page's main thread (the inverted tree,
-/// the sandwich's two sides, the function table: each can take seconds on millions of stacks). The profile rides
-/// beside it as `payload` (`buffer`, `profile_u32`, `profile_u64`, as in [`FromWorker::Done`]).
+/// Page → engine: build views of a large profile, off the page's main thread (the inverted tree, the sandwich's
+/// two sides, the function table: each can take seconds on millions of stacks). The profile rides beside the
+/// first request for it as `payload` (`buffer`, `profile_u32`, `profile_u64`, as in [`FromWorker::Done`]); the
+/// engine (`jobs.rs`) holds it for the next requests.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Build {
     pub id: u32,
+    /// The page's [`Channel`](super::build::Channel): the engine skips a request that a newer one of its channel
+    /// replaced before it began.
+    pub channel: u8,
+    /// The profile's key (the page's, the same for as long as it is open). The profile rides beside the first
+    /// request that names it as `payload`; the engine keeps it for the requests after.
+    pub profile: u32,
     pub view: scorch_core::ViewOptions,
     /// Sibling order of the trees (`alpha` or `heavy`).
     pub order: String,
