@@ -281,7 +281,8 @@ impl Reader {
                     }
                 }
                 rt::EVENT_UPDATE => {
-                    if let (Some(1), Some(id), Some(name)) = (r.u64(8), r.u64(16), r.cstr(24, size)) {
+                    // `PERF_EVENT_UPDATE__NAME` (2); the others give a unit, a scale or CPUs.
+                    if let (Some(2), Some(id), Some(name)) = (r.u64(8), r.u64(16), r.cstr(24, size)) {
                         self.updated_names.push((id, name));
                     }
                 }
