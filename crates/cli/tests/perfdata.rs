@@ -42,7 +42,11 @@ fn scorch(args: &[&str]) -> String {
         .env("SCORCH_SYMBOL_PATH", dir())
         .output()
         .unwrap();
-    assert!(out.status.success(), "scorch {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "scorch {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -153,13 +157,29 @@ fn info_counts_equal_perf_report() {
             } else if let Some(rest) = line.strip_prefix("# Samples: ") {
                 let (n, name) = rest.split_once("of event '").unwrap();
                 event = name.trim_end_matches('\'').to_string();
-                let e = info["events"].as_array().unwrap().iter().find(|e| e["name"] == event.as_str());
+                let e = info["events"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|e| e["name"] == event.as_str());
                 let e = e.unwrap_or_else(|| panic!("{file}: no event {event} in {info}"));
-                assert_eq!(e["samples"].as_u64().unwrap().to_string(), n.trim(), "{file}: {event}");
+                assert_eq!(
+                    e["samples"].as_u64().unwrap().to_string(),
+                    n.trim(),
+                    "{file}: {event}"
+                );
                 checked += 1;
             } else if let Some(rest) = line.strip_prefix("# Event count (approx.): ") {
-                let e = info["events"].as_array().unwrap().iter().find(|e| e["name"] == event.as_str());
-                assert_eq!(e.unwrap()["total"].as_u64().unwrap().to_string(), rest.trim(), "{file}");
+                let e = info["events"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|e| e["name"] == event.as_str());
+                assert_eq!(
+                    e.unwrap()["total"].as_u64().unwrap().to_string(),
+                    rest.trim(),
+                    "{file}"
+                );
             }
         }
         assert!(checked > 0, "{file}");

@@ -1,8 +1,9 @@
 //! The memory mappings of each process (`PERF_RECORD_MMAP`/`MMAP2`), as perf keeps them: a new mapping
 //! replaces whatever it overlaps (the overlapped mappings keep their parts outside it), a new process starts
-//! with its parent's mappings, and an address is looked up by binary search.
+//! with its parent's mappings, and an address is looked up in an ordered map.
 
 use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
 
 /// One mapping: `[start, end)` of the address space shows the file `module` from file offset `pgoff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,56 +15,68 @@ pub(super) struct Map {
     pub module: u32,
 }
 
-/// Mappings per pid, each list sorted by start and disjoint.
+/// Mappings per pid, each keyed by its start and disjoint.
 #[derive(Debug, Default)]
 pub(super) struct Maps {
-    by_pid: FxHashMap<u32, Vec<Map>>,
+    by_pid: FxHashMap<u32, BTreeMap<u64, Map>>,
+    /// How many more mappings forks may copy: perf copies a parent's mappings into each new process, which a
+    /// hostile input of many mappings and many forks would make quadratic; past this budget (set from the
+    /// input's size) a new process starts with none.
+    pub copy_budget: usize,
 }
 
 impl Maps {
-    /// Adds a mapping to `pid`: what it overlaps is cut away (O(mappings of the pid)).
+    /// Adds a mapping to `pid`: what it overlaps is cut away (O(log mappings + mappings overlapped)).
     pub fn insert(&mut self, pid: u32, m: Map) {
         if m.end <= m.start {
             return;
         }
         let list = self.by_pid.entry(pid).or_default();
-        let mut out = Vec::with_capacity(list.len() + 2);
-        for &old in list.iter() {
-            if old.end <= m.start || old.start >= m.end {
-                out.push(old);
-                continue;
+        let mut hit: Vec<Map> = Vec::new();
+        if let Some((_, &before)) = list.range(..m.start).next_back() {
+            if before.end > m.start {
+                hit.push(before);
             }
+        }
+        hit.extend(list.range(m.start..m.end).map(|(_, &x)| x));
+        for old in hit {
+            list.remove(&old.start);
             if old.start < m.start {
-                out.push(Map { end: m.start, ..old });
+                list.insert(old.start, Map { end: m.start, ..old });
             }
             if old.end > m.end {
-                out.push(Map {
+                let right = Map {
                     start: m.end,
                     pgoff: old.pgoff.wrapping_add(m.end - old.start),
                     ..old
-                });
+                };
+                list.insert(m.end, right);
             }
         }
-        let at = out.partition_point(|x| x.start < m.start);
-        out.insert(at, m);
-        *list = out;
+        list.insert(m.start, m);
     }
 
-    /// A new process `child` forked from `parent` starts with its mappings (when it has none of its own).
-    pub fn fork(&mut self, parent: u32, child: u32) {
+    /// A new process `child` forked from `parent` starts with its mappings (when it has none of its own and
+    /// the copy budget allows); `false` when the budget did not.
+    pub fn fork(&mut self, parent: u32, child: u32) -> bool {
         if parent == child || self.by_pid.contains_key(&child) {
-            return;
+            return true;
         }
-        if let Some(list) = self.by_pid.get(&parent).cloned() {
-            self.by_pid.insert(child, list);
+        let Some(list) = self.by_pid.get(&parent) else {
+            return true;
+        };
+        if list.len() > self.copy_budget {
+            return false;
         }
+        self.copy_budget -= list.len();
+        let list = list.clone();
+        self.by_pid.insert(child, list);
+        true
     }
 
     /// The mapping of `pid` that holds `addr`.
     pub fn find(&self, pid: u32, addr: u64) -> Option<Map> {
-        let list = self.by_pid.get(&pid)?;
-        let i = list.partition_point(|m| m.start <= addr);
-        let m = *list.get(i.checked_sub(1)?)?;
+        let (_, &m) = self.by_pid.get(&pid)?.range(..=addr).next_back()?;
         (addr < m.end).then_some(m)
     }
 }
@@ -83,7 +96,10 @@ mod tests {
 
     #[test]
     fn a_new_mapping_cuts_what_it_overlaps() {
-        let mut m = Maps::default();
+        let mut m = Maps {
+            copy_budget: 10,
+            ..Maps::default()
+        };
         m.insert(1, map(0x1000, 0x5000, 0, 0));
         m.insert(1, map(0x2000, 0x3000, 0x10, 1));
         assert_eq!(m.find(1, 0x1fff), Some(map(0x1000, 0x2000, 0, 0)));
@@ -92,7 +108,10 @@ mod tests {
         assert_eq!(m.find(1, 0x5000), None);
         assert_eq!(m.find(1, 0xfff), None);
         assert_eq!(m.find(2, 0x1000), None);
-        m.fork(1, 2);
+        assert!(m.fork(1, 2));
         assert_eq!(m.find(2, 0x2000).map(|x| x.module), Some(1));
+        m.copy_budget = 2;
+        assert!(!m.fork(1, 3));
+        assert_eq!(m.find(3, 0x2000), None);
     }
 }

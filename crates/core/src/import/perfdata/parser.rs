@@ -69,6 +69,7 @@ pub fn read(data: &[u8], keep_warnings: usize) -> Result<Profile, ImportError> {
     let b = Buf { data, big };
     let header_size = b.usize(8).ok_or_else(|| cut(8, "file header"))?;
     let mut r = Reader::new(keep_warnings);
+    r.maps.copy_budget = data.len().max(1 << 16);
     if header_size == PIPE_HEADER {
         r.records(&b, PIPE_HEADER, data.len(), true)?;
     } else if (FILE_HEADER..=4096).contains(&header_size) && header_size <= data.len() {
@@ -468,8 +469,12 @@ impl Reader {
                 if let Some(c) = self.comms.get(&ptid).cloned() {
                     self.comms.insert(tid, c);
                 }
-                if pid != ppid {
-                    self.maps.fork(ppid, pid);
+                if pid != ppid && !self.maps.fork(ppid, pid) {
+                    self.warn(
+                        WarningKind::MalformedRecord,
+                        at,
+                        "more forks of mapped processes than the input's size allows to copy; a new process starts with no mappings",
+                    );
                 }
                 Some(())
             })(),
