@@ -38,7 +38,8 @@ pub fn set_symbolize(on: bool) {
 /// A perf.data recording's `module+0xOFFSET` frames named from this machine's binaries (`symbols.rs`).
 fn symbolized(mut imp: Imported) -> Imported {
     if imp.profile.meta.format == Format::PerfData && SYMBOLIZE.get().copied().unwrap_or(true) {
-        let mut s = crate::symbols::ElfSymbolizer::new();
+        let kernel = scorch_core::import::perfdata::recorded_kernel(&imp.profile);
+        let mut s = crate::symbols::ElfSymbolizer::new().with_kernel(kernel);
         imp.profile = scorch_core::import::perfdata::symbolize(&imp.profile, &mut s);
     }
     imp

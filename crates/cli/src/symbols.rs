@@ -2,12 +2,14 @@
 //! table (`.symtab`, else `.dynsym`) of each binary, found by build id (`~/.debug/.build-id/`,
 //! `/usr/lib/debug/.build-id/`), by the directories of `SCORCH_SYMBOL_PATH` (a binary of the same name), then
 //! by the path it was mapped from — a file whose build id differs from the recorded one is not used —, and the
-//! kernel from `/proc/kallsyms`. The core names frames `MODULE+0xOFFSET` and renames them through this
+//! kernel from `/proc/kallsyms` (`SCORCH_KALLSYMS`: another file), only when this machine runs the recording's
+//! kernel (same build id, `/sys/kernel/notes`, else same release) and shifted by the difference of the
+//! `_text` addresses (KASLR); otherwise kernel frames stay `[[kernel.kallsyms]]` with one warning. The core names frames `MODULE+0xOFFSET` and renames them through this
 //! [`Symbolizer`]; the I/O is here. Function symbols only: no DWARF (no inlined frames), no demangling, no
 //! PLT entries.
 
 use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
-use scorch_core::import::perfdata::{Binary, Symbolizer};
+use scorch_core::import::perfdata::{Binary, RecordedKernel, Symbolizer};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -135,10 +137,17 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-/// `/proc/kallsyms`: the kernel's text symbols, each up to the next (as perf reads them).
-fn load_kallsyms() -> Option<Table> {
-    let text = std::fs::read_to_string("/proc/kallsyms").ok()?;
+/// A kallsyms file: the kernel's text symbols, each up to the next (as perf reads them), and the addresses of
+/// `_text` and `_stext` (where the kernel was loaded).
+struct Kallsyms {
+    table: Table,
+    anchors: Vec<(String, u64)>,
+}
+
+/// Reads a kallsyms text; `None` when it lists no address (`kptr_restrict` hides them, or it is empty).
+fn parse_kallsyms(text: &str) -> Option<Kallsyms> {
     let mut syms: Vec<(u64, u64, String)> = Vec::new();
+    let mut anchors = Vec::new();
     for line in text.lines() {
         let mut parts = line.split_ascii_whitespace();
         let (Some(addr), Some(kind), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
@@ -150,12 +159,16 @@ fn load_kallsyms() -> Option<Table> {
         let Ok(addr) = u64::from_str_radix(addr, 16) else {
             continue;
         };
-        if addr != 0 {
-            syms.push((addr, 0, name.to_string()));
+        if addr == 0 {
+            continue;
         }
+        if matches!(name, "_text" | "_stext") && !anchors.iter().any(|(n, _)| n == name) {
+            anchors.push((name.to_string(), addr));
+        }
+        syms.push((addr, 0, name.to_string()));
     }
     if syms.is_empty() {
-        return None; // kptr_restrict hides the addresses
+        return None;
     }
     syms.sort_by_key(|s| s.0);
     syms.dedup_by_key(|s| s.0);
@@ -165,17 +178,139 @@ fn load_kallsyms() -> Option<Table> {
             s.1 = next;
         }
     }
-    Some(Table {
-        segments: Vec::new(),
-        syms,
+    Some(Kallsyms {
+        table: Table {
+            segments: Vec::new(),
+            syms,
+        },
+        anchors,
     })
+}
+
+/// The GNU build id in a sequence of ELF notes (`/sys/kernel/notes`): each `u32 namesz, descsz, type`, the
+/// name and the descriptor, each padded to 4 bytes; the one of type 3 (`NT_GNU_BUILD_ID`) named `GNU`.
+fn note_build_id(data: &[u8]) -> Option<String> {
+    let word = |at: usize| -> Option<usize> {
+        let b: [u8; 4] = data.get(at..at.checked_add(4)?)?.try_into().ok()?;
+        usize::try_from(u32::from_ne_bytes(b)).ok()
+    };
+    let pad = |n: usize| n.checked_add(3).map(|n| n & !3);
+    let mut at = 0usize;
+    while at.checked_add(12)? <= data.len() {
+        let (namesz, descsz, kind) = (word(at)?, word(at + 4)?, word(at + 8)?);
+        let name_at = at + 12;
+        let desc_at = name_at.checked_add(pad(namesz)?)?;
+        let end = desc_at.checked_add(pad(descsz)?)?;
+        let name = data.get(name_at..name_at.checked_add(namesz)?)?;
+        if kind == 3 && name == b"GNU\0" && descsz > 0 {
+            return Some(hex(data.get(desc_at..desc_at.checked_add(descsz)?)?));
+        }
+        at = end;
+    }
+    None
+}
+
+/// The kernel this machine runs: its build id (`SCORCH_KERNEL_NOTES`, else `/sys/kernel/notes`) and release.
+struct RunningKernel {
+    build_id: Option<String>,
+    os_release: Option<String>,
+}
+
+impl RunningKernel {
+    fn read() -> RunningKernel {
+        let notes = std::env::var_os("SCORCH_KERNEL_NOTES")
+            .map_or_else(|| PathBuf::from("/sys/kernel/notes"), PathBuf::from);
+        RunningKernel {
+            build_id: std::fs::read(notes).ok().and_then(|d| note_build_id(&d)),
+            os_release: std::fs::read_to_string("/proc/sys/kernel/osrelease")
+                .ok()
+                .map(|s| s.trim().to_string()),
+        }
+    }
+}
+
+/// Whether this machine's kallsyms names the recording's kernel addresses truly, and if so the shift to add
+/// to a recorded address (the kernel loaded elsewhere, as KASLR does each boot: perf shifts the same way).
+/// (a) The same kernel: the recorded build id of `[kernel.kallsyms]` equals the running kernel's (the
+/// releases are compared when either build id is unknown). (b) Its load address: the recording's kernel
+/// MMAP record (`_text` or `_stext` and its address then) against that symbol in the kallsyms. `Err`: why not.
+fn kernel_shift(
+    rec: &RecordedKernel,
+    running: &RunningKernel,
+    kallsyms: Option<&Kallsyms>,
+    source: &str,
+) -> Result<u64, String> {
+    match (&rec.build_id, &running.build_id) {
+        (Some(r), Some(now)) if r != now => {
+            return Err(format!(
+                "the recording's kernel (build id {r}) is not the running one (build id {now})"
+            ))
+        }
+        (Some(_), Some(_)) => {}
+        _ => match (&rec.os_release, &running.os_release) {
+            (Some(r), Some(now)) if r != now => {
+                return Err(format!(
+                    "the recording's kernel (release {r}) is not the running one (release {now})"
+                ))
+            }
+            (Some(_), Some(_)) => {}
+            (None, _) => {
+                return Err("the recording names its kernel by neither build id nor release".to_string())
+            }
+            (Some(r), None) => {
+                return Err(format!(
+                    "the running kernel's build id and release are unknown (the recording's: release {r})"
+                ))
+            }
+        },
+    }
+    let Some(k) = kallsyms else {
+        return Err(format!(
+            "{source} lists no addresses (unreadable, or hidden by kptr_restrict)"
+        ));
+    };
+    let Some((sym, then)) = &rec.text else {
+        return Ok(0); // no kernel MMAP record: nothing to compare, used as is
+    };
+    let now = k
+        .anchors
+        .iter()
+        .find(|(n, _)| n == sym)
+        .or_else(|| k.anchors.first())
+        .map(|&(_, a)| a);
+    match now {
+        Some(now) => Ok(now.wrapping_sub(*then)),
+        None => Err(format!(
+            "{source} has no {sym}, to compare with the recording's kernel load address {then:#x}"
+        )),
+    }
+}
+
+/// The kernel's symbols, shifted to where the recording had them, or why they are not used.
+struct KernelSyms {
+    table: Table,
+    shift: u64,
+}
+
+fn load_kernel(rec: &RecordedKernel) -> Result<KernelSyms, String> {
+    let path =
+        std::env::var_os("SCORCH_KALLSYMS").map_or_else(|| PathBuf::from("/proc/kallsyms"), PathBuf::from);
+    let source = path.display().to_string();
+    let k = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| parse_kallsyms(&t));
+    let shift = kernel_shift(rec, &RunningKernel::read(), k.as_ref(), &source)?;
+    let table = k.map(|k| k.table).unwrap_or_default();
+    Ok(KernelSyms { table, shift })
 }
 
 /// Reads binaries once each and answers the core's questions.
 #[derive(Default)]
 pub struct ElfSymbolizer {
     tables: HashMap<String, Option<Table>>,
-    kallsyms: Option<Option<Table>>,
+    /// The recording's kernel, and (once a kernel frame asks) this machine's kernel symbols for it.
+    kernel: RecordedKernel,
+    kallsyms: Option<Option<KernelSyms>>,
     /// Extra directories to look for binaries in (`SCORCH_SYMBOL_PATH`).
     dirs: Vec<PathBuf>,
 }
@@ -189,6 +324,13 @@ impl ElfSymbolizer {
             dirs,
             ..ElfSymbolizer::default()
         }
+    }
+
+    /// What the recording says of its kernel (build id, release, load address): kallsyms is used for it only
+    /// when this machine runs that kernel (`kernel_shift`).
+    pub fn with_kernel(mut self, kernel: RecordedKernel) -> Self {
+        self.kernel = kernel;
+        self
     }
 
     /// The binary itself: in `SCORCH_SYMBOL_PATH` (by name), then at its path; one whose build id differs
@@ -266,8 +408,18 @@ impl ElfSymbolizer {
 impl Symbolizer for ElfSymbolizer {
     fn symbolize(&mut self, binary: &Binary, address: u64) -> Option<String> {
         if binary.is_kernel() {
-            let k = self.kallsyms.get_or_insert_with(load_kallsyms).as_ref()?;
-            return k.find(address).map(str::to_string);
+            let rec = &self.kernel;
+            let k = self
+                .kallsyms
+                .get_or_insert_with(|| match load_kernel(rec) {
+                    Ok(k) => Some(k),
+                    Err(why) => {
+                        eprintln!("warning: kernel symbols not used: {why}");
+                        None
+                    }
+                })
+                .as_ref()?;
+            return k.table.find(address.wrapping_add(k.shift)).map(str::to_string);
         }
         if !self.tables.contains_key(&binary.path) {
             let t = self.table(binary);
@@ -275,5 +427,116 @@ impl Symbolizer for ElfSymbolizer {
         }
         let t = self.tables.get(&binary.path)?.as_ref()?;
         t.find(t.vaddr(address)?).map(str::to_string)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "48dc540c8b76393804ca8088dbfa7d42911a9444";
+
+    fn notes(id: &[u8]) -> Vec<u8> {
+        let mut b = Vec::new();
+        // A note of another kind first (namesz 6, "Linux", padded), then the build id.
+        for (name, kind, desc) in [(&b"Linux\0"[..], 0x101u32, &[1u8, 2, 3][..]), (b"GNU\0", 3, id)] {
+            for w in [name.len() as u32, desc.len() as u32, kind] {
+                b.extend_from_slice(&w.to_ne_bytes());
+            }
+            b.extend_from_slice(name);
+            b.resize(b.len().div_ceil(4) * 4, 0);
+            b.extend_from_slice(desc);
+            b.resize(b.len().div_ceil(4) * 4, 0);
+        }
+        b
+    }
+
+    fn kallsyms(text_at: u64) -> Kallsyms {
+        parse_kallsyms(&format!(
+            "{text_at:016x} T _text\n{text_at:016x} T _stext\n{:016x} T schedule\n{:016x} d data\n",
+            text_at + 0x100,
+            text_at + 0x200
+        ))
+        .unwrap()
+    }
+
+    fn recorded(id: Option<&str>, release: Option<&str>, text: Option<u64>) -> RecordedKernel {
+        RecordedKernel {
+            build_id: id.map(str::to_string),
+            os_release: release.map(str::to_string),
+            text: text.map(|a| ("_text".to_string(), a)),
+        }
+    }
+
+    fn running(id: Option<&str>, release: &str) -> RunningKernel {
+        RunningKernel {
+            build_id: id.map(str::to_string),
+            os_release: Some(release.to_string()),
+        }
+    }
+
+    #[test]
+    fn the_build_id_note_is_found_among_others() {
+        let id: Vec<u8> = (0..20).collect();
+        assert_eq!(note_build_id(&notes(&id)).as_deref(), Some(hex(&id).as_str()));
+        assert_eq!(note_build_id(&[]), None);
+        assert_eq!(note_build_id(&notes(&id)[..30]), None);
+    }
+
+    #[test]
+    fn kallsyms_is_used_for_the_same_kernel_shifted_by_its_load_address() {
+        const BASE: u64 = 0xffff_ffff_8100_0000;
+        let k = kallsyms(BASE);
+        let same = running(Some(ID), "6.1");
+        // Same kernel, same place.
+        assert_eq!(
+            kernel_shift(&recorded(Some(ID), Some("6.1"), Some(BASE)), &same, Some(&k), "k"),
+            Ok(0)
+        );
+        // Same kernel loaded 0x2a00000 higher this boot: recorded addresses shift by that.
+        let moved = kallsyms(BASE + 0x2a0_0000);
+        let shift = kernel_shift(&recorded(Some(ID), None, Some(BASE)), &same, Some(&moved), "k").unwrap();
+        assert_eq!(
+            moved.table.find((BASE + 0x150).wrapping_add(shift)),
+            Some("schedule")
+        );
+        // … and lower.
+        let lower = kallsyms(BASE - 0x400_0000);
+        let shift = kernel_shift(&recorded(Some(ID), None, Some(BASE)), &same, Some(&lower), "k").unwrap();
+        assert_eq!(
+            lower.table.find((BASE + 0x150).wrapping_add(shift)),
+            Some("schedule")
+        );
+        // No kernel MMAP record: used as is.
+        assert_eq!(
+            kernel_shift(&recorded(Some(ID), None, None), &same, Some(&moved), "k"),
+            Ok(0)
+        );
+        // No build id in the recording: the releases decide.
+        assert_eq!(
+            kernel_shift(&recorded(None, Some("6.1"), Some(BASE)), &same, Some(&k), "k"),
+            Ok(0)
+        );
+        // Another kernel, by build id (even of the same release) or by release.
+        let other = running(Some("00"), "6.1");
+        let e = kernel_shift(
+            &recorded(Some(ID), Some("6.1"), Some(BASE)),
+            &other,
+            Some(&k),
+            "k",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains(&format!("build id {ID}")) && e.contains("not the running one"),
+            "{e}"
+        );
+        let e = kernel_shift(&recorded(None, Some("5.10"), Some(BASE)), &same, Some(&k), "k").unwrap_err();
+        assert!(e.contains("release 5.10"), "{e}");
+        // Nothing to tell the kernel by; no addresses; no _text to compare with.
+        assert!(kernel_shift(&recorded(None, None, None), &same, Some(&k), "k").is_err());
+        assert!(kernel_shift(&recorded(Some(ID), None, None), &same, None, "k").is_err());
+        assert!(parse_kallsyms("0000000000000000 T _text\n0000000000000000 T schedule\n").is_none());
+        let bare = parse_kallsyms(&format!("{:016x} T schedule\n", BASE + 0x100)).unwrap();
+        assert!(kernel_shift(&recorded(Some(ID), None, Some(BASE)), &same, Some(&bare), "k").is_err());
     }
 }

@@ -196,7 +196,7 @@ impl Features {
     fn read_opt(&mut self, id: u32, b: &Buf<'_>) -> Option<()> {
         let key = match id {
             feat::HOSTNAME => "hostname",
-            feat::OSRELEASE => "os release",
+            feat::OSRELEASE => super::OS_RELEASE_INFO,
             feat::VERSION => "perf version",
             feat::ARCH => "arch",
             feat::CPUDESC => "cpu",

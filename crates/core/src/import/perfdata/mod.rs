@@ -34,13 +34,19 @@ mod tests;
 
 pub use parser::{read, PerfDataParser};
 pub use sniff::PerfDataFormat;
-pub use symbols::{binaries, symbolize, Binary, Symbolizer};
+pub use symbols::{binaries, recorded_kernel, symbolize, Binary, RecordedKernel, Symbolizer};
 
 /// The key of the profile's facts (`Meta::info`) that lists a binary frames point into: `PATH` or
 /// `PATH (build id HEX)`.
 pub const BINARY_INFO: &str = "binary";
 /// The module kernel addresses are named after.
 pub const KERNEL_MODULE: &str = "[kernel.kallsyms]";
+/// The key of the profile's facts that says where the recording's kernel was loaded: `SYMBOL 0xADDRESS`, the
+/// symbol (`_text` or `_stext`) of its `[kernel.kallsyms]` MMAP record and the address it had (the record's
+/// `pgoff`), to compare with that symbol's address in the kallsyms of the machine that symbolizes.
+pub const KERNEL_TEXT_INFO: &str = "kernel text";
+/// The key of the profile's facts with the recording machine's kernel release (the `OSRELEASE` feature).
+pub const OS_RELEASE_INFO: &str = "os release";
 
 /// Options for the perf.data importer.
 #[derive(Debug, Clone)]

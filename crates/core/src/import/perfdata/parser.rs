@@ -8,7 +8,7 @@ use super::header::{section, st, Attr, Features, MAX_ATTRS};
 use super::maps::{Map, Maps};
 use super::record::*;
 use super::sniff::{MAGIC_BE, MAGIC_LE};
-use super::{PerfDataOptions, BINARY_INFO, KERNEL_MODULE};
+use super::{PerfDataOptions, BINARY_INFO, KERNEL_MODULE, KERNEL_TEXT_INFO};
 use crate::import::kind::{is_jit_dso, is_kernel_dso};
 use crate::model::{
     Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Lost, Profile, ProfileBuilder,
@@ -126,6 +126,9 @@ struct Reader {
     module_names: FxHashMap<String, u32>,
     /// MMAP2 build ids by path.
     mmap_build_ids: FxHashMap<String, String>,
+    /// The kernel's MMAP record: its symbol (`_text` or `_stext`, from `[kernel.kallsyms]_text`) and the
+    /// `pgoff` perf set to that symbol's address at record time.
+    kernel_text: Option<(String, u64)>,
     comms: FxHashMap<u32, String>,
     threads: FxHashMap<(String, u32, u32), u32>,
     /// Builder event per attribute, made at the attribute's first sample (so events are in the order of
@@ -155,6 +158,7 @@ impl Reader {
             module_ids: FxHashMap::default(),
             module_names: FxHashMap::default(),
             mmap_build_ids: FxHashMap::default(),
+            kernel_text: None,
             comms: FxHashMap::default(),
             threads: FxHashMap::default(),
             events: Vec::new(),
@@ -519,7 +523,15 @@ impl Reader {
         let (addr, len, pgoff) = (r.u64(16)?, r.u64(24)?, r.u64(32)?);
         let path = r.cstr(name_at, body_end.max(name_at))?;
         if misc & MISC_MMAP_DATA != 0 || matches!(misc & MISC_CPUMODE, MISC_KERNEL | MISC_HYPERVISOR) {
-            return Some(()); // data mappings; the kernel's (kernel frames are named by address)
+            // Data mappings; the kernel's (kernel frames are named by address), of which the first
+            // `[kernel.kallsyms]_text` (or `_stext`) says where the kernel was loaded (KASLR).
+            let sym = path.strip_prefix(KERNEL_MODULE);
+            if let Some(sym @ ("_text" | "_stext")) = sym {
+                if self.kernel_text.is_none() {
+                    self.kernel_text = Some((sym.to_string(), pgoff));
+                }
+            }
+            return Some(());
         }
         if let Some(id) = build_id {
             self.mmap_build_ids.insert(path.clone(), id);
@@ -763,6 +775,9 @@ impl Reader {
                 None => m.path.clone(),
             };
             info.push((BINARY_INFO, value));
+        }
+        if let Some((sym, addr)) = &self.kernel_text {
+            info.push((KERNEL_TEXT_INFO, format!("{sym} {addr:#x}")));
         }
         for (k, v) in info {
             self.b.add_info(k, v);

@@ -1,7 +1,7 @@
 //! Naming a recording's `MODULE+0xOFFSET` frames by function, through a [`Symbolizer`] that reads the
 //! binaries (the core does no I/O; the CLI's symbolizer reads ELF symbol tables and `/proc/kallsyms`).
 
-use super::{BINARY_INFO, KERNEL_MODULE};
+use super::{BINARY_INFO, KERNEL_MODULE, KERNEL_TEXT_INFO, OS_RELEASE_INFO};
 use crate::model::{FrameKind, Profile};
 use rustc_hash::FxHashMap;
 
@@ -52,6 +52,39 @@ pub fn binaries(p: &Profile) -> Vec<Binary> {
         out.push(Binary { path, build_id, name });
     }
     out
+}
+
+/// What a recording says of the kernel it was made on: enough to tell whether another machine's kallsyms
+/// names its kernel addresses truly (same kernel, same load address, or one shifted by a constant).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordedKernel {
+    /// The build id of `[kernel.kallsyms]` (the `BUILD_ID` feature; perf writes it when kernel frames were hit).
+    pub build_id: Option<String>,
+    /// The kernel release (`OSRELEASE` feature).
+    pub os_release: Option<String>,
+    /// The kernel MMAP record's symbol (`_text` or `_stext`) and the address it had then.
+    pub text: Option<(String, u64)>,
+}
+
+/// The recording's kernel, from the profile's facts.
+pub fn recorded_kernel(p: &Profile) -> RecordedKernel {
+    let mut k = RecordedKernel {
+        build_id: binaries(p)
+            .into_iter()
+            .find(Binary::is_kernel)
+            .and_then(|b| b.build_id),
+        ..RecordedKernel::default()
+    };
+    for (key, v) in &p.meta.info {
+        if key == OS_RELEASE_INFO {
+            k.os_release = Some(v.clone());
+        } else if key == KERNEL_TEXT_INFO {
+            k.text = v
+                .split_once(" 0x")
+                .and_then(|(sym, hex)| Some((sym.to_string(), u64::from_str_radix(hex, 16).ok()?)));
+        }
+    }
+    k
 }
 
 /// `NAME+0xHEX` split into the name and the number.

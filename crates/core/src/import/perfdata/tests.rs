@@ -2,7 +2,7 @@
 //! mode, and hostile inputs (truncated, mis-sized records, huge headers) that must give typed errors with
 //! their byte offsets, never a panic.
 
-use super::{read, symbolize, Binary, Symbolizer};
+use super::{read, recorded_kernel, symbolize, Binary, RecordedKernel, Symbolizer};
 use crate::model::{FrameKind, ImportErrorKind, Profile, WarningKind};
 
 const IP: u64 = 1;
@@ -307,4 +307,33 @@ fn symbolizing_renames_frames_and_names_the_unresolved_by_their_binary() {
     assert_eq!(s.total(), p.total());
     assert_eq!(folded(&s)[0].0, "main;[prog]");
     assert!(s.frames.kind.contains(&FrameKind::User));
+}
+
+#[test]
+fn the_kernel_mmap_record_says_where_the_kernel_was_loaded() {
+    for big in [false, true] {
+        // MMAP of the kernel (cpumode kernel, pid -1): `[kernel.kallsyms]_text`, pgoff = `_text`'s address.
+        let mut w = W::new(big);
+        let mut body = W::new(big);
+        body.u32(u32::MAX)
+            .u32(0)
+            .u64(0xffff_ffff_8100_0000)
+            .u64(0x120_9988)
+            .u64(0xffff_ffff_8100_0000)
+            .bytes(b"[kernel.kallsyms]_text\0\0");
+        w.record(1, 1, &body.b);
+        w.bytes(&records(big));
+        let p = read(&file(big, &w.b), 10).unwrap();
+        assert_eq!(
+            recorded_kernel(&p),
+            RecordedKernel {
+                build_id: None,
+                os_release: None,
+                text: Some(("_text".to_string(), 0xffff_ffff_8100_0000)),
+            }
+        );
+        // No kernel record: nothing said.
+        let p = read(&file(big, &records(big)), 10).unwrap();
+        assert_eq!(recorded_kernel(&p), RecordedKernel::default());
+    }
 }
