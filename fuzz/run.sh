@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for SECONDS (default 60), seeded from the repo's test data. Needs a nightly toolchain
 # and cargo-fuzz (`cargo install cargo-fuzz --locked`). Findings land in fuzz/artifacts/TARGET/.
-# Usage: fuzz/run.sh loader|folded|perf|pprof|link|json [SECONDS]   (FUZZ_QUIET=1: one summary line, as in the tests)
+# Usage: fuzz/run.sh loader|folded|perf|perfdata|pprof|link|json [SECONDS]   (FUZZ_QUIET=1: one summary line, as in the tests)
 set -euo pipefail
 cd "$(dirname "$0")"
 target=$1
@@ -11,6 +11,7 @@ mkdir -p "corpus/$target"
 case $target in
     folded) cp -n $data/folded/*.txt $data/folded/*.folded $data/folded/*.collapsed "corpus/$target/" 2>/dev/null || true ;;
     perf) find $data/perf $data/perf-made -maxdepth 1 -type f ! -name '*.gz' ! -name '*.md' -size -200k -exec cp -n {} "corpus/$target/" \; ;;
+    perfdata) cp -n ../crates/cli/tests/data/perfdata/*.data "corpus/$target/" ;;
     pprof) for f in $data/pprof/*.pb.gz; do zcat -f "$f" > "corpus/$target/$(basename "$f" .gz)" 2>/dev/null || true; done; cp -n $data/pprof/*.pb "corpus/$target/" ;;
     json) cp -n $data/v8/*.cpuprofile $data/v8/*.json $data/speedscope/*.json $data/gecko/*.symbolicated.json \
             $data/bpftrace/*.txt "corpus/$target/" ;;

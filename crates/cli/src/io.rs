@@ -28,6 +28,23 @@ pub enum WarningsMode {
 
 static WARNINGS: OnceLock<WarningsMode> = OnceLock::new();
 
+static SYMBOLIZE: OnceLock<bool> = OnceLock::new();
+
+/// Whether perf.data frames are named from the binaries on this machine (not `--no-symbols`).
+pub fn set_symbolize(on: bool) {
+    let _ = SYMBOLIZE.set(on);
+}
+
+/// A perf.data recording's `module+0xOFFSET` frames named from this machine's binaries (`symbols.rs`).
+fn symbolized(mut imp: Imported) -> Imported {
+    if imp.profile.meta.format == Format::PerfData && SYMBOLIZE.get().copied().unwrap_or(true) {
+        let kernel = scorch_core::import::perfdata::recorded_kernel(&imp.profile);
+        let mut s = crate::symbols::ElfSymbolizer::new().with_kernel(kernel);
+        imp.profile = scorch_core::import::perfdata::symbolize(&imp.profile, &mut s);
+    }
+    imp
+}
+
 /// The warnings asked for on the command line (`--warnings`).
 pub fn set_warnings(m: WarningsMode) {
     let _ = WARNINGS.set(m);
@@ -74,7 +91,7 @@ pub fn load(path: &str, mut opts: ImportOptions) -> Result<Imported> {
     read_chunks(&mut input, |chunk| loader.feed(chunk))
         .map_err(|e| fail(&e))?
         .map_err(|e| fail(&e))?;
-    loader.finish().map_err(|e| fail(&e))
+    loader.finish().map_err(|e| fail(&e)).map(symbolized)
 }
 
 /// Reads `input` to its end in [`CHUNK`]-sized chunks, handing each to `take`; stops at `take`'s first error

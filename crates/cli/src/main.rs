@@ -6,6 +6,7 @@
 mod cmd;
 mod error;
 mod io;
+mod symbols;
 mod view;
 
 use clap::Parser;
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
     };
     io::set_threads(cli.threads);
     io::set_warnings(cli.warnings);
+    io::set_symbolize(!cli.no_symbols);
     match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

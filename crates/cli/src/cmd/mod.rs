@@ -42,6 +42,10 @@ pub struct Cli {
     /// `SCORCH_THREADS`); the output is the same for any count.
     #[arg(long, global = true, hide = true, value_name = "N")]
     pub threads: Option<usize>,
+    /// perf.data: keep frames as `module+0xOFFSET` instead of naming them from the binaries' symbol tables
+    /// and /proc/kallsyms on this machine
+    #[arg(long, global = true)]
+    pub no_symbols: bool,
     /// Warnings on standard error: `kinds` (one line per kind: its first example and how many there are) or
     /// `all` (every warning, one per line)
     #[arg(

@@ -109,6 +109,7 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
     match p.meta.format {
         // Each record is one sample (V8: weighed by the time to the next one; speedscope: by its weight).
         Format::PerfScript
+        | Format::PerfData
         | Format::V8CpuProfile
         | Format::ChromeTrace
         | Format::Speedscope
@@ -356,7 +357,7 @@ impl Counts {
 pub fn sampling_rate(p: &Profile, v: &ViewOptions) -> Option<SamplingRate> {
     let (per_group, gaps) = rates_from_timestamps(p, v);
     let timed = v.weight == WeightMode::Weight && v.unit(p) == Unit::Nanoseconds;
-    let period = if p.meta.format == Format::PerfScript && timed {
+    let period = if matches!(p.meta.format, Format::PerfScript | Format::PerfData) && timed {
         // perf's cpu-clock / task-clock: the period is the sampling interval in ns.
         let mut w = Counts::default();
         for i in 0..p.samples.len() {

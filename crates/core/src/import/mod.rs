@@ -3,7 +3,7 @@
 //! Inside, dependencies flow one way too: the shared pieces (`importer.rs`: the trait every format answers,
 //! `lines.rs`: line splitting, `kind.rs`: frame kinds several formats derive, `json.rs`: JSON
 //! sniffing, streaming and typed parsing) sit below the formats
-//! (`folded/`, `perf/`, `pprof/`, `v8/`, `speedscope/`, `gecko/`, `bpftrace/`), which sit below the dispatcher (`sniff.rs`) and the streaming
+//! (`folded/`, `perf/`, `perfdata/`, `pprof/`, `v8/`, `speedscope/`, `gecko/`, `bpftrace/`), which sit below the dispatcher (`sniff.rs`) and the streaming
 //! [`Loader`] (`loader.rs`). No format imports another format or the dispatcher.
 
 pub mod bpftrace;
@@ -18,6 +18,7 @@ mod loader;
 pub mod many;
 mod options;
 pub mod perf;
+pub mod perfdata;
 pub mod pprof;
 mod sniff;
 pub mod speedscope;

@@ -7,17 +7,27 @@ use super::gecko::{GeckoFormat, GeckoOptions, GeckoParser};
 use super::importer::{Applicable, Importer, Parse};
 use super::options::ImportOptions;
 use super::perf::{PerfFormat, PerfOptions, PerfParser};
+use super::perfdata::{PerfDataFormat, PerfDataOptions, PerfDataParser};
 use super::pprof::{PprofFormat, PprofOptions, PprofParser};
 use super::speedscope::{SpeedscopeFormat, SpeedscopeOptions, SpeedscopeParser};
 use super::v8::{ChromeTraceFormat, CpuProfileFormat, CpuProfileParser, TraceParser, V8Options};
 use crate::model::{Format, ImportError, Profile};
 
 /// The registry: every format once, its importer (the sniffer) and how its parser is made from the options, in
-/// the order the importers are asked: binary first (text never starts with a valid run of
+/// the order the importers are asked: binary first (perf.data by its magic, then pprof) (text never starts with a valid run of
 /// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope and Gecko first, since
 /// they answer no at once on another JSON format's keys while the V8 formats wait for theirs), then bpftrace's `@[` blocks,
 /// then perf script, then folded (whose lines are the least distinctive).
-static FORMATS: [Registered; 8] = [
+static FORMATS: [Registered; 9] = [
+    Registered {
+        importer: &PerfDataFormat,
+        parser: |o| {
+            Box::new(PerfDataParser::new(&PerfDataOptions {
+                max_bytes: o.max_whole_input_bytes,
+                keep_warnings: Some(o.keep_warnings),
+            }))
+        },
+    },
     Registered {
         importer: &PprofFormat,
         parser: |o| {
@@ -120,6 +130,7 @@ parse! {
     SpeedscopeParser;
     BpftraceParser, samples samples;
     GeckoParser;
+    PerfDataParser;
 }
 
 /// The formats the dispatcher tries, in order: every format scorch reads.

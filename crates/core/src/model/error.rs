@@ -99,6 +99,10 @@ pub enum WarningKind {
     NoOffCpu,
     /// Occurs when derived weights overflow 64 bits and some are left out.
     Overflow,
+    /// Occurs when a binary record (perf.data) is too short for its fields or names no known event; it is skipped.
+    MalformedRecord,
+    /// Occurs when a sampled address lies in no mapping of its process (perf.data); it is named `[unknown]`.
+    UnmappedAddress,
 }
 
 impl WarningKind {
@@ -117,6 +121,8 @@ impl WarningKind {
             WarningKind::UnmatchedSwitchOut => "switch-outs never switched back in",
             WarningKind::NoOffCpu => "no off-CPU time",
             WarningKind::Overflow => "overflows",
+            WarningKind::MalformedRecord => "malformed records skipped",
+            WarningKind::UnmappedAddress => "addresses in no mapping",
         }
     }
 }

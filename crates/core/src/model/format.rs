@@ -21,6 +21,8 @@ pub enum Format {
     Bpftrace,
     /// The Firefox Profiler's processed profile JSON (samply, the Firefox Profiler's download).
     Gecko,
+    /// perf.data, the binary recording `perf record` writes (file or pipe mode).
+    PerfData,
 }
 
 impl Format {
@@ -34,6 +36,7 @@ impl Format {
             Format::Speedscope => "speedscope",
             Format::Bpftrace => "bpftrace",
             Format::Gecko => "gecko",
+            Format::PerfData => "perf-data",
         }
     }
 }
@@ -50,6 +53,7 @@ impl Format {
             Format::Speedscope => "speedscope JSON",
             Format::Bpftrace => "bpftrace stack maps",
             Format::Gecko => "Firefox Profiler (Gecko) JSON",
+            Format::PerfData => "perf.data recordings",
         }
     }
 
@@ -57,7 +61,7 @@ impl Format {
     pub fn record_noun(self) -> &'static str {
         match self {
             Format::Folded => "stack lines",
-            Format::PerfScript => "samples",
+            Format::PerfScript | Format::PerfData => "samples",
             Format::Pprof => "samples",
             Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope | Format::Gecko => "samples",
             Format::Bpftrace => "stack blocks",

@@ -19,6 +19,7 @@ pub mod intern;
 pub mod lost;
 pub mod merge;
 pub mod pprof_proto;
+mod rename;
 pub mod units;
 pub mod wire;
 

@@ -1,0 +1,542 @@
+//! Symbolizing a perf.data recording on the machine that made it, as `perf script` does: the ELF symbol
+//! table (`.symtab`, else `.dynsym`) of each binary, found by build id (`~/.debug/.build-id/`,
+//! `/usr/lib/debug/.build-id/`), by the directories of `SCORCH_SYMBOL_PATH` (a binary of the same name), then
+//! by the path it was mapped from — a file whose build id differs from the recorded one is not used —, and the
+//! kernel from `/proc/kallsyms` (`SCORCH_KALLSYMS`: another file), only when this machine runs the recording's
+//! kernel (same build id, `/sys/kernel/notes`, else same release) and shifted by the difference of the
+//! `_text` addresses (KASLR); otherwise kernel frames stay `[[kernel.kallsyms]]` with one warning. The core names frames `MODULE+0xOFFSET` and renames them through this
+//! [`Symbolizer`]; the I/O is here. Function symbols only: no DWARF (no inlined frames), no demangling, no
+//! PLT entries.
+
+use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
+use scorch_core::import::perfdata::{Binary, RecordedKernel, Symbolizer};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// One binary's function symbols, sorted by start, each `[start, end)`, and its loadable segments.
+#[derive(Debug, Default)]
+struct Table {
+    /// `(file offset, size, virtual address)` of each loadable segment.
+    segments: Vec<(u64, u64, u64)>,
+    syms: Vec<(u64, u64, String)>,
+}
+
+impl Table {
+    fn find(&self, vaddr: u64) -> Option<&str> {
+        let i = self.syms.partition_point(|s| s.0 <= vaddr);
+        let (_, end, name) = self.syms.get(i.checked_sub(1)?)?;
+        (vaddr < *end).then_some(name.as_str())
+    }
+
+    /// A file offset's virtual address, through the segment that holds it.
+    fn vaddr(&self, offset: u64) -> Option<u64> {
+        self.segments
+            .iter()
+            .find(|&&(off, size, _)| offset >= off && offset - off < size.max(1))
+            .map(|&(off, _, va)| offset - off + va)
+    }
+}
+
+/// perf's choice between two function symbols at one address (`choose_best_symbol`): one with a size, then
+/// not weak, then global, then fewer leading underscores, then the longer name. `true`: `a` wins.
+fn better(a: &Sym, b: &Sym) -> bool {
+    if (a.size > 0) != (b.size > 0) {
+        return a.size > 0;
+    }
+    if a.weak != b.weak {
+        return !a.weak;
+    }
+    if a.global != b.global {
+        return a.global;
+    }
+    let under = |s: &str| s.bytes().take_while(|&c| c == b'_').count();
+    if under(&a.name) != under(&b.name) {
+        return under(&a.name) < under(&b.name);
+    }
+    a.name.len() >= b.name.len()
+}
+
+struct Sym {
+    addr: u64,
+    size: u64,
+    weak: bool,
+    global: bool,
+    name: String,
+}
+
+/// The function symbols of an ELF file: `.symtab` when it has one, else `.dynsym`.
+fn load_elf(data: &[u8]) -> Option<Loaded> {
+    let file = object::File::parse(data).ok()?;
+    fn take(raw: &mut Vec<Sym>, it: &mut dyn Iterator<Item = object::Symbol<'_, '_>>) {
+        for s in it {
+            if s.kind() != SymbolKind::Text || s.is_undefined() || s.address() == 0 {
+                continue;
+            }
+            let Ok(name) = s.name() else { continue };
+            raw.push(Sym {
+                addr: s.address(),
+                size: s.size(),
+                weak: s.is_weak(),
+                global: s.is_global(),
+                name: name.to_string(),
+            });
+        }
+    }
+    let mut raw: Vec<Sym> = Vec::new();
+    take(&mut raw, &mut file.symbols());
+    let symtab = !raw.is_empty();
+    if raw.is_empty() {
+        take(&mut raw, &mut file.dynamic_symbols());
+    }
+    raw.sort_by_key(|s| s.addr);
+    let mut best: Vec<Sym> = Vec::with_capacity(raw.len());
+    for s in raw {
+        match best.last_mut() {
+            Some(last) if last.addr == s.addr => {
+                if !better(last, &s) {
+                    *last = s;
+                }
+            }
+            _ => best.push(s),
+        }
+    }
+    let mut syms = Vec::with_capacity(best.len());
+    for i in 0..best.len() {
+        let Some(s) = best.get(i) else { break };
+        let next = best.get(i + 1).map_or(u64::MAX, |n| n.addr);
+        let end = if s.size > 0 {
+            s.addr.saturating_add(s.size)
+        } else {
+            next
+        };
+        syms.push((s.addr, end, s.name.clone()));
+    }
+    let segments = file
+        .segments()
+        .map(|seg| {
+            let (off, size) = seg.file_range();
+            (off, size, seg.address())
+        })
+        .collect();
+    let build_id = file.build_id().ok().flatten().map(hex);
+    Some(Loaded {
+        table: Table { segments, syms },
+        build_id,
+        symtab,
+    })
+}
+
+/// An ELF file's symbols, its build id, and whether they came from `.symtab` (else `.dynsym`).
+struct Loaded {
+    table: Table,
+    build_id: Option<String>,
+    symtab: bool,
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// A kallsyms file: the kernel's text symbols, each up to the next (as perf reads them), and the addresses of
+/// `_text` and `_stext` (where the kernel was loaded).
+struct Kallsyms {
+    table: Table,
+    anchors: Vec<(String, u64)>,
+}
+
+/// Reads a kallsyms text; `None` when it lists no address (`kptr_restrict` hides them, or it is empty).
+fn parse_kallsyms(text: &str) -> Option<Kallsyms> {
+    let mut syms: Vec<(u64, u64, String)> = Vec::new();
+    let mut anchors = Vec::new();
+    for line in text.lines() {
+        let mut parts = line.split_ascii_whitespace();
+        let (Some(addr), Some(kind), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        if !matches!(kind, "t" | "T" | "w" | "W") {
+            continue;
+        }
+        let Ok(addr) = u64::from_str_radix(addr, 16) else {
+            continue;
+        };
+        if addr == 0 {
+            continue;
+        }
+        if matches!(name, "_text" | "_stext") && !anchors.iter().any(|(n, _)| n == name) {
+            anchors.push((name.to_string(), addr));
+        }
+        syms.push((addr, 0, name.to_string()));
+    }
+    if syms.is_empty() {
+        return None;
+    }
+    syms.sort_by_key(|s| s.0);
+    syms.dedup_by_key(|s| s.0);
+    for i in 0..syms.len() {
+        let next = syms.get(i + 1).map_or(u64::MAX, |n| n.0);
+        if let Some(s) = syms.get_mut(i) {
+            s.1 = next;
+        }
+    }
+    Some(Kallsyms {
+        table: Table {
+            segments: Vec::new(),
+            syms,
+        },
+        anchors,
+    })
+}
+
+/// The GNU build id in a sequence of ELF notes (`/sys/kernel/notes`): each `u32 namesz, descsz, type`, the
+/// name and the descriptor, each padded to 4 bytes; the one of type 3 (`NT_GNU_BUILD_ID`) named `GNU`.
+fn note_build_id(data: &[u8]) -> Option<String> {
+    let word = |at: usize| -> Option<usize> {
+        let b: [u8; 4] = data.get(at..at.checked_add(4)?)?.try_into().ok()?;
+        usize::try_from(u32::from_ne_bytes(b)).ok()
+    };
+    let pad = |n: usize| n.checked_add(3).map(|n| n & !3);
+    let mut at = 0usize;
+    while at.checked_add(12)? <= data.len() {
+        let (namesz, descsz, kind) = (word(at)?, word(at + 4)?, word(at + 8)?);
+        let name_at = at + 12;
+        let desc_at = name_at.checked_add(pad(namesz)?)?;
+        let end = desc_at.checked_add(pad(descsz)?)?;
+        let name = data.get(name_at..name_at.checked_add(namesz)?)?;
+        if kind == 3 && name == b"GNU\0" && descsz > 0 {
+            return Some(hex(data.get(desc_at..desc_at.checked_add(descsz)?)?));
+        }
+        at = end;
+    }
+    None
+}
+
+/// The kernel this machine runs: its build id (`SCORCH_KERNEL_NOTES`, else `/sys/kernel/notes`) and release.
+struct RunningKernel {
+    build_id: Option<String>,
+    os_release: Option<String>,
+}
+
+impl RunningKernel {
+    fn read() -> RunningKernel {
+        let notes = std::env::var_os("SCORCH_KERNEL_NOTES")
+            .map_or_else(|| PathBuf::from("/sys/kernel/notes"), PathBuf::from);
+        RunningKernel {
+            build_id: std::fs::read(notes).ok().and_then(|d| note_build_id(&d)),
+            os_release: std::fs::read_to_string("/proc/sys/kernel/osrelease")
+                .ok()
+                .map(|s| s.trim().to_string()),
+        }
+    }
+}
+
+/// Whether this machine's kallsyms names the recording's kernel addresses truly, and if so the shift to add
+/// to a recorded address (the kernel loaded elsewhere, as KASLR does each boot: perf shifts the same way).
+/// (a) The same kernel: the recorded build id of `[kernel.kallsyms]` equals the running kernel's (the
+/// releases are compared when either build id is unknown). (b) Its load address: the recording's kernel
+/// MMAP record (`_text` or `_stext` and its address then) against that symbol in the kallsyms. `Err`: why not.
+fn kernel_shift(
+    rec: &RecordedKernel,
+    running: &RunningKernel,
+    kallsyms: Option<&Kallsyms>,
+    source: &str,
+) -> Result<u64, String> {
+    match (&rec.build_id, &running.build_id) {
+        (Some(r), Some(now)) if r != now => {
+            return Err(format!(
+                "the recording's kernel (build id {r}) is not the running one (build id {now})"
+            ))
+        }
+        (Some(_), Some(_)) => {}
+        _ => match (&rec.os_release, &running.os_release) {
+            (Some(r), Some(now)) if r != now => {
+                return Err(format!(
+                    "the recording's kernel (release {r}) is not the running one (release {now})"
+                ))
+            }
+            (Some(_), Some(_)) => {}
+            (None, _) => {
+                return Err("the recording names its kernel by neither build id nor release".to_string())
+            }
+            (Some(r), None) => {
+                return Err(format!(
+                    "the running kernel's build id and release are unknown (the recording's: release {r})"
+                ))
+            }
+        },
+    }
+    let Some(k) = kallsyms else {
+        return Err(format!(
+            "{source} lists no addresses (unreadable, or hidden by kptr_restrict)"
+        ));
+    };
+    let Some((sym, then)) = &rec.text else {
+        return Ok(0); // no kernel MMAP record: nothing to compare, used as is
+    };
+    let now = k
+        .anchors
+        .iter()
+        .find(|(n, _)| n == sym)
+        .or_else(|| k.anchors.first())
+        .map(|&(_, a)| a);
+    match now {
+        Some(now) => Ok(now.wrapping_sub(*then)),
+        None => Err(format!(
+            "{source} has no {sym}, to compare with the recording's kernel load address {then:#x}"
+        )),
+    }
+}
+
+/// The kernel's symbols, shifted to where the recording had them, or why they are not used.
+struct KernelSyms {
+    table: Table,
+    shift: u64,
+}
+
+fn load_kernel(rec: &RecordedKernel) -> Result<KernelSyms, String> {
+    let path =
+        std::env::var_os("SCORCH_KALLSYMS").map_or_else(|| PathBuf::from("/proc/kallsyms"), PathBuf::from);
+    let source = path.display().to_string();
+    let k = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| parse_kallsyms(&t));
+    let shift = kernel_shift(rec, &RunningKernel::read(), k.as_ref(), &source)?;
+    let table = k.map(|k| k.table).unwrap_or_default();
+    Ok(KernelSyms { table, shift })
+}
+
+/// Reads binaries once each and answers the core's questions.
+#[derive(Default)]
+pub struct ElfSymbolizer {
+    tables: HashMap<String, Option<Table>>,
+    /// The recording's kernel, and (once a kernel frame asks) this machine's kernel symbols for it.
+    kernel: RecordedKernel,
+    kallsyms: Option<Option<KernelSyms>>,
+    /// Extra directories to look for binaries in (`SCORCH_SYMBOL_PATH`).
+    dirs: Vec<PathBuf>,
+}
+
+impl ElfSymbolizer {
+    pub fn new() -> Self {
+        let dirs = std::env::var_os("SCORCH_SYMBOL_PATH")
+            .map(|v| std::env::split_paths(&v).collect())
+            .unwrap_or_default();
+        ElfSymbolizer {
+            dirs,
+            ..ElfSymbolizer::default()
+        }
+    }
+
+    /// What the recording says of its kernel (build id, release, load address): kallsyms is used for it only
+    /// when this machine runs that kernel (`kernel_shift`).
+    pub fn with_kernel(mut self, kernel: RecordedKernel) -> Self {
+        self.kernel = kernel;
+        self
+    }
+
+    /// The binary itself: in `SCORCH_SYMBOL_PATH` (by name), then at its path; one whose build id differs
+    /// from the recorded one is skipped.
+    fn binary(&self, b: &Binary) -> Option<Loaded> {
+        let base = b.path.rsplit('/').next().unwrap_or(&b.path);
+        let paths = self
+            .dirs
+            .iter()
+            .map(|d| d.join(base))
+            .chain([PathBuf::from(&b.path)]);
+        for path in paths {
+            let Ok(data) = std::fs::read(&path) else { continue };
+            let Some(l) = load_elf(&data) else { continue };
+            if b.build_id.is_some() && l.build_id.is_some() && b.build_id != l.build_id {
+                continue; // another build of the binary: its symbols would lie
+            }
+            return Some(l);
+        }
+        None
+    }
+
+    /// The symbols of a binary as perf finds them: the binary, then by its build id (the recorded one, else
+    /// the binary's own) the debug files of `~/.debug/.build-id/` and `/usr/lib/debug/.build-id/`; a
+    /// `.symtab` wins over a `.dynsym`, and the binary's segments are kept.
+    fn table(&self, b: &Binary) -> Option<Table> {
+        let mut best = self.binary(b);
+        let id = b
+            .build_id
+            .clone()
+            .or_else(|| best.as_ref().and_then(|l| l.build_id.clone()));
+        if best.as_ref().is_some_and(|l| l.symtab) {
+            return best.map(|l| l.table);
+        }
+        if let Some(id) = id.filter(|id| id.len() > 2) {
+            let (head, tail) = id.split_at(2);
+            let mut debug = Vec::new();
+            if let Some(home) = std::env::var_os("HOME") {
+                let dir = Path::new(&home).join(".debug/.build-id").join(head).join(tail);
+                debug.push(dir.join("debug"));
+                debug.push(dir.join("elf"));
+            }
+            debug.push(
+                Path::new("/usr/lib/debug/.build-id")
+                    .join(head)
+                    .join(format!("{tail}.debug")),
+            );
+            for path in debug {
+                let Ok(data) = std::fs::read(&path) else { continue };
+                let Some(l) = load_elf(&data) else { continue };
+                if l.build_id.as_deref().is_some_and(|have| have != id) {
+                    continue;
+                }
+                match &mut best {
+                    Some(have) if l.symtab => {
+                        have.table.syms = l.table.syms;
+                        have.symtab = true;
+                        break;
+                    }
+                    Some(_) => {}
+                    None => {
+                        let symtab = l.symtab;
+                        best = Some(l);
+                        if symtab {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|l| l.table)
+    }
+}
+
+impl Symbolizer for ElfSymbolizer {
+    fn symbolize(&mut self, binary: &Binary, address: u64) -> Option<String> {
+        if binary.is_kernel() {
+            let rec = &self.kernel;
+            let k = self
+                .kallsyms
+                .get_or_insert_with(|| match load_kernel(rec) {
+                    Ok(k) => Some(k),
+                    Err(why) => {
+                        eprintln!("warning: kernel symbols not used: {why}");
+                        None
+                    }
+                })
+                .as_ref()?;
+            return k.table.find(address.wrapping_add(k.shift)).map(str::to_string);
+        }
+        if !self.tables.contains_key(&binary.path) {
+            let t = self.table(binary);
+            self.tables.insert(binary.path.clone(), t);
+        }
+        let t = self.tables.get(&binary.path)?.as_ref()?;
+        t.find(t.vaddr(address)?).map(str::to_string)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "48dc540c8b76393804ca8088dbfa7d42911a9444";
+
+    fn notes(id: &[u8]) -> Vec<u8> {
+        let mut b = Vec::new();
+        // A note of another kind first (namesz 6, "Linux", padded), then the build id.
+        for (name, kind, desc) in [(&b"Linux\0"[..], 0x101u32, &[1u8, 2, 3][..]), (b"GNU\0", 3, id)] {
+            for w in [name.len() as u32, desc.len() as u32, kind] {
+                b.extend_from_slice(&w.to_ne_bytes());
+            }
+            b.extend_from_slice(name);
+            b.resize(b.len().div_ceil(4) * 4, 0);
+            b.extend_from_slice(desc);
+            b.resize(b.len().div_ceil(4) * 4, 0);
+        }
+        b
+    }
+
+    fn kallsyms(text_at: u64) -> Kallsyms {
+        parse_kallsyms(&format!(
+            "{text_at:016x} T _text\n{text_at:016x} T _stext\n{:016x} T schedule\n{:016x} d data\n",
+            text_at + 0x100,
+            text_at + 0x200
+        ))
+        .unwrap()
+    }
+
+    fn recorded(id: Option<&str>, release: Option<&str>, text: Option<u64>) -> RecordedKernel {
+        RecordedKernel {
+            build_id: id.map(str::to_string),
+            os_release: release.map(str::to_string),
+            text: text.map(|a| ("_text".to_string(), a)),
+        }
+    }
+
+    fn running(id: Option<&str>, release: &str) -> RunningKernel {
+        RunningKernel {
+            build_id: id.map(str::to_string),
+            os_release: Some(release.to_string()),
+        }
+    }
+
+    #[test]
+    fn the_build_id_note_is_found_among_others() {
+        let id: Vec<u8> = (0..20).collect();
+        assert_eq!(note_build_id(&notes(&id)).as_deref(), Some(hex(&id).as_str()));
+        assert_eq!(note_build_id(&[]), None);
+        assert_eq!(note_build_id(&notes(&id)[..30]), None);
+    }
+
+    #[test]
+    fn kallsyms_is_used_for_the_same_kernel_shifted_by_its_load_address() {
+        const BASE: u64 = 0xffff_ffff_8100_0000;
+        let k = kallsyms(BASE);
+        let same = running(Some(ID), "6.1");
+        // Same kernel, same place.
+        assert_eq!(
+            kernel_shift(&recorded(Some(ID), Some("6.1"), Some(BASE)), &same, Some(&k), "k"),
+            Ok(0)
+        );
+        // Same kernel loaded 0x2a00000 higher this boot: recorded addresses shift by that.
+        let moved = kallsyms(BASE + 0x2a0_0000);
+        let shift = kernel_shift(&recorded(Some(ID), None, Some(BASE)), &same, Some(&moved), "k").unwrap();
+        assert_eq!(
+            moved.table.find((BASE + 0x150).wrapping_add(shift)),
+            Some("schedule")
+        );
+        // … and lower.
+        let lower = kallsyms(BASE - 0x400_0000);
+        let shift = kernel_shift(&recorded(Some(ID), None, Some(BASE)), &same, Some(&lower), "k").unwrap();
+        assert_eq!(
+            lower.table.find((BASE + 0x150).wrapping_add(shift)),
+            Some("schedule")
+        );
+        // No kernel MMAP record: used as is.
+        assert_eq!(
+            kernel_shift(&recorded(Some(ID), None, None), &same, Some(&moved), "k"),
+            Ok(0)
+        );
+        // No build id in the recording: the releases decide.
+        assert_eq!(
+            kernel_shift(&recorded(None, Some("6.1"), Some(BASE)), &same, Some(&k), "k"),
+            Ok(0)
+        );
+        // Another kernel, by build id (even of the same release) or by release.
+        let other = running(Some("00"), "6.1");
+        let e = kernel_shift(
+            &recorded(Some(ID), Some("6.1"), Some(BASE)),
+            &other,
+            Some(&k),
+            "k",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains(&format!("build id {ID}")) && e.contains("not the running one"),
+            "{e}"
+        );
+        let e = kernel_shift(&recorded(None, Some("5.10"), Some(BASE)), &same, Some(&k), "k").unwrap_err();
+        assert!(e.contains("release 5.10"), "{e}");
+        // Nothing to tell the kernel by; no addresses; no _text to compare with.
+        assert!(kernel_shift(&recorded(None, None, None), &same, Some(&k), "k").is_err());
+        assert!(kernel_shift(&recorded(Some(ID), None, None), &same, None, "k").is_err());
+        assert!(parse_kallsyms("0000000000000000 T _text\n0000000000000000 T schedule\n").is_none());
+        let bare = parse_kallsyms(&format!("{:016x} T schedule\n", BASE + 0x100)).unwrap();
+        assert!(kernel_shift(&recorded(Some(ID), None, Some(BASE)), &same, Some(&bare), "k").is_err());
+    }
+}

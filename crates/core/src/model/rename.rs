@@ -1,0 +1,55 @@
+//! Renaming frames after the import (a symbolizer turning `module+0xOFFSET` into function names): frames
+//! whose new names coincide merge, and so do the call paths they make identical.
+
+use super::intern::{StackIndex, StrIndex};
+use super::{FrameId, FrameKind, Profile, StackId, StackTable, NO_PARENT};
+use rustc_hash::FxHashMap;
+
+impl Profile {
+    /// The same profile with frames renamed: `rename(name, kind)` gives a frame's new name, or `None` to keep
+    /// it. Frames of one kind that get one name become one frame, and stacks that become equal merge (the
+    /// samples, threads, events and labels are kept). The frames renamed away stay in the frame table unused,
+    /// so the ids that threads and labels hold keep their meaning. O(frames + stacks + samples).
+    pub fn rename_frames(&self, mut rename: impl FnMut(&str, FrameKind) -> Option<String>) -> Profile {
+        let mut strings = self.strings.clone();
+        let mut frames = self.frames.clone();
+        let mut string_ids = StrIndex::of(&strings);
+        let mut by_name: FxHashMap<(super::StrId, FrameKind), FrameId> = FxHashMap::default();
+        for (i, (&n, &k)) in self.frames.name.iter().zip(&self.frames.kind).enumerate() {
+            by_name.entry((n, k)).or_insert(FrameId(i as u32));
+        }
+        let mut frame_map: Vec<FrameId> = Vec::with_capacity(self.frames.len());
+        for i in 0..self.frames.len() {
+            let id = FrameId(i as u32);
+            let kind = self.frame_kind(id);
+            let new = match rename(self.frame_name(id), kind) {
+                None => id,
+                Some(name) => {
+                    let s = string_ids.intern(&mut strings, &name);
+                    *by_name.entry((s, kind)).or_insert_with(|| {
+                        frames.name.push(s);
+                        frames.kind.push(kind);
+                        FrameId((frames.name.len() - 1) as u32)
+                    })
+                }
+            };
+            frame_map.push(new);
+        }
+        let mut stacks = StackTable::default();
+        let mut index = StackIndex::default();
+        let mut stack_map: Vec<StackId> = Vec::with_capacity(self.stacks.len());
+        for (&parent, &frame) in self.stacks.parent.iter().zip(&self.stacks.frame) {
+            let p = if parent == NO_PARENT {
+                NO_PARENT
+            } else {
+                stack_map.get(parent as usize).map_or(NO_PARENT, |s| s.0)
+            };
+            let f = frame_map.get(frame.idx()).copied().unwrap_or(frame);
+            stack_map.push(index.intern(&mut stacks, p, f));
+        }
+        let mut p = self.restack(stacks, |s| stack_map.get(s.idx()).copied());
+        p.strings = strings;
+        p.frames = frames;
+        p
+    }
+}
