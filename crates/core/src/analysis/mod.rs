@@ -16,6 +16,7 @@
 //! - `series.rs`: several profiles in a row: each function's self and total share per profile, their trends;
 //! - `threads.rs`: the thread list (per thread: samples, total, an activity strip over time).
 
+pub mod callgraph;
 pub mod compare;
 pub mod diff;
 pub mod duration;
