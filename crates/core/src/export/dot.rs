@@ -91,12 +91,15 @@ pub fn to_dot(g: &CallGraph, title: &str, unit: &Unit, decimals: u32) -> String 
             value(e.weight),
             if e.inline { "\\n (inline)" } else { "" }
         );
-        if g.total != 0 {
-            let weight = 1 + (e.weight.saturating_mul(100) / g.total).min(100);
+        if let (Some(weight), Some(width)) = (
+            e.weight.saturating_mul(100).checked_div(g.total),
+            e.weight.saturating_mul(5).checked_div(g.total),
+        ) {
+            let weight = 1 + weight.min(100);
             if weight > 1 {
                 let _ = write!(attr, " weight={weight}");
             }
-            let width = 1 + (e.weight.saturating_mul(5) / g.total).min(5);
+            let width = 1 + width.min(5);
             if width > 1 {
                 let _ = write!(attr, " penwidth={width}");
             }

@@ -18,7 +18,7 @@
 //! `node_count`), `layout.rs` (a layered drawing of the result).
 
 mod build;
-
+pub mod layout;
 mod tags;
 
 use crate::model::{Profile, StackId, NO_PARENT};
