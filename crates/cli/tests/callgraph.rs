@@ -375,3 +375,81 @@ fn focus_keeps_only_paths_through_a_match() {
     let (code, _, err) = scorch(&["graph", "--focus", "(", &path]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// A perf recording, which pprof cannot read, against `tests/data/callgraph/perf_oracle.py` (pprof's rules
+/// written again in Python, from `scorch fold`'s stacks; `nodecount` 0): the same nodes in the same order with
+/// the same flat and cum, the same edges with the same weights, residual and inline flags, the same drops.
+#[test]
+fn perf_recordings_equal_the_python_oracle() {
+    for (file, base) in [
+        ("fg-example-perf-stacks.txt.gz", "fg-example-perf-stacks"),
+        ("fg-perf-vertx-stacks-01.txt", "fg-perf-vertx-stacks-01"),
+        ("inf-java-inline.txt", "inf-java-inline"),
+    ] {
+        for (mode, nf, ef) in [("full", "0", "0"), ("default", "0.005", "0.001")] {
+            let path = format!(
+                "{}/tests/data/callgraph/{base}.perf.{mode}.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let want: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let input = core_data(&format!("perf/{file}"));
+            let (code, out, err) = scorch(&[
+                "graph",
+                "--json",
+                "--nodecount",
+                "0",
+                "--nodefraction",
+                nf,
+                "--edgefraction",
+                ef,
+                &input,
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let got: serde_json::Value = serde_json::from_str(&out).unwrap();
+            let nodes = |v: &serde_json::Value| -> Vec<(String, u64, u64)> {
+                v["nodes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| {
+                        (
+                            n["name"].as_str().unwrap().to_string(),
+                            n["flat"].as_u64().unwrap(),
+                            n["cum"].as_u64().unwrap(),
+                        )
+                    })
+                    .collect()
+            };
+            let (ours, theirs) = (nodes(&got), nodes(&want));
+            assert_eq!(ours, theirs, "{file} {mode}: nodes");
+            let edges = |v: &serde_json::Value, by_index: bool| -> Vec<(String, String, u64, bool, bool)> {
+                v["edges"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| {
+                        let end = |k: &str| {
+                            if by_index {
+                                ours[e[k].as_u64().unwrap() as usize].0.clone()
+                            } else {
+                                e[k].as_str().unwrap().to_string()
+                            }
+                        };
+                        (
+                            end("from"),
+                            end("to"),
+                            e["weight"].as_u64().unwrap(),
+                            e["residual"].as_bool().unwrap(),
+                            e["inline"].as_bool().unwrap(),
+                        )
+                    })
+                    .collect()
+            };
+            assert_eq!(edges(&got, true), edges(&want, false), "{file} {mode}: edges");
+            for k in ["total", "dropped_nodes", "dropped_edges"] {
+                assert_eq!(got[k], want[k], "{file} {mode}: {k}");
+            }
+        }
+    }
+}
