@@ -2,6 +2,7 @@
 //!
 //! - `functions.rs`: the one per-function aggregation (self and total per function name), used by `top.rs`
 //!   (`scorch top`), the function table, and the movers of `diff.rs`;
+//! - `callgraph/`: the call graph (pprof's `-dot`: nodes, edges, pruning) and its layered layout;
 //! - `search.rs`: search patterns and the matched share;
 //! - `transforms.rs`: focus, merge, hide, ignore, collapse recursion, show-from;
 //! - `sandwich.rs`: the inverted tree and the callers/callees of one function;
