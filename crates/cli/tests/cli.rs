@@ -194,7 +194,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 }
 
 /// Every subcommand with options its `--help` must list.
-const SUBCOMMANDS: [(&str, &[&str]); 7] = [
+const SUBCOMMANDS: [(&str, &[&str]); 8] = [
     (
         "fold",
         &[
@@ -238,6 +238,22 @@ const SUBCOMMANDS: [(&str, &[&str]); 7] = [
         ],
     ),
     ("info", &["<FILE>"]),
+    (
+        "graph",
+        &[
+            "--dot",
+            "--json",
+            "--nodefraction",
+            "--edgefraction",
+            "--nodecount",
+            "--focus",
+            "--event",
+            "--sample-type",
+            "--tagfilter",
+            "--transform",
+            "<FILE>",
+        ],
+    ),
     (
         "heatmap",
         &[

@@ -189,6 +189,15 @@ fn every_command(s: &Shape) {
         .filter_map(|l| l.split('\t').nth(1)?.parse::<u64>().ok())
         .max();
     assert_eq!(cum, Some(s.total), "{}: top's largest cum is the total", s.name);
+    let graph = ok(&["graph", "--json", file]);
+    let json: serde_json::Value = serde_json::from_slice(&graph.out).unwrap();
+    let cum = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["cum"].as_u64())
+        .max();
+    assert_eq!(cum, Some(s.total), "{}: graph's largest cum is the total", s.name);
     let search = ok(&["search", file, s.frame]);
     let text = String::from_utf8_lossy(&search.out);
     let nums: Vec<&str> = text.split_whitespace().collect();

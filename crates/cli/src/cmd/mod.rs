@@ -3,6 +3,7 @@
 pub mod diff;
 pub mod export;
 pub mod fold;
+pub mod graph;
 pub mod heatmap;
 pub mod info;
 pub mod link;
@@ -68,6 +69,8 @@ pub enum Command {
     Fold(fold::FoldArgs),
     /// Functions by flat and cumulative weight, like `go tool pprof -top`
     Top(top::TopArgs),
+    /// The call graph: a node per function (flat, cum), an edge per call, pruned like `go tool pprof -dot`
+    Graph(graph::GraphArgs),
     /// The share of samples whose stack has a matching frame (each sample once): prints MATCHED TOTAL PERCENT
     Search(search::SearchArgs),
     /// Format, samples, total, events, distinct stacks, maximum depth
@@ -89,6 +92,7 @@ impl Command {
         match self {
             Command::Fold(a) => fold::run(a),
             Command::Top(a) => top::run(a),
+            Command::Graph(a) => graph::run(a),
             Command::Search(a) => search::run(a),
             Command::Info(a) => info::run(a),
             Command::Heatmap(a) => heatmap::run(a),

@@ -2,6 +2,7 @@
 //!
 //! - `functions.rs`: the one per-function aggregation (self and total per function name), used by `top.rs`
 //!   (`scorch top`), the function table, and the movers of `diff.rs`;
+//! - `callgraph/`: the call graph (pprof's `-dot`: nodes, edges, pruning) and its layered layout;
 //! - `search.rs`: search patterns and the matched share;
 //! - `transforms.rs`: focus, merge, hide, ignore, collapse recursion, show-from;
 //! - `sandwich.rs`: the inverted tree and the callers/callees of one function;
@@ -16,6 +17,7 @@
 //! - `series.rs`: several profiles in a row: each function's self and total share per profile, their trends;
 //! - `threads.rs`: the thread list (per thread: samples, total, an activity strip over time).
 
+pub mod callgraph;
 pub mod compare;
 pub mod diff;
 pub mod duration;

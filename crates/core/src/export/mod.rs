@@ -1,6 +1,7 @@
 //! The export layer: a profile or a view written out. Depends on `crate::analysis`, `crate::view` and
 //! `crate::model`; nothing depends on it.
 //!
+//! - `dot.rs`: a call graph as Graphviz DOT (what `go tool pprof -dot` writes);
 //! - `folded.rs`: the canonical folded text, and inferno-diff-folded output of a diff;
 //! - `svg.rs`: an SVG flame graph of a view (the app's picture, with titles, heading and legend);
 //! - `pprof.rs`: a view as gzip'd `profile.proto`;
@@ -8,6 +9,7 @@
 //!
 //! (The worker's wire format, a transport codec, is [`crate::model::wire`].)
 
+pub mod dot;
 pub mod folded;
 pub mod html;
 pub mod links;
