@@ -96,6 +96,13 @@ const INSTRUMENT = `(() => {
     P.prototype[n] = function (...a) { onDraw(); return o.apply(this, a); }; } };
   wrap(window.CanvasRenderingContext2D, ['fillRect', 'fillText', 'strokeText', 'drawImage', 'putImageData', 'fill', 'stroke']);
   for (const P of [window.WebGLRenderingContext, window.WebGL2RenderingContext]) wrap(P, ['drawArrays', 'drawElements', 'drawArraysInstanced', 'drawElementsInstanced']);
+  // The marks are taken when made, not when a PerformanceObserver delivers them: under load Chromium delivers
+  // them late, after the first paint, and a paint before the import was known would never be counted.
+  const pm = performance.mark.bind(performance);
+  performance.mark = (name, ...rest) => { const m = pm(name, ...rest);
+    if (name === 'bench:import-done' && B.importDone === null) B.importDone = m.startTime;
+    if (name === 'bench:booted' && B.booted === undefined) B.booted = m.startTime;
+    return m; };
   const te = console.timeEnd;
   console.timeEnd = function (label, ...rest) { if (label === 'import' && B.importDone === null) B.importDone = performance.now(); return te.call(this, label, ...rest); };
   new PerformanceObserver((l) => { for (const e of l.getEntries()) {
@@ -171,7 +178,15 @@ async function run(app, base, file) {
     for (;;) {
       if (crashed) { res.failure = 'renderer crashed'; break; }
       if (res.failure) break;
-      if (Date.now() - t0 > timeoutMs) { res.failure = 'timeout'; break; }
+      if (Date.now() - t0 > timeoutMs) {
+        res.failure = 'timeout';
+        // What the page showed and had recorded, to tell a hang from a page that never went quiet.
+        res.atTimeout = await page.evaluate(() => ({ bench: window.__bench, status: document.querySelector('[data-testid=status]')?.textContent,
+          busy: document.querySelector('[data-testid=busy]')?.textContent, error: document.querySelector('[data-testid=error]')?.textContent,
+          marks: performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)]) })).catch((e) => String(e));
+        await page.screenshot({ path: path.join(out, `timeout-${app}-${file}.png`) }).catch(() => {});
+        break;
+      }
       const s = await page.evaluate(() => ({ ...window.__bench, now: performance.now(),
         error: document.querySelector('[data-testid=error]')?.textContent || (document.body?.innerText.includes('Something went wrong') ? 'speedscope error view' : null) }))
         .catch(() => null);
@@ -235,7 +250,7 @@ const list = opt('--files', null)?.split(',') ?? sizes.flatMap((size) => kinds.m
         results.push(res);
         console.error(`${app.padEnd(10)} ${file.padEnd(32)} ` + (res.ok
           ? `drawn ${res.drawnMs.toFixed(0)} ms, import ${res.importMs.toFixed(0)} ms, longest task ${res.longestMs.toFixed(0)} ms (${res.over50} over 50; boot ${res.bootTaskMs.toFixed(0)}), peak ${res.peakMB.toFixed(0)} MB${res.memory ? ` (page wasm ${res.memory.pageWasmMB} MB, workers' wasm ${res.memory.workerWasmMB.join('+')} MB, JS heap ${res.memory.jsHeapMB} MB)` : ''}`
-          : `FAILED ${res.failure}, peak ${res.peakMB.toFixed(0)} MB`));
+          : `FAILED ${res.failure}, peak ${res.peakMB.toFixed(0)} MB${res.atTimeout ? ` ${JSON.stringify(res.atTimeout)}` : ''}`));
         fs.writeFileSync(path.join(out, jsonName), JSON.stringify(results, null, 1));
       }
     }
