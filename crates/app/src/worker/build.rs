@@ -454,6 +454,14 @@ fn on_message(serial: u32, data: JsValue) {
                 end(id, Ok(all));
             }
         }
+        FromWorker::Failed { id, error } if error == super::protocol::NOT_HELD => {
+            ENGINE.with(|e| {
+                if let Some(x) = e.borrow_mut().as_mut() {
+                    x.holds = None;
+                }
+            });
+            end(id, Err(Failure::NoWorker(error)))
+        }
         FromWorker::Failed { id, error } => end(id, Err(Failure::Load(LoadError::Import(error)))),
         FromWorker::Progress(_) | FromWorker::Done { .. } | FromWorker::Part => {}
     }

@@ -61,7 +61,7 @@ fn build(b: Build) {
         match h.as_ref() {
             Some((key, imported)) if *key == b.profile => answer(&b, imported),
             _ => {
-                let error = "the view engine does not hold this profile".to_string();
+                let error = super::protocol::NOT_HELD.to_string();
                 post(&FromWorker::Failed { id: b.id, error }, None)
             }
         }

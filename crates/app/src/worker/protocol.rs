@@ -85,6 +85,10 @@ pub struct Build {
     pub jobs: Vec<Job>,
 }
 
+/// The engine's answer to a request for a profile it does not hold (the message that carried it could not be
+/// posted): the page builds that request's views itself.
+pub const NOT_HELD: &str = "the view engine does not hold this profile";
+
 /// One view to build; each answers with its own [`FromWorker::Built`], in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Job {
