@@ -5,8 +5,10 @@
 //! Shapes are generated into a temporary directory (nothing is checked in): a very deep stack (one folded line
 //! `f;f;…;f 1`, and one with a distinct name per frame), a node with very many children (each a distinct
 //! name), one huge frame name, perf script with very many events of one stack, perf script with 10,000 event
-//! names, perf script spanning ten years, perf script of scheduler switch-outs that never switch back in, pprof with one location per frame of a very deep location list, and
-//! a gzip inside a gzip.
+//! names, perf script spanning ten years, perf script of scheduler switch-outs that never switch back in, pprof
+//! with one location per frame of a very deep location list, a gzip inside a gzip, and perf.data (written here
+//! byte by byte, `perf_data`): very many samples of one callchain, very many mappings and forks across many
+//! processes and threads (the mappings forks copy), and file headers whose sections claim huge sizes.
 //!
 //! Size: the test binary runs the debug `scorch` (10–30× slower than release), so by default the shapes are a
 //! fifth of the sizes (a 1,000,000-frame stack instead of 5,000,000, 200,000 children, 200,000 perf
@@ -505,5 +507,279 @@ fn a_gzip_inside_a_gzip() {
     // One layer is inflated; the second is refused with a message that says what it is.
     assert_eq!(r.code, 1);
     assert!(r.err.contains("gzip data inside the gzip"), "{}", r.err);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// perf.data by hand, little-endian: one software cpu-clock event sampling `IP | TID | TIME | CALLCHAIN |
+/// PERIOD`, `sample_id_all` off (the layout of the reader's own tests, `perfdata/tests.rs`).
+mod perf_data {
+    const SAMPLE_TYPE: u64 = 1 | 2 | 4 | 32 | 256;
+    /// `PERF_RECORD_MISC_USER`, and the callchain's `PERF_CONTEXT_USER` marker.
+    const USER: u16 = 2;
+    const CONTEXT_USER: u64 = 0u64.wrapping_sub(512);
+    /// Where the attribute and the data start in [`file`]'s output; offsets of the header's fields.
+    pub const ATTRS_AT: usize = 104;
+    pub const DATA_AT: usize = ATTRS_AT + 80;
+    pub const ATTR_SIZE_FIELD: usize = 16;
+    pub const ATTRS_SIZE_FIELD: usize = 32;
+    pub const DATA_SIZE_FIELD: usize = 48;
+    pub const FEATURE_BITS: usize = 72;
+    /// The attribute's `ids` section (after its 64 bytes of `perf_event_attr`).
+    pub const IDS_SIZE_FIELD: usize = ATTRS_AT + 64 + 8;
+
+    /// Little-endian fields.
+    #[derive(Default)]
+    pub struct Le(pub Vec<u8>);
+
+    impl Le {
+        pub fn u32(&mut self, v: u32) -> &mut Le {
+            self.0.extend_from_slice(&v.to_le_bytes());
+            self
+        }
+        pub fn u64(&mut self, v: u64) -> &mut Le {
+            self.0.extend_from_slice(&v.to_le_bytes());
+            self
+        }
+        /// A NUL-terminated string.
+        pub fn cstr(&mut self, s: &str) -> &mut Le {
+            self.0.extend_from_slice(s.as_bytes());
+            self.0.push(0);
+            self
+        }
+    }
+
+    /// The records of a data section.
+    #[derive(Default)]
+    pub struct Records(pub Vec<u8>);
+
+    impl Records {
+        /// A record: header, then `body`, padded to 8 bytes.
+        fn record(&mut self, kind: u32, misc: u16, body: &Le) {
+            let size = (8 + body.0.len()).div_ceil(8) * 8;
+            let size16 = u16::try_from(size).expect("a record under 64 KiB");
+            let out = &mut self.0;
+            out.extend_from_slice(&kind.to_le_bytes());
+            out.extend_from_slice(&misc.to_le_bytes());
+            out.extend_from_slice(&size16.to_le_bytes());
+            out.extend_from_slice(&body.0);
+            out.resize(out.len() + size - 8 - body.0.len(), 0);
+        }
+
+        pub fn comm(&mut self, pid: u32, tid: u32, name: &str) {
+            self.record(3, 0, Le::default().u32(pid).u32(tid).cstr(name));
+        }
+
+        /// MMAP2: `[addr, addr + len)` of `pid` shows `path` from file offset 0.
+        pub fn mmap2(&mut self, pid: u32, addr: u64, len: u64, path: &str) {
+            let mut b = Le::default();
+            b.u32(pid).u32(pid).u64(addr).u64(len).u64(0);
+            b.u32(0).u32(0).u64(0).u64(0).u32(5).u32(2); // maj, min, ino, ino_generation, prot, flags
+            self.record(10, USER, b.cstr(path));
+        }
+
+        /// FORK at `time`: a new process (`pid != ppid`) or a new thread of `pid`.
+        pub fn fork(&mut self, pid: u32, ppid: u32, tid: u32, ptid: u32, time: u64) {
+            self.record(
+                7,
+                0,
+                Le::default().u32(pid).u32(ppid).u32(tid).u32(ptid).u64(time),
+            );
+        }
+
+        /// A user-space sample of weight 1 whose callchain is `chain`, leaf first.
+        pub fn sample(&mut self, pid: u32, tid: u32, time: u64, chain: &[u64]) {
+            let mut b = Le::default();
+            b.u64(chain[0]).u32(pid).u32(tid).u64(time).u64(1);
+            b.u64(chain.len() as u64 + 1).u64(CONTEXT_USER);
+            for &ip in chain {
+                b.u64(ip);
+            }
+            self.record(9, USER, &b);
+        }
+    }
+
+    /// A file-mode recording: header, the attribute (with no sample ids), the data section.
+    pub fn file(recs: &Records) -> Vec<u8> {
+        let mut w = Le::default();
+        w.0.extend_from_slice(b"PERFILE2");
+        w.u64(104).u64(80); // header size, attribute entry size
+        w.u64(ATTRS_AT as u64).u64(80);
+        w.u64(DATA_AT as u64).u64(recs.0.len() as u64);
+        w.u64(0).u64(0); // event types
+        w.u64(0).u64(0).u64(0).u64(0); // feature bits
+        w.u32(1).u32(64).u64(0).u64(4000).u64(SAMPLE_TYPE); // cpu-clock, every 4000 ns
+        w.0.resize(ATTRS_AT + 64, 0);
+        w.u64(0).u64(0); // the attribute's ids section
+        assert_eq!(w.0.len(), DATA_AT);
+        w.0.extend_from_slice(&recs.0);
+        w.0
+    }
+
+    /// Overwrites the u64 at `at`.
+    pub fn set(file: &mut [u8], at: usize, v: u64) {
+        file[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// A perf.data shape through every command (its frames are named from made-up binaries: the symbolizer finds
+/// none and names each frame `[BASENAME]`, quietly), then `--no-symbols` (frames `BASENAME+0xOFFSET`) with the
+/// same total. `stderr` checks what `info` prints on standard error.
+fn perfdata_shape(name: &'static str, file: Vec<u8>, total: u64, frame: &'static str, stderr: &dyn Fn(&str)) {
+    let dir = tempdir();
+    let s = Shape {
+        name,
+        file: write(&dir, name, &file),
+        total,
+        frame,
+        timed: true,
+    };
+    let bytes = file.len() as u64;
+    drop(file);
+    every_command(&s);
+    let f = s.file.to_str().unwrap();
+    let r = scorch(&["info", f], bytes);
+    assert_eq!(r.code, 0, "{name}: {}", r.err);
+    stderr(&r.err);
+    let r = scorch(&["fold", "--no-symbols", f], bytes);
+    assert_eq!((r.code, folded_total(&r.out)), (0, total), "{name}: {}", r.err);
+    assert!(
+        String::from_utf8_lossy(&r.out).contains("prog+0x"),
+        "{name}: fold --no-symbols"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// 50,000 samples (250,000 at scale 5) of one 32-frame callchain: 15 MB of records whose cost is linear in
+/// the frames read (a callchain walked per sample, its stack interned once). Deeper callchains cost the debug
+/// binary the same per frame: 100,000 of 64 frames took 10–20 s a command on a loaded machine.
+#[test]
+fn perfdata_with_very_many_samples_of_one_deep_callchain() {
+    let n = 50_000 * scale() as u64;
+    let depth = 32u64;
+    let mut recs = perf_data::Records::default();
+    recs.comm(7, 7, "prog");
+    recs.mmap2(7, 0x40_0000, 0x10_0000, "/nonexistent-scorch/bin/prog");
+    let chain: Vec<u64> = (0..depth).map(|i| 0x40_1000 + 0x10 * (depth - i)).collect();
+    for i in 0..n {
+        recs.sample(7, 7, 1_000_000 + 1000 * i, &chain);
+    }
+    let quiet = |err: &str| assert_eq!(err, "", "perfdata-many: info's stderr");
+    perfdata_shape("perfdata-many", perf_data::file(&recs), n, "[prog]", &quiet);
+}
+
+/// One process with 5,000 mappings (25,000 at scale 5), then 20,000 (100,000) processes forked from it, each
+/// with a name, a mapping of its own, a second thread, and a sample on each thread: 8 MB (40 MB). perf copies a
+/// parent's mappings into each new process: here that would be 10^8 mappings (2.5·10^9 at scale 5), quadratic
+/// in the input, so the reader copies no more than one per 16 bytes of input (one per byte took 1.7 GB at
+/// scale 1), and the processes past that start with none: their samples' leaves are `[unknown]`, counted, with
+/// one warning for the forks that copied nothing.
+#[test]
+fn perfdata_with_very_many_mappings_and_forks() {
+    let maps = 5_000 * scale() as u32;
+    let procs = 20_000 * scale() as u32;
+    let lib_at = |k: u32| 0x7f00_0000_0000 + u64::from(k) * 0x1_0000;
+    let mut recs = perf_data::Records::default();
+    let mut time = 1_000_000u64;
+    recs.comm(1, 1, "init");
+    for k in 0..maps {
+        recs.mmap2(
+            1,
+            lib_at(k),
+            0x1_0000,
+            &format!("/nonexistent-scorch/lib/lib{}.so", k % 100),
+        );
+    }
+    for i in 0..procs {
+        let (pid, thread) = (2 + i, 2 + procs + i);
+        time += 1000;
+        recs.fork(pid, 1, pid, 1, time);
+        recs.comm(pid, pid, &format!("w{i}"));
+        recs.mmap2(pid, 0x40_0000, 0x10_0000, "/nonexistent-scorch/bin/prog");
+        recs.fork(pid, pid, thread, pid, time);
+        recs.comm(pid, thread, &format!("t{i}"));
+        let chain = [lib_at(i % maps) + 0x10, 0x40_1000];
+        recs.sample(pid, pid, time, &chain);
+        recs.sample(pid, thread, time, &chain);
+    }
+    // Two warnings: the forks that copied nothing, and the leaves of their samples (two each).
+    let warned = |err: &str| {
+        let first_of = |line: &str, what: &str| -> u64 {
+            let n = line
+                .split("(the first of ")
+                .nth(1)
+                .and_then(|t| t.split(what).next());
+            let n = n.unwrap_or_else(|| panic!("perfdata-forks: {line}"));
+            n.trim().replace(',', "").parse().unwrap()
+        };
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "perfdata-forks: {err}");
+        assert!(lines[0]
+            .starts_with("warning: more forks of mapped processes than the input's size allows to copy"));
+        assert!(lines[1].contains("lies in no mapping of its process; named [unknown]"));
+        let forks = first_of(lines[0], "malformed records");
+        assert!(forks > 0 && forks < u64::from(procs), "{err}");
+        assert_eq!(first_of(lines[1], "addresses"), 2 * forks, "{err}");
+    };
+    perfdata_shape(
+        "perfdata-forks",
+        perf_data::file(&recs),
+        2 * u64::from(procs),
+        "[prog]",
+        &warned,
+    );
+}
+
+/// Headers whose sections claim more than the input holds: refused with a message that says which (an error,
+/// not an allocation of the claimed size); a feature section that does is skipped with a warning.
+#[test]
+fn perfdata_headers_that_claim_huge_sections() {
+    use perf_data::*;
+    let mut recs = Records::default();
+    recs.mmap2(7, 0x40_0000, 0x10_0000, "/nonexistent-scorch/bin/prog");
+    recs.sample(7, 7, 1000, &[0x40_1000]);
+    let good = file(&recs);
+    let dir = tempdir();
+    let huge = [u64::MAX, u64::MAX / 2, 1 << 40];
+    let mut cases: Vec<(String, Vec<u8>, &str)> = Vec::new();
+    for v in huge {
+        for (field, what) in [
+            (ATTRS_SIZE_FIELD, "the attributes section"),
+            (ATTRS_SIZE_FIELD - 8, "the attributes section"),
+            (DATA_SIZE_FIELD, "the data section"),
+            (IDS_SIZE_FIELD, "the sample ids section"),
+            (ATTR_SIZE_FIELD, "an attribute entry of"),
+            (8, "a file header of"),
+        ] {
+            let mut f = good.clone();
+            set(&mut f, field, v);
+            cases.push((format!("field at {field} = {v}"), f, what));
+        }
+    }
+    for (label, f, what) in &cases {
+        let path = write(&dir, "huge-header", f);
+        let r = scorch(&["info", path.to_str().unwrap()], f.len() as u64);
+        assert_eq!(r.code, 1, "{label}: {}", r.err);
+        assert!(r.err.contains(what), "{label}: wanted {what:?} in {}", r.err);
+    }
+    // The BUILD_ID feature's section (after the data) claims 2^63 bytes: skipped, counted.
+    let mut f = good.clone();
+    set(&mut f, FEATURE_BITS, 1 << 2);
+    let end = f.len() as u64;
+    f.extend_from_slice(&end.to_le_bytes());
+    f.extend_from_slice(&(1u64 << 63).to_le_bytes());
+    let path = write(&dir, "huge-feature", &f);
+    let r = scorch(&["info", path.to_str().unwrap()], f.len() as u64);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = String::from_utf8_lossy(&r.out);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("total:") && l.split_whitespace().nth(1) == Some("1")),
+        "{text}"
+    );
+    assert!(
+        r.err.contains("feature section 2 could not be read; skipped"),
+        "{}",
+        r.err
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

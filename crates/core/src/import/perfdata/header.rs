@@ -4,6 +4,7 @@
 
 use super::bytes::{cut, err, Buf};
 use crate::model::ImportErrorKind;
+use rustc_hash::FxHashMap;
 
 /// `perf_event_attr.sample_type` bits, in the order their fields follow in a sample.
 pub(super) mod st {
@@ -142,6 +143,51 @@ impl Attr {
             .filter(|&&bit| self.sample_type & bit != 0)
             .count()
             * 8
+    }
+}
+
+/// The recording's attributes, in file order, and which one each sample id names.
+#[derive(Debug, Default)]
+pub(super) struct Attrs {
+    pub list: Vec<Attr>,
+    pub ids: FxHashMap<u64, usize>,
+}
+
+impl Attrs {
+    pub fn add(&mut self, attr: Attr) {
+        let i = self.list.len();
+        for &id in &attr.ids {
+            self.ids.insert(id, i);
+        }
+        self.list.push(attr);
+    }
+
+    pub fn get(&self, i: usize) -> Option<&Attr> {
+        self.list.get(i)
+    }
+
+    /// The first attribute: its `sample_id_all` trailer layout is the one all records use.
+    pub fn first(&self) -> Option<&Attr> {
+        self.list.first()
+    }
+
+    /// The attribute of a sample: the only one, or the one its id names.
+    pub fn of_sample(&self, r: &Buf<'_>) -> Option<usize> {
+        if self.list.len() == 1 {
+            return Some(0);
+        }
+        let t = self.list.first()?.sample_type;
+        let at = if t & st::IDENTIFIER != 0 {
+            8
+        } else if t & st::ID != 0 {
+            8 + 8 * [st::IP, st::TID, st::TIME, st::ADDR]
+                .iter()
+                .filter(|&&bit| t & bit != 0)
+                .count()
+        } else {
+            return Some(0);
+        };
+        self.ids.get(&r.u64(at)?).copied()
     }
 }
 

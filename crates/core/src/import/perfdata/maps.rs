@@ -21,7 +21,8 @@ pub(super) struct Maps {
     by_pid: FxHashMap<u32, BTreeMap<u64, Map>>,
     /// How many more mappings forks may copy: perf copies a parent's mappings into each new process, which a
     /// hostile input of many mappings and many forks would make quadratic; past this budget (set from the
-    /// input's size) a new process starts with none.
+    /// input's size: one mapping per 16 bytes, so the copies cost a few times the input) a new process starts
+    /// with none.
     pub copy_budget: usize,
 }
 

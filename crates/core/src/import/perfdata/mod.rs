@@ -19,7 +19,9 @@
 //! their times, the second replays them in time order (perf's ordered-events queue).
 //!
 //! Files: `sniff.rs` (the magic), `bytes.rs` (bounds-checked fields of either byte order), `header.rs` (file
-//! header, attributes, feature sections), `maps.rs` (mappings per process), `record.rs` (record types, a sample's fields), `parser.rs` (the reader),
+//! header, attributes, feature sections), `maps.rs` (mappings per process), `record.rs` (record types, a
+//! sample's fields), `parser.rs` (the reader: the header, the records' framing and time order), `replay.rs`
+//! (the records replayed in that order into the profile: mappings, threads, frames, stacks),
 //! `symbols.rs` (renaming frames through a symbolizer).
 
 mod bytes;
@@ -27,6 +29,7 @@ mod header;
 mod maps;
 mod parser;
 mod record;
+mod replay;
 mod sniff;
 pub mod symbols;
 #[cfg(test)]
