@@ -300,3 +300,43 @@ fn the_format_is_listed() {
     assert_eq!(code, 0);
     assert!(out.contains("perf.data"), "{out}");
 }
+
+/// `scorch pack`: the recording symbolized here as gzip'd pprof; `scorch fold` and `scorch info` of the packed
+/// file say what they say of the recording — every event, thread, time and stack. Not carried (FORMATS.md):
+/// CPU numbers, the sampling period, lost-event counts, the recording's facts and warnings.
+#[test]
+fn a_packed_recording_folds_and_counts_as_the_recording() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perfdata-pack");
+    std::fs::create_dir_all(&out).unwrap();
+    for (file, stem) in RECORDINGS {
+        let packed = out.join(format!("{stem}.pb.gz"));
+        let packed = packed.to_str().unwrap();
+        scorch(&["pack", file, "-o", packed]);
+        assert_eq!(scorch(&["fold", file]), scorch(&["fold", packed]), "{file}");
+        let info =
+            |f: &str| serde_json::from_str::<serde_json::Value>(&scorch(&["info", "--json", f])).unwrap();
+        let (mine, packed_info) = (info(file), info(packed));
+        assert_eq!(packed_info["format"], "pprof");
+        for key in [
+            "samples",
+            "total",
+            "unit",
+            "events",
+            "threads",
+            "distinct_stacks",
+            "call_tree_nodes",
+            "max_depth",
+            "time_span_ns",
+            "duration_ns",
+            "stack_health",
+            "off_cpu",
+        ] {
+            assert_eq!(mine[key], packed_info[key], "{file}: {key}");
+        }
+        for event in mine["events"].as_array().unwrap() {
+            let name = event["name"].as_str().unwrap();
+            let by = |f: &str| scorch(&["fold", "--event", name, f]);
+            assert_eq!(by(file), by(packed), "{file}: {name}");
+        }
+    }
+}
