@@ -170,8 +170,13 @@ fn parse_kallsyms(text: &str) -> Option<Kallsyms> {
     if syms.is_empty() {
         return None;
     }
+    // Of several symbols at one address perf keeps the last listed: it sets each symbol's end at the next one's
+    // start before choosing (`symbols__fixup_end`, then `choose_best_symbol`), so only the last has a size
+    // (`__do_sys_rt_sigreturn`, `__ia32_sys_rt_sigreturn`, `__x64_sys_rt_sigreturn`: the last).
     syms.sort_by_key(|s| s.0);
+    syms.reverse();
     syms.dedup_by_key(|s| s.0);
+    syms.reverse();
     for i in 0..syms.len() {
         let next = syms.get(i + 1).map_or(u64::MAX, |n| n.0);
         if let Some(s) = syms.get_mut(i) {

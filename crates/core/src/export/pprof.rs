@@ -14,7 +14,7 @@
 //! past `i64::MAX` have no pprof value: they are refused with a message.
 
 use crate::model::pprof_proto as pb;
-use crate::model::{FrameId, LabelValue, Profile, StackId, Unit, EMPTY_STACK};
+use crate::model::{FrameId, FrameKind, LabelValue, Profile, StackId, Unit, EMPTY_STACK};
 use crate::view::{ViewOptions, NO_ROOT};
 use prost::Message as _;
 use rustc_hash::FxHashMap;
@@ -31,6 +31,10 @@ struct Tables {
     location: Vec<pb::Location>,
     /// Location ids, leaf first, per (root, stack).
     stacks: FxHashMap<(u32, StackId), Vec<u64>>,
+    /// `scorch pack`: kernel frames keep their plain names and point at this `[kernel.kallsyms]` mapping,
+    /// which the pprof importer reads as their kind.
+    kernel_mapping: Option<u64>,
+    mapping: Vec<pb::Mapping>,
 }
 
 impl Tables {
@@ -54,8 +58,16 @@ impl Tables {
         if let Some(&id) = self.locations.get(&f.0) {
             return id;
         }
+        let kind = p.frame_kind(f);
         let mut name = String::new();
-        super::folded::folded_name(&mut name, p.frame_name(f), p.frame_kind(f));
+        let mut mapping_id = 0;
+        match self.kernel_mapping {
+            Some(m) if kind == FrameKind::Kernel => {
+                name.push_str(p.frame_name(f));
+                mapping_id = m;
+            }
+            _ => super::folded::folded_name(&mut name, p.frame_name(f), kind),
+        }
         let name = self.string(&name);
         let id = self.location.len() as u64 + 1;
         self.function.push(pb::Function {
@@ -66,7 +78,7 @@ impl Tables {
         });
         self.location.push(pb::Location {
             id,
-            mapping_id: 0,
+            mapping_id,
             address: 0,
             line: vec![pb::Line {
                 function_id: id,
@@ -228,6 +240,13 @@ pub fn pack_message(p: &Profile) -> Result<pb::Profile, String> {
         return Err("this profile has fractional weights, which pprof's integer values cannot carry".into());
     }
     let mut t = Tables::new();
+    let kernel = t.string("[kernel.kallsyms]");
+    t.mapping.push(pb::Mapping {
+        id: 1,
+        filename: kernel,
+        ..pb::Mapping::default()
+    });
+    t.kernel_mapping = Some(1);
     let types: Vec<(String, Unit)> = if p.events.is_empty() {
         vec![(
             String::from(if p.meta.unit == Unit::Samples {
@@ -318,7 +337,7 @@ pub fn pack_message(p: &Profile) -> Result<pb::Profile, String> {
         period_type: sample_type.get(p.meta.default_event as usize).copied(),
         sample_type,
         sample: samples,
-        mapping: Vec::new(),
+        mapping: std::mem::take(&mut t.mapping),
         location: t.location,
         function: t.function,
         string_table: t.strings,

@@ -55,6 +55,10 @@ pub(super) struct Attr {
     pub config: u64,
     pub sample_type: u64,
     pub read_format: u64,
+    /// The fixed period (`perf record -c N`, a tracepoint's 1): what a sample without its own period field
+    /// weighs, as perf reads it (`evsel__parse_sample` starts from `attr.sample_period`); `None` in frequency
+    /// mode (`-F`, whose samples carry their periods).
+    pub sample_period: Option<u64>,
     pub sample_id_all: bool,
     /// The sample ids the kernel gave this event (one per CPU or thread it was opened on).
     pub ids: Vec<u64>,
@@ -80,6 +84,7 @@ impl Attr {
             config: field(8)?,
             sample_type: field(24)?,
             read_format: field(32)?,
+            sample_period: Some(field(16)?).filter(|_| flags & (1 << 10) == 0),
             sample_id_all: flags & (1 << 18) != 0,
             ids: Vec::new(),
             name: None,

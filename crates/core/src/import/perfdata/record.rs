@@ -88,6 +88,8 @@ pub(super) fn parse_sample(r: &Buf<'_>, a: &Attr) -> Option<SampleFields> {
     }
     if has(st::PERIOD) {
         f.period = Some(u64_at(&mut at)?);
+    } else {
+        f.period = a.sample_period;
     }
     if has(st::READ) {
         let rfm = a.read_format;
