@@ -65,9 +65,12 @@ struct Sym {
 }
 
 /// The function symbols of an ELF file: `.symtab` when it has one, else `.dynsym`.
-fn load_elf(data: &[u8]) -> Option<Loaded> {
+fn load_elf<'data, R: object::ReadRef<'data>>(data: R) -> Option<Loaded> {
     let file = object::File::parse(data).ok()?;
-    fn take(raw: &mut Vec<Sym>, it: &mut dyn Iterator<Item = object::Symbol<'_, '_>>) {
+    fn take<'data, 'file, R: object::ReadRef<'data>>(
+        raw: &mut Vec<Sym>,
+        it: &mut dyn Iterator<Item = object::Symbol<'data, 'file, R>>,
+    ) {
         for s in it {
             if s.kind() != SymbolKind::Text || s.is_undefined() || s.address() == 0 {
                 continue;
@@ -124,6 +127,14 @@ fn load_elf(data: &[u8]) -> Option<Loaded> {
         build_id,
         symtab,
     })
+}
+
+/// [`load_elf`] of a file, reading only the parts it needs (headers, notes, the symbol and string tables)
+/// rather than the whole binary: a system-wide recording maps compilers and libraries of hundreds of MB.
+fn load_elf_file(path: &Path) -> Option<Loaded> {
+    let file = std::fs::File::open(path).ok()?;
+    let cache = object::ReadCache::new(file);
+    load_elf(&cache)
 }
 
 /// An ELF file's symbols, its build id, and whether they came from `.symtab` (else `.dynsym`).
@@ -348,8 +359,7 @@ impl ElfSymbolizer {
             .map(|d| d.join(base))
             .chain([PathBuf::from(&b.path)]);
         for path in paths {
-            let Ok(data) = std::fs::read(&path) else { continue };
-            let Some(l) = load_elf(&data) else { continue };
+            let Some(l) = load_elf_file(&path) else { continue };
             if b.build_id.is_some() && l.build_id.is_some() && b.build_id != l.build_id {
                 continue; // another build of the binary: its symbols would lie
             }
@@ -384,8 +394,7 @@ impl ElfSymbolizer {
                     .join(format!("{tail}.debug")),
             );
             for path in debug {
-                let Ok(data) = std::fs::read(&path) else { continue };
-                let Some(l) = load_elf(&data) else { continue };
+                let Some(l) = load_elf_file(&path) else { continue };
                 if l.build_id.as_deref().is_some_and(|have| have != id) {
                     continue;
                 }
