@@ -230,8 +230,9 @@ pub fn pprof_message(p: &Profile, v: &ViewOptions) -> Result<pb::Profile, String
     })
 }
 
-/// A whole profile as `profile.proto` (not gzip'd), for `scorch pack`: every event (recorded and derived) as its
-/// own sample type, one pprof sample per sample, its value in its event's column; each sample's thread as the
+/// A whole profile as `profile.proto` (not gzip'd), for `scorch pack`: every recorded event as its own sample
+/// type (the derived ones, off-CPU time, are derived again from the switch samples' labels on opening), one
+/// pprof sample per sample, its value in its event's column; each sample's thread as the
 /// labels `comm` (text), `pid` and `tid` (numbers), its time as `timestamp_ns` and its own labels — the labels
 /// the pprof importer turns back into threads and times. No root frame: the threads carry it. Not carried: CPU
 /// numbers, lost-event counts, the recording's facts, frame kinds (named as folded text names them).
@@ -247,21 +248,30 @@ pub fn pack_message(p: &Profile) -> Result<pb::Profile, String> {
         ..pb::Mapping::default()
     });
     t.kernel_mapping = Some(1);
-    let types: Vec<(String, Unit)> = if p.events.is_empty() {
-        vec![(
-            String::from(if p.meta.unit == Unit::Samples {
-                "samples"
-            } else {
-                "value"
-            }),
-            p.meta.unit.clone(),
-        )]
-    } else {
-        p.events
-            .iter()
-            .map(|e| (e.name.clone(), e.unit.clone()))
-            .collect()
-    };
+    // The recorded events, each its column; the derived ones (off-CPU time) are derived again on opening.
+    let mut column = vec![None; p.events.len()];
+    let mut types: Vec<(String, Unit)> = Vec::new();
+    for (e, info) in p.events.iter().enumerate() {
+        if !info.derived {
+            if let Some(c) = column.get_mut(e) {
+                *c = Some(types.len());
+            }
+            types.push((info.name.clone(), info.unit.clone()));
+        }
+    }
+    if types.is_empty() {
+        let name = if p.meta.unit == Unit::Samples {
+            "samples"
+        } else {
+            "value"
+        };
+        types.push((name.to_string(), p.meta.unit.clone()));
+    }
+    let default = column
+        .get(p.meta.default_event as usize)
+        .copied()
+        .flatten()
+        .unwrap_or(0);
     let sample_type: Vec<pb::ValueType> = types
         .iter()
         .map(|(name, unit)| pb::ValueType {
@@ -269,9 +279,7 @@ pub fn pack_message(p: &Profile) -> Result<pb::Profile, String> {
             unit: t.string(unit_word(unit)),
         })
         .collect();
-    let default_sample_type = types
-        .get(p.meta.default_event as usize)
-        .map_or(0, |(name, _)| t.string(name));
+    let default_sample_type = types.get(default).map_or(0, |(name, _)| t.string(name));
     let ns = t.string("nanoseconds");
     let keys = [
         t.string("timestamp_ns"),
@@ -289,8 +297,14 @@ pub fn pack_message(p: &Profile) -> Result<pb::Profile, String> {
             .and_then(|c| c.get(i))
             .copied()
             .unwrap_or(0) as usize;
+        let col = if p.events.is_empty() {
+            Some(0)
+        } else {
+            column.get(e).copied().flatten()
+        };
+        let Some(col) = col else { continue };
         let mut values = vec![0; types.len()];
-        if let Some(v) = values.get_mut(e) {
+        if let Some(v) = values.get_mut(col) {
             *v = w;
         }
         let s = p.samples.stack.get(i).copied().unwrap_or(EMPTY_STACK);
@@ -334,7 +348,7 @@ pub fn pack_message(p: &Profile) -> Result<pb::Profile, String> {
         .and_then(|c| c.iter().min().copied())
         .map_or(Ok(0), value)?;
     Ok(pb::Profile {
-        period_type: sample_type.get(p.meta.default_event as usize).copied(),
+        period_type: sample_type.get(default).copied(),
         sample_type,
         sample: samples,
         mapping: std::mem::take(&mut t.mapping),

@@ -17,6 +17,7 @@ pub(super) mod st {
     pub const CPU: u64 = 1 << 7;
     pub const PERIOD: u64 = 1 << 8;
     pub const STREAM_ID: u64 = 1 << 9;
+    pub const RAW: u64 = 1 << 10;
     pub const IDENTIFIER: u64 = 1 << 16;
 }
 
@@ -31,6 +32,7 @@ pub(super) mod rf {
 
 /// The feature sections scorch reads (`HEADER_*` bit numbers).
 pub(super) mod feat {
+    pub const TRACING_DATA: u32 = 1;
     pub const BUILD_ID: u32 = 2;
     pub const HOSTNAME: u32 = 3;
     pub const OSRELEASE: u32 = 4;
@@ -182,6 +184,8 @@ pub(super) struct Features {
     pub event_names: Vec<(String, Vec<u64>)>,
     /// First and last sample times (`SAMPLE_TIME`).
     pub sample_time: Option<(u64, u64)>,
+    /// `sched_switch`'s fields, from its format text in the tracing data (`TRACING_DATA`).
+    pub sched_switch: Option<super::tracing::SwitchLayout>,
 }
 
 /// A `perf_header_string` at `at`: `u32 len`, then `len` bytes NUL-padded. Returns the string and the end.
@@ -226,6 +230,10 @@ impl Features {
             }
             feat::SAMPLE_TIME => {
                 self.sample_time = Some((b.u64(0)?, b.u64(8)?));
+                return Some(());
+            }
+            feat::TRACING_DATA => {
+                self.sched_switch = super::tracing::SwitchLayout::from_tracing_data(b.data);
                 return Some(());
             }
             feat::EVENT_DESC => return self.event_desc(b),
