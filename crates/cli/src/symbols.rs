@@ -65,9 +65,12 @@ struct Sym {
 }
 
 /// The function symbols of an ELF file: `.symtab` when it has one, else `.dynsym`.
-fn load_elf(data: &[u8]) -> Option<Loaded> {
+fn load_elf<'data, R: object::ReadRef<'data>>(data: R) -> Option<Loaded> {
     let file = object::File::parse(data).ok()?;
-    fn take(raw: &mut Vec<Sym>, it: &mut dyn Iterator<Item = object::Symbol<'_, '_>>) {
+    fn take<'data, 'file, R: object::ReadRef<'data>>(
+        raw: &mut Vec<Sym>,
+        it: &mut dyn Iterator<Item = object::Symbol<'data, 'file, R>>,
+    ) {
         for s in it {
             if s.kind() != SymbolKind::Text || s.is_undefined() || s.address() == 0 {
                 continue;
@@ -126,6 +129,68 @@ fn load_elf(data: &[u8]) -> Option<Loaded> {
     })
 }
 
+/// [`load_elf`] of a file, reading only the parts it needs rather than the whole binary (a system-wide
+/// recording maps compilers and libraries of hundreds of MB): the file's image is a zeroed buffer (the kernel
+/// maps its pages on first touch, so untouched parts cost nothing) into which the ELF header, the program and
+/// section header tables and the sections the symbols need (symbol and string tables, notes for the build id)
+/// are read. Anything but a little-endian ELF64 file is read whole.
+fn load_elf_file(path: &Path) -> Option<Loaded> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
+    let mut head = [0u8; 64];
+    if len < 64 || file.read_exact(&mut head).is_err() || head[..6] != *b"\x7fELF\x02\x01" {
+        return load_elf(&*std::fs::read(path).ok()?);
+    }
+    let u16_at = |at: usize| usize::from(u16::from_le_bytes([head[at], head[at + 1]]));
+    let u64_at = |at: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&head[at..at + 8]);
+        usize::try_from(u64::from_le_bytes(b)).ok()
+    };
+    let (phoff, shoff) = (u64_at(0x20)?, u64_at(0x28)?);
+    let (phsize, shsize) = (u16_at(0x36) * u16_at(0x38), u16_at(0x3a) * u16_at(0x3c));
+    let mut image = vec![0u8; len];
+    let fill = |file: &mut std::fs::File, image: &mut [u8], at: usize, n: usize| -> Option<()> {
+        let part = image.get_mut(at..at.checked_add(n)?)?;
+        file.seek(SeekFrom::Start(at as u64)).ok()?;
+        file.read_exact(part).ok()
+    };
+    image.get_mut(..64)?.copy_from_slice(&head);
+    fill(&mut file, &mut image, phoff, phsize)?;
+    fill(&mut file, &mut image, shoff, shsize)?;
+    // The section names' table (`e_shstrndx`; an `Elf64_Shdr` has `sh_offset` at 0x18, `sh_size` at 0x20),
+    // then the sections the symbols and the build id are read from.
+    let sh = |image: &[u8], field: usize| -> Option<usize> {
+        let at = shoff
+            .checked_add(u16_at(0x3e).checked_mul(u16_at(0x3a))?)?
+            .checked_add(field)?;
+        let mut b = [0u8; 8];
+        b.copy_from_slice(image.get(at..at.checked_add(8)?)?);
+        usize::try_from(u64::from_le_bytes(b)).ok()
+    };
+    let names = (sh(&image, 0x18)?, sh(&image, 0x20)?);
+    fill(&mut file, &mut image, names.0, names.1)?;
+    let mut ranges = Vec::new();
+    if let Ok(elf) = object::read::elf::ElfFile64::<object::LittleEndian>::parse(&*image) {
+        use object::{Object as _, ObjectSection as _, SectionKind};
+        for sec in elf.sections() {
+            let wanted = sec.kind() == SectionKind::Note
+                || matches!(
+                    sec.name(),
+                    Ok(".symtab" | ".strtab" | ".symtab_shndx" | ".dynsym" | ".dynstr")
+                );
+            if let (true, Some((at, n))) = (wanted, sec.file_range()) {
+                ranges.push((usize::try_from(at).ok()?, usize::try_from(n).ok()?));
+            }
+        }
+    }
+    for (at, n) in ranges {
+        fill(&mut file, &mut image, at, n)?;
+    }
+    load_elf(&*image)
+}
+
 /// An ELF file's symbols, its build id, and whether they came from `.symtab` (else `.dynsym`).
 struct Loaded {
     table: Table,
@@ -170,8 +235,13 @@ fn parse_kallsyms(text: &str) -> Option<Kallsyms> {
     if syms.is_empty() {
         return None;
     }
+    // Of several symbols at one address perf keeps the last listed: it sets each symbol's end at the next one's
+    // start before choosing (`symbols__fixup_end`, then `choose_best_symbol`), so only the last has a size
+    // (`__do_sys_rt_sigreturn`, `__ia32_sys_rt_sigreturn`, `__x64_sys_rt_sigreturn`: the last).
     syms.sort_by_key(|s| s.0);
+    syms.reverse();
     syms.dedup_by_key(|s| s.0);
+    syms.reverse();
     for i in 0..syms.len() {
         let next = syms.get(i + 1).map_or(u64::MAX, |n| n.0);
         if let Some(s) = syms.get_mut(i) {
@@ -343,8 +413,7 @@ impl ElfSymbolizer {
             .map(|d| d.join(base))
             .chain([PathBuf::from(&b.path)]);
         for path in paths {
-            let Ok(data) = std::fs::read(&path) else { continue };
-            let Some(l) = load_elf(&data) else { continue };
+            let Some(l) = load_elf_file(&path) else { continue };
             if b.build_id.is_some() && l.build_id.is_some() && b.build_id != l.build_id {
                 continue; // another build of the binary: its symbols would lie
             }
@@ -379,8 +448,7 @@ impl ElfSymbolizer {
                     .join(format!("{tail}.debug")),
             );
             for path in debug {
-                let Ok(data) = std::fs::read(&path) else { continue };
-                let Some(l) = load_elf(&data) else { continue };
+                let Some(l) = load_elf_file(&path) else { continue };
                 if l.build_id.as_deref().is_some_and(|have| have != id) {
                     continue;
                 }

@@ -7,6 +7,7 @@ pub mod graph;
 pub mod heatmap;
 pub mod info;
 pub mod link;
+pub mod pack;
 pub mod search;
 pub mod series;
 pub mod top;
@@ -85,6 +86,9 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Several profiles in a row: each function's self and total share in each, sorted by trend; a CI gate
     Series(series::SeriesArgs),
+    /// A recording symbolized here as one compact file that opens anywhere (gzip'd pprof: every event, each
+    /// sample's thread and time)
+    Pack(pack::PackArgs),
 }
 
 impl Command {
@@ -100,6 +104,7 @@ impl Command {
             Command::Diff(a) => diff::run(a),
             Command::Export(a) => export::run(a),
             Command::Series(a) => series::run(a),
+            Command::Pack(a) => pack::run(a),
         }
     }
 }

@@ -14,7 +14,7 @@
 //! past `i64::MAX` have no pprof value: they are refused with a message.
 
 use crate::model::pprof_proto as pb;
-use crate::model::{FrameId, LabelValue, Profile, StackId, Unit, EMPTY_STACK};
+use crate::model::{FrameId, FrameKind, LabelValue, Profile, StackId, Unit, EMPTY_STACK};
 use crate::view::{ViewOptions, NO_ROOT};
 use prost::Message as _;
 use rustc_hash::FxHashMap;
@@ -31,6 +31,10 @@ struct Tables {
     location: Vec<pb::Location>,
     /// Location ids, leaf first, per (root, stack).
     stacks: FxHashMap<(u32, StackId), Vec<u64>>,
+    /// `scorch pack`: kernel frames keep their plain names and point at this `[kernel.kallsyms]` mapping,
+    /// which the pprof importer reads as their kind.
+    kernel_mapping: Option<u64>,
+    mapping: Vec<pb::Mapping>,
 }
 
 impl Tables {
@@ -54,8 +58,16 @@ impl Tables {
         if let Some(&id) = self.locations.get(&f.0) {
             return id;
         }
+        let kind = p.frame_kind(f);
         let mut name = String::new();
-        super::folded::folded_name(&mut name, p.frame_name(f), p.frame_kind(f));
+        let mut mapping_id = 0;
+        match self.kernel_mapping {
+            Some(m) if kind == FrameKind::Kernel => {
+                name.push_str(p.frame_name(f));
+                mapping_id = m;
+            }
+            _ => super::folded::folded_name(&mut name, p.frame_name(f), kind),
+        }
         let name = self.string(&name);
         let id = self.location.len() as u64 + 1;
         self.function.push(pb::Function {
@@ -66,7 +78,7 @@ impl Tables {
         });
         self.location.push(pb::Location {
             id,
-            mapping_id: 0,
+            mapping_id,
             address: 0,
             line: vec![pb::Line {
                 function_id: id,
@@ -153,27 +165,7 @@ pub fn pprof_message(p: &Profile, v: &ViewOptions) -> Result<pb::Profile, String
                     num_unit: ns,
                 });
             }
-            let set = p.samples.labels.as_ref().and_then(|c| c.get(i)).copied();
-            for l in set
-                .and_then(|s| p.label_sets.get(s as usize))
-                .map_or(&[][..], |v| v)
-            {
-                let key = t.string(p.strings.get(l.key));
-                label.push(match l.value {
-                    LabelValue::Str(s) => pb::Label {
-                        key,
-                        str: t.string(p.strings.get(s)),
-                        num: 0,
-                        num_unit: 0,
-                    },
-                    LabelValue::Num(n, u) => pb::Label {
-                        key,
-                        str: 0,
-                        num: n,
-                        num_unit: u.map_or(0, |u| t.string(p.strings.get(u))),
-                    },
-                });
-            }
+            push_labels(&mut t, p, i, &mut label);
             samples.push(pb::Sample {
                 location_id: t.stack(p, root, s),
                 value: vec![value(w)?],
@@ -238,11 +230,179 @@ pub fn pprof_message(p: &Profile, v: &ViewOptions) -> Result<pb::Profile, String
     })
 }
 
+/// A whole profile as `profile.proto` (not gzip'd), for `scorch pack`: every recorded event as its own sample
+/// type (the derived ones, off-CPU time, are derived again from the switch samples' labels on opening), one
+/// pprof sample per sample, its value in its event's column; each sample's thread as the
+/// labels `comm` (text), `pid` and `tid` (numbers), its time as `timestamp_ns` and its own labels — the labels
+/// the pprof importer turns back into threads and times. No root frame: the threads carry it. Not carried: CPU
+/// numbers, lost-event counts, the recording's facts, frame kinds (named as folded text names them).
+pub fn pack_message(p: &Profile) -> Result<pb::Profile, String> {
+    if p.meta.decimals > 0 {
+        return Err("this profile has fractional weights, which pprof's integer values cannot carry".into());
+    }
+    let mut t = Tables::new();
+    let kernel = t.string("[kernel.kallsyms]");
+    t.mapping.push(pb::Mapping {
+        id: 1,
+        filename: kernel,
+        ..pb::Mapping::default()
+    });
+    t.kernel_mapping = Some(1);
+    // The recorded events, each its column; the derived ones (off-CPU time) are derived again on opening.
+    let mut column = vec![None; p.events.len()];
+    let mut types: Vec<(String, Unit)> = Vec::new();
+    for (e, info) in p.events.iter().enumerate() {
+        if !info.derived {
+            if let Some(c) = column.get_mut(e) {
+                *c = Some(types.len());
+            }
+            types.push((info.name.clone(), info.unit.clone()));
+        }
+    }
+    if types.is_empty() {
+        let name = if p.meta.unit == Unit::Samples {
+            "samples"
+        } else {
+            "value"
+        };
+        types.push((name.to_string(), p.meta.unit.clone()));
+    }
+    let default = column
+        .get(p.meta.default_event as usize)
+        .copied()
+        .flatten()
+        .unwrap_or(0);
+    let sample_type: Vec<pb::ValueType> = types
+        .iter()
+        .map(|(name, unit)| pb::ValueType {
+            r#type: t.string(name),
+            unit: t.string(unit_word(unit)),
+        })
+        .collect();
+    let default_sample_type = types.get(default).map_or(0, |(name, _)| t.string(name));
+    let ns = t.string("nanoseconds");
+    let keys = [
+        t.string("timestamp_ns"),
+        t.string("comm"),
+        t.string("pid"),
+        t.string("tid"),
+    ];
+    let mut samples = Vec::with_capacity(p.samples.len());
+    for i in 0..p.samples.len() {
+        let w = value(p.samples.weight.get(i).copied().unwrap_or(0))?;
+        let e = p
+            .samples
+            .event
+            .as_ref()
+            .and_then(|c| c.get(i))
+            .copied()
+            .unwrap_or(0) as usize;
+        let col = if p.events.is_empty() {
+            Some(0)
+        } else {
+            column.get(e).copied().flatten()
+        };
+        let Some(col) = col else { continue };
+        let mut values = vec![0; types.len()];
+        if let Some(v) = values.get_mut(col) {
+            *v = w;
+        }
+        let s = p.samples.stack.get(i).copied().unwrap_or(EMPTY_STACK);
+        let mut label = Vec::new();
+        let num = |key, num, num_unit| pb::Label {
+            key,
+            str: 0,
+            num,
+            num_unit,
+        };
+        if let Some(&ts) = p.samples.time_ns.as_ref().and_then(|c| c.get(i)) {
+            label.push(num(keys[0], value(ts)?, ns));
+        }
+        if let Some(&th) = p.samples.thread.as_ref().and_then(|c| c.get(i)) {
+            let th = th as usize;
+            if let (Some(&comm), Some(&tid)) = (p.threads.comm.get(th), p.threads.tid.get(th)) {
+                let comm = t.string(p.strings.get(comm));
+                label.push(pb::Label {
+                    key: keys[1],
+                    str: comm,
+                    num: 0,
+                    num_unit: 0,
+                });
+                if let Some(pid) = p.threads.pid.get(th).copied().flatten() {
+                    label.push(num(keys[2], i64::from(pid), 0));
+                }
+                label.push(num(keys[3], i64::from(tid), 0));
+            }
+        }
+        push_labels(&mut t, p, i, &mut label);
+        samples.push(pb::Sample {
+            location_id: t.stack(p, NO_ROOT, s),
+            value: values,
+            label,
+        });
+    }
+    let time_nanos = p
+        .samples
+        .time_ns
+        .as_ref()
+        .and_then(|c| c.iter().min().copied())
+        .map_or(Ok(0), value)?;
+    Ok(pb::Profile {
+        period_type: sample_type.get(default).copied(),
+        sample_type,
+        sample: samples,
+        mapping: std::mem::take(&mut t.mapping),
+        location: t.location,
+        function: t.function,
+        string_table: t.strings,
+        drop_frames: 0,
+        keep_frames: 0,
+        time_nanos,
+        duration_nanos: p.meta.duration_ns.map_or(Ok(0), value)?,
+        period: 0,
+        comment: Vec::new(),
+        default_sample_type,
+    })
+}
+
+/// A sample's own labels, appended to `label`.
+fn push_labels(t: &mut Tables, p: &Profile, i: usize, label: &mut Vec<pb::Label>) {
+    let set = p.samples.labels.as_ref().and_then(|c| c.get(i)).copied();
+    for l in set
+        .and_then(|s| p.label_sets.get(s as usize))
+        .map_or(&[][..], |v| v)
+    {
+        let key = t.string(p.strings.get(l.key));
+        label.push(match l.value {
+            LabelValue::Str(s) => pb::Label {
+                key,
+                str: t.string(p.strings.get(s)),
+                num: 0,
+                num_unit: 0,
+            },
+            LabelValue::Num(n, u) => pb::Label {
+                key,
+                str: 0,
+                num: n,
+                num_unit: u.map_or(0, |u| t.string(p.strings.get(u))),
+            },
+        });
+    }
+}
+
+/// A whole profile as gzip'd `profile.proto` bytes ([`pack_message`]).
+pub fn pack(p: &Profile) -> Result<Vec<u8>, String> {
+    gzip(&pack_message(p)?.encode_to_vec())
+}
+
 /// The view as gzip'd `profile.proto` bytes.
 pub fn to_pprof(p: &Profile, v: &ViewOptions) -> Result<Vec<u8>, String> {
-    let raw = pprof_message(p, v)?.encode_to_vec();
+    gzip(&pprof_message(p, v)?.encode_to_vec())
+}
+
+fn gzip(raw: &[u8]) -> Result<Vec<u8>, String> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(&raw)
+    e.write_all(raw)
         .and_then(|_| e.finish())
         .map_err(|x| format!("compressing the profile: {x}"))
 }

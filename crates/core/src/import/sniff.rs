@@ -22,18 +22,18 @@ static FORMATS: [Registered; 9] = [
     Registered {
         importer: &PerfDataFormat,
         parser: |o| {
-            Box::new(PerfDataParser::new(&PerfDataOptions {
+            Box::new(WithOffCpu(Box::new(PerfDataParser::new(&PerfDataOptions {
                 max_bytes: o.max_whole_input_bytes,
                 keep_warnings: Some(o.keep_warnings),
-            }))
+            }))))
         },
     },
     Registered {
         importer: &PprofFormat,
         parser: |o| {
-            Box::new(PprofParser::new(&PprofOptions {
+            Box::new(WithOffCpu(Box::new(PprofParser::new(&PprofOptions {
                 max_bytes: o.max_whole_input_bytes,
-            }))
+            }))))
         },
     },
     Registered {
@@ -184,4 +184,24 @@ pub(super) fn find(prefix: &[u8], at_end: bool) -> Found {
         }
     }
     Found::No
+}
+
+/// A parse followed by the off-CPU time its `sched:sched_switch` samples' labels give (`perf::derive_offcpu`,
+/// the perf script importer's own step; nothing when there are none): perf.data, whose reader labels them from
+/// the raw payloads, and pprof, where `scorch pack` keeps those labels with each sample's thread and time.
+/// Joined here, as no format imports another.
+struct WithOffCpu(Box<dyn Parse>);
+
+impl Parse for WithOffCpu {
+    fn feed(&mut self, chunk: &[u8]) -> Result<(), ImportError> {
+        self.0.feed(chunk)
+    }
+
+    fn finish(self: Box<Self>) -> Result<Profile, ImportError> {
+        Ok(super::perf::derive_offcpu(self.0.finish()?))
+    }
+
+    fn samples(&self) -> usize {
+        self.0.samples()
+    }
 }

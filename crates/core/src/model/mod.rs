@@ -304,6 +304,11 @@ pub struct EventInfo {
 /// The key of the note (`Meta::info`) on what perf's scheduler events derived (off-CPU time, wall-clock), or
 /// why not.
 pub const OFF_CPU_NOTE: &str = "off-CPU";
+/// Label keys of a `sched:sched_switch` sample, which both perf readers (perf script's text, perf.data's raw
+/// payload) set and off-CPU time is derived from (`import::perf::sched`).
+pub const SWITCH_PREV_PID: &str = "prev_pid";
+pub const SWITCH_PREV_STATE: &str = "prev_state";
+pub const SWITCH_NEXT_PID: &str = "next_pid";
 
 /// Facts about where the profile came from.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

@@ -27,9 +27,9 @@ pub const SCHED_SWITCH: &str = "sched:sched_switch";
 pub const OFFCPU_TIME: &str = "offcpu-time";
 
 /// Label keys on the raw `sched:sched_switch` samples.
-pub const PREV_PID: &str = "prev_pid";
-pub const PREV_STATE: &str = "prev_state";
-pub const NEXT_PID: &str = "next_pid";
+pub const PREV_PID: &str = crate::model::SWITCH_PREV_PID;
+pub const PREV_STATE: &str = crate::model::SWITCH_PREV_STATE;
+pub const NEXT_PID: &str = crate::model::SWITCH_NEXT_PID;
 /// Label key of the derived samples: the state the thread left the CPU in (S, D, R, R+, …).
 pub const STATE: &str = "state";
 /// Label key of the wall-clock samples: `on` or `off`.

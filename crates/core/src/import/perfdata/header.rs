@@ -18,6 +18,7 @@ pub(super) mod st {
     pub const CPU: u64 = 1 << 7;
     pub const PERIOD: u64 = 1 << 8;
     pub const STREAM_ID: u64 = 1 << 9;
+    pub const RAW: u64 = 1 << 10;
     pub const IDENTIFIER: u64 = 1 << 16;
 }
 
@@ -32,6 +33,7 @@ pub(super) mod rf {
 
 /// The feature sections scorch reads (`HEADER_*` bit numbers).
 pub(super) mod feat {
+    pub const TRACING_DATA: u32 = 1;
     pub const BUILD_ID: u32 = 2;
     pub const HOSTNAME: u32 = 3;
     pub const OSRELEASE: u32 = 4;
@@ -56,6 +58,10 @@ pub(super) struct Attr {
     pub config: u64,
     pub sample_type: u64,
     pub read_format: u64,
+    /// The fixed period (`perf record -c N`, a tracepoint's 1): what a sample without its own period field
+    /// weighs, as perf reads it (`evsel__parse_sample` starts from `attr.sample_period`); `None` in frequency
+    /// mode (`-F`, whose samples carry their periods).
+    pub sample_period: Option<u64>,
     pub sample_id_all: bool,
     /// The sample ids the kernel gave this event (one per CPU or thread it was opened on).
     pub ids: Vec<u64>,
@@ -81,6 +87,7 @@ impl Attr {
             config: field(8)?,
             sample_type: field(24)?,
             read_format: field(32)?,
+            sample_period: Some(field(16)?).filter(|_| flags & (1 << 10) == 0),
             sample_id_all: flags & (1 << 18) != 0,
             ids: Vec::new(),
             name: None,
@@ -223,6 +230,8 @@ pub(super) struct Features {
     pub event_names: Vec<(String, Vec<u64>)>,
     /// First and last sample times (`SAMPLE_TIME`).
     pub sample_time: Option<(u64, u64)>,
+    /// `sched_switch`'s fields, from its format text in the tracing data (`TRACING_DATA`).
+    pub sched_switch: Option<super::tracing::SwitchLayout>,
 }
 
 /// A `perf_header_string` at `at`: `u32 len`, then `len` bytes NUL-padded. Returns the string and the end.
@@ -267,6 +276,10 @@ impl Features {
             }
             feat::SAMPLE_TIME => {
                 self.sample_time = Some((b.u64(0)?, b.u64(8)?));
+                return Some(());
+            }
+            feat::TRACING_DATA => {
+                self.sched_switch = super::tracing::SwitchLayout::from_tracing_data(b.data);
                 return Some(());
             }
             feat::EVENT_DESC => return self.event_desc(b),

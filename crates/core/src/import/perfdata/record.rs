@@ -49,9 +49,11 @@ pub(super) struct SampleFields {
     pub period: Option<u64>,
     /// Where the callchain's entries start in the record, and how many.
     pub callchain: Option<(usize, usize)>,
+    /// Where the raw payload (`PERF_SAMPLE_RAW`: a tracepoint's record) starts in the record, and its length.
+    pub raw: Option<(usize, usize)>,
 }
 
-/// Reads a sample's fields in `sample_type` order, up to the callchain (nothing after it is used); `None`
+/// Reads a sample's fields in `sample_type` order, up to the raw payload (nothing after it is used); `None`
 /// when the record is too short for them.
 pub(super) fn parse_sample(r: &Buf<'_>, a: &Attr) -> Option<SampleFields> {
     let t = a.sample_type;
@@ -88,6 +90,8 @@ pub(super) fn parse_sample(r: &Buf<'_>, a: &Attr) -> Option<SampleFields> {
     }
     if has(st::PERIOD) {
         f.period = Some(u64_at(&mut at)?);
+    } else {
+        f.period = a.sample_period;
     }
     if has(st::READ) {
         let rfm = a.read_format;
@@ -110,6 +114,17 @@ pub(super) fn parse_sample(r: &Buf<'_>, a: &Attr) -> Option<SampleFields> {
             return None;
         }
         f.callchain = Some((start, n));
+        at = end;
+    }
+    if has(st::RAW) {
+        let n = usize::try_from(r.u32(at)?).ok()?;
+        let start = at + 4;
+        let end = start.checked_add(n)?;
+        if end > r.data.len() {
+            return None;
+        }
+        f.raw = Some((start, n));
+        at = end;
     }
     if at > r.data.len() {
         return None;

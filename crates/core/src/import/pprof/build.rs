@@ -282,6 +282,8 @@ impl Builder {
             negative: 0,
             labels_seen: false,
         };
+        let carried = Carried::of(&self.strings, msg);
+        let mut threads: FxHashMap<(String, Option<u32>, u32), u32> = FxHashMap::default();
         for (si, sample) in msg.sample.iter().enumerate() {
             if sample.value.len() != msg.sample_type.len() {
                 return Err(err(
@@ -315,11 +317,28 @@ impl Builder {
                     s
                 }
             };
-            let labels = if sample.label.is_empty() {
+            let own = |l: &&proto::Label| !carried.is_carried(l.key);
+            let labels = if !sample.label.iter().any(|l| own(&l)) {
                 None
             } else {
                 read.labels_seen = true;
-                Some(self.label_set(b, sample)?)
+                Some(self.label_set(b, sample.label.iter().filter(own))?)
+            };
+            let time_ns = carried.time(sample);
+            let thread = match carried.thread(sample) {
+                Some((comm, pid, tid)) => {
+                    let comm = self.s(comm, "a label value")?;
+                    let key = (comm.to_string(), pid, tid);
+                    Some(match threads.get(&key) {
+                        Some(&t) => t,
+                        None => {
+                            let t = b.thread(comm, pid, tid);
+                            threads.insert(key, t);
+                            t
+                        }
+                    })
+                }
+                None => None,
             };
             for (t, &v) in sample.value.iter().enumerate() {
                 if v == 0 {
@@ -335,8 +354,8 @@ impl Builder {
                     FullSample {
                         stack: leaf,
                         weight: v.unsigned_abs(),
-                        time_ns: None,
-                        thread: None,
+                        time_ns,
+                        thread,
                         event: Some(event),
                         cpu: None,
                         labels: Some(labels.unwrap_or(u32::MAX)),
@@ -367,9 +386,13 @@ impl Builder {
     }
 
     /// Interns a sample's labels as a label set.
-    fn label_set(&self, b: &mut ProfileBuilder, sample: &proto::Sample) -> Result<u32, ImportError> {
-        let mut set = Vec::with_capacity(sample.label.len());
-        for l in &sample.label {
+    fn label_set<'a>(
+        &self,
+        b: &mut ProfileBuilder,
+        labels: impl Iterator<Item = &'a proto::Label>,
+    ) -> Result<u32, ImportError> {
+        let mut set = Vec::new();
+        for l in labels {
             let key = b.intern(self.s(l.key, "a label key")?);
             let value = if l.str != 0 {
                 LabelValue::Str(b.intern(self.s(l.str, "a label value")?))
@@ -543,6 +566,64 @@ fn simplify_func(f: &str) -> &str {
         }
     }
     f
+}
+
+/// The labels `scorch pack` writes for what pprof has no field for (`export::pprof::pack_message`): a numeric
+/// `timestamp_ns` (the sample's time) and a text `comm` with numeric `tid` (and `pid`), the sample's thread.
+/// Read as times and threads only when every sample has them (else they stay labels, as before).
+struct Carried {
+    /// String ids of `timestamp_ns`, `comm`, `pid`, `tid` (0: absent).
+    keys: [i64; 4],
+    times: bool,
+    threads: bool,
+}
+
+impl Carried {
+    fn of(strings: &[String], msg: &proto::Profile) -> Carried {
+        let id = |k: &str| strings.iter().position(|s| s == k).map_or(0, |i| i as i64);
+        let keys = [id("timestamp_ns"), id("comm"), id("pid"), id("tid")];
+        let mut c = Carried {
+            keys,
+            times: keys[0] != 0,
+            threads: keys[1] != 0 && keys[3] != 0,
+        };
+        let has = |s: &proto::Sample, k: i64, text: bool| {
+            s.label.iter().any(|l| l.key == k && (l.str != 0) == text)
+        };
+        c.times = c.times && msg.sample.iter().all(|s| has(s, keys[0], false));
+        c.threads = c.threads
+            && msg
+                .sample
+                .iter()
+                .all(|s| has(s, keys[1], true) && has(s, keys[3], false));
+        c
+    }
+
+    fn is_carried(&self, key: i64) -> bool {
+        (self.times && key == self.keys[0]) || (self.threads && self.keys[1..].contains(&key))
+    }
+
+    fn num(s: &proto::Sample, key: i64) -> Option<i64> {
+        s.label.iter().find(|l| l.key == key).map(|l| l.num)
+    }
+
+    fn time(&self, s: &proto::Sample) -> Option<u64> {
+        self.times
+            .then(|| Self::num(s, self.keys[0]))
+            .flatten()
+            .and_then(|n| u64::try_from(n).ok())
+    }
+
+    /// (comm's string id, pid, tid)
+    fn thread(&self, s: &proto::Sample) -> Option<(i64, Option<u32>, u32)> {
+        if !self.threads {
+            return None;
+        }
+        let comm = s.label.iter().find(|l| l.key == self.keys[1])?.str;
+        let pid = Self::num(s, self.keys[2]).and_then(|n| u32::try_from(n).ok());
+        let tid = Self::num(s, self.keys[3]).and_then(|n| u32::try_from(n).ok())?;
+        Some((comm, pid, tid))
+    }
 }
 
 #[cfg(test)]
