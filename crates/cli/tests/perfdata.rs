@@ -336,6 +336,31 @@ fn info_counts_equal_perf_report() {
     }
 }
 
+/// Off-CPU time from the `sched:sched_switch` payloads of the system-wide recording (read from the raw
+/// payload through the format in its tracing data) equals what the perf script reader derives from perf's text
+/// of the same payloads: the derived events, their totals, and their stacks (by address: see
+/// `BY_ADDRESS_ONLY`).
+#[test]
+fn off_cpu_time_from_the_recordings_switches_equals_perf_scripts() {
+    let script = address_script("sys");
+    for event in ["offcpu", "wall-clock"] {
+        let theirs = scorch_stdin(&["fold", "--event", event, "-"], &script);
+        assert!(!theirs.is_empty(), "{event}");
+        assert_eq!(
+            fold_by_address(&["--event", event, "sys.data"]),
+            theirs,
+            "{event}"
+        );
+    }
+    let info: serde_json::Value =
+        serde_json::from_str(&scorch(&["info", "--json", "--no-symbols", "sys.data"])).unwrap();
+    let text: serde_json::Value =
+        serde_json::from_str(&scorch_stdin(&["info", "--json", "-"], &script)).unwrap();
+    for key in ["events", "off_cpu", "samples", "total", "threads"] {
+        assert_eq!(info[key], text[key], "{key}");
+    }
+}
+
 #[test]
 fn the_format_is_listed() {
     let (code, out, _) = common::scorch(&["--help"]);

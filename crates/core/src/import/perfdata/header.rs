@@ -95,8 +95,8 @@ impl Attr {
     }
 
     /// The event's name when the recording names none: perf's names of the generic hardware and software
-    /// events, `tracepoint:ID` for a tracepoint (its name is in the tracing data, which scorch does not read),
-    /// else `TYPE:CONFIG` in hex.
+    /// events, `tracepoint:ID` for a tracepoint (its name is in the tracing data, of which scorch reads only
+    /// `sched_switch`'s format), else `TYPE:CONFIG` in hex.
     pub fn fallback_name(&self) -> String {
         const HW: [&str; 10] = [
             "cycles",

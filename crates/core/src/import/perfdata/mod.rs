@@ -21,8 +21,9 @@
 //! Files: `sniff.rs` (the magic), `bytes.rs` (bounds-checked fields of either byte order), `header.rs` (file
 //! header, attributes, feature sections), `maps.rs` (mappings per process), `record.rs` (record types, a
 //! sample's fields), `parser.rs` (the reader: the header, the records' framing and time order), `replay.rs`
-//! (the records replayed in that order into the profile: mappings, threads, frames, stacks),
-//! `symbols.rs` (renaming frames through a symbolizer).
+//! (the records replayed in that order into the profile: mappings, threads, frames, stacks), `tracing.rs`
+//! (`sched:sched_switch` payloads into the labels off-CPU time is derived from), `symbols.rs` (renaming frames
+//! through a symbolizer).
 
 mod bytes;
 mod header;
@@ -32,11 +33,8 @@ mod record;
 mod replay;
 mod sniff;
 pub mod symbols;
-// `sched_switch` payloads into labels: read and tested here; the reader (`parser.rs`) calls it once its
-// split (another branch) lands — until then the reader's side is unused outside the tests.
 #[cfg(test)]
 mod tests;
-#[cfg_attr(not(test), allow(dead_code))]
 mod tracing;
 
 pub use parser::{read, PerfDataParser};
@@ -52,6 +50,9 @@ pub const KERNEL_MODULE: &str = "[kernel.kallsyms]";
 /// symbol (`_text` or `_stext`) of its `[kernel.kallsyms]` MMAP record and the address it had (the record's
 /// `pgoff`), to compare with that symbol's address in the kallsyms of the machine that symbolizes.
 pub const KERNEL_TEXT_INFO: &str = "kernel text";
+/// The key of the profile's facts that says the `sched:sched_switch` payloads were read through the kernel's
+/// layout since 4.14, assumed: the recording has no format text for them (no tracing data).
+pub const SCHED_SWITCH_INFO: &str = "sched_switch";
 /// The key of the profile's facts with the recording machine's kernel release (the `OSRELEASE` feature).
 pub const OS_RELEASE_INFO: &str = "os release";
 

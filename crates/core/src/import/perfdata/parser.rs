@@ -8,6 +8,7 @@ use super::header::{section, st, Attr, Attrs, Features, MAX_ATTRS};
 use super::record::*;
 use super::replay::Replay;
 use super::sniff::{MAGIC_BE, MAGIC_LE};
+use super::tracing::SwitchLayout;
 use super::PerfDataOptions;
 use crate::model::{ImportError, ImportErrorKind, Profile, WarningKind, Warnings};
 
@@ -235,6 +236,11 @@ impl Reader {
                     } else {
                         r.u32(8).and_then(|x| usize::try_from(x).ok())
                     };
+                    if let (rt::HEADER_TRACING_DATA, Some(n)) = (kind, extra) {
+                        if let Some(data) = b.bytes(rec_end, n) {
+                            self.features.sched_switch = SwitchLayout::from_tracing_data(data);
+                        }
+                    }
                     let extra = extra.and_then(|x| x.checked_add(7)).map(|x| x & !7);
                     next = match extra.and_then(|x| rec_end.checked_add(x)) {
                         Some(n) if n <= end => n,
@@ -279,7 +285,8 @@ impl Reader {
         let mut recs = std::mem::take(&mut self.recs);
         recs.sort_by_key(|r| r.time); // stable: records of one time keep their order
         for rec in &recs {
-            self.replay.record(&self.attrs, b, rec.at)?;
+            self.replay
+                .record(&self.attrs, self.features.sched_switch.as_ref(), b, rec.at)?;
         }
         Ok(())
     }

@@ -7,7 +7,8 @@ use super::bytes::{err, Buf};
 use super::header::{st, Attr, Attrs, Features};
 use super::maps::{Map, Maps};
 use super::record::*;
-use super::{BINARY_INFO, KERNEL_MODULE, KERNEL_TEXT_INFO};
+use super::tracing::{SwitchLabels, SwitchLayout};
+use super::{BINARY_INFO, KERNEL_MODULE, KERNEL_TEXT_INFO, SCHED_SWITCH_INFO};
 use crate::import::kind::{is_jit_dso, is_kernel_dso};
 use crate::model::{
     Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Lost, Profile, ProfileBuilder,
@@ -50,6 +51,9 @@ pub(super) struct Replay {
     lost_samples: Lost,
     samples: u64,
     untimed: u64,
+    /// The `sched:sched_switch` samples' labels (their raw payloads read), for the off-CPU time the
+    /// dispatcher derives.
+    switches: SwitchLabels,
 }
 
 impl Replay {
@@ -76,6 +80,7 @@ impl Replay {
             lost_samples: Lost::default(),
             samples: 0,
             untimed: 0,
+            switches: SwitchLabels::default(),
         }
     }
 
@@ -83,8 +88,15 @@ impl Replay {
         self.warnings.push(kind, 0, at as u64, msg);
     }
 
-    /// Handles one kept record (at `at` in the input) in the replay.
-    pub(super) fn record(&mut self, attrs: &Attrs, b: &Buf<'_>, at: usize) -> Result<(), ImportError> {
+    /// Handles one kept record (at `at` in the input) in the replay; `switch`: where `sched_switch`'s fields
+    /// are, from the recording's tracing data (`None`: the kernel's layout is assumed).
+    pub(super) fn record(
+        &mut self,
+        attrs: &Attrs,
+        switch: Option<&SwitchLayout>,
+        b: &Buf<'_>,
+        at: usize,
+    ) -> Result<(), ImportError> {
         let size = b.u16(at + 6).map_or(0, usize::from);
         let Some(r) = b.slice(at, at + size) else {
             return Ok(());
@@ -94,7 +106,7 @@ impl Replay {
         let trailer = attrs.first().map_or(0, Attr::trailer_len);
         let body_end = size.saturating_sub(trailer);
         let ok = match kind {
-            rt::SAMPLE => return self.sample(attrs, &r, at, misc),
+            rt::SAMPLE => return self.sample(attrs, switch, &r, at, misc),
             rt::MMAP => self.mmap(&r, misc, 40, body_end, None),
             rt::MMAP2 => {
                 let build_id = (misc & MISC_MMAP_BUILD_ID != 0)
@@ -270,7 +282,14 @@ impl Replay {
         self.frames.push(f);
     }
 
-    fn sample(&mut self, attrs: &Attrs, r: &Buf<'_>, at: usize, misc: u16) -> Result<(), ImportError> {
+    fn sample(
+        &mut self,
+        attrs: &Attrs,
+        switch: Option<&SwitchLayout>,
+        r: &Buf<'_>,
+        at: usize,
+        misc: u16,
+    ) -> Result<(), ImportError> {
         let Some(ai) = attrs.of_sample(r) else {
             self.warn(
                 WarningKind::MalformedRecord,
@@ -325,6 +344,9 @@ impl Replay {
         };
         let event = self.event_of(attrs.get(ai), ai, fields.period.is_some());
         let thread = self.thread_of(fields.pid, fields.tid);
+        let name = attrs.get(ai).and_then(|a| a.name.as_deref()).unwrap_or_default();
+        let raw = fields.raw.and_then(|(s, n)| r.bytes(s, n));
+        let labels = self.switches.of(&mut self.b, switch, name, raw, r.big);
         if fields.time.is_none() {
             self.untimed += 1;
         }
@@ -337,7 +359,7 @@ impl Replay {
                 thread: Some(thread),
                 event: Some(event),
                 cpu: Some(fields.cpu.unwrap_or(u32::MAX)),
-                labels: None,
+                labels,
             },
             at as u64,
         )
@@ -413,6 +435,19 @@ impl Replay {
         }
         if let Some((sym, addr)) = &self.kernel_text {
             info.push((KERNEL_TEXT_INFO, format!("{sym} {addr:#x}")));
+        }
+        if self.switches.assumed {
+            info.push((
+                SCHED_SWITCH_INFO,
+                "layout assumed (the recording has no format text): the kernel's since 4.14".into(),
+            ));
+        }
+        if self.switches.unread > 0 {
+            let msg = format!(
+                "{} sched:sched_switch samples have no readable payload (PERF_SAMPLE_RAW): they give no off-CPU time",
+                self.switches.unread
+            );
+            self.warn(WarningKind::MalformedRecord, input_len, msg);
         }
         for (k, v) in info {
             self.b.add_info(k, v);

@@ -337,3 +337,78 @@ fn the_kernel_mmap_record_says_where_the_kernel_was_loaded() {
         assert_eq!(recorded_kernel(&p), RecordedKernel::default());
     }
 }
+
+/// A pipe-mode recording of `sched:sched_switch` (a tracepoint attribute named by `EVENT_UPDATE`, raw
+/// payloads): thread 7 switches out to 8 at 1 s and back in at 3 s, and a third switch's payload is cut short.
+/// `format`: the tracing data's format text (none: the kernel's layout is assumed); `next_pid_at`: where the
+/// payloads hold `next_pid`.
+fn switches(format: Option<&str>, next_pid_at: usize) -> Profile {
+    let mut w = W::new(false);
+    w.bytes(b"PERFILE2").u64(16);
+    let mut a = attr(false, IP | TID | TIME | PERIOD | super::header::st::RAW);
+    a[0..4].copy_from_slice(&2u32.to_le_bytes()); // PERF_TYPE_TRACEPOINT
+    a.extend_from_slice(&42u64.to_le_bytes());
+    w.record(64, 0, &a);
+    let mut name = W::new(false);
+    name.u64(2).u64(42).bytes(b"sched:sched_switch\0");
+    w.record(78, 0, &name.b);
+    if let Some(text) = format {
+        let mut data = text.as_bytes().to_vec();
+        data.resize(data.len().div_ceil(8) * 8, 0);
+        w.record(66, 0, &(data.len() as u32).to_le_bytes());
+        w.bytes(&data);
+    }
+    let payload = |prev: i32, state: u64, next: i32| {
+        let mut raw = vec![0u8; 64];
+        raw[24..28].copy_from_slice(&prev.to_le_bytes());
+        raw[32..40].copy_from_slice(&state.to_le_bytes());
+        raw[next_pid_at..next_pid_at + 4].copy_from_slice(&next.to_le_bytes());
+        raw
+    };
+    for (t, tid, raw) in [
+        (1_000_000_000u64, 7, payload(7, 1, 8)),
+        (3_000_000_000, 8, payload(8, 0, 7)),
+        (4_000_000_000, 7, payload(7, 1, 8)[..20].to_vec()),
+    ] {
+        let mut s = W::new(false);
+        s.u64(0x1010).u32(tid).u32(tid).u64(t).u64(1);
+        s.u32(raw.len() as u32).bytes(&raw);
+        w.record(9, 1, &s.b);
+    }
+    crate::import::perf::derive_offcpu(read(&w.b, 10).unwrap())
+}
+
+#[test]
+fn sched_switch_payloads_give_off_cpu_time_through_the_format_text_or_the_assumed_layout() {
+    let offcpu = |p: &Profile| {
+        let e = p.events.iter().position(|e| e.name.starts_with("off-CPU"));
+        let e = e.unwrap_or_else(|| panic!("no off-CPU event: {:?}", p.meta.info)) as u16;
+        (0..p.samples.len())
+            .filter(|&i| p.samples.event.as_ref().is_some_and(|ev| ev[i] == e))
+            .map(|i| p.samples.weight[i])
+            .collect::<Vec<_>>()
+    };
+    let fact = |p: &Profile| p.meta.info.iter().any(|(k, _)| k == super::SCHED_SWITCH_INFO);
+    let unread = |p: &Profile| {
+        p.meta
+            .warnings
+            .kinds
+            .iter()
+            .any(|k| k.kind == WarningKind::MalformedRecord && k.count == 1)
+    };
+    // No tracing data: the kernel's layout, said in the facts; the short payload counted.
+    let p = switches(None, 56);
+    assert_eq!(offcpu(&p), vec![2_000_000_000]);
+    assert!(fact(&p) && unread(&p), "{:?}", p.meta);
+    // `next_pid` where only the format text says (60): read there, nothing assumed.
+    let format = "name: sched_switch\nID: 316\nformat:\n\
+        \tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n\
+        \tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n\
+        \tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n\
+        \tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n\
+        \tfield:pid_t next_pid;\toffset:60;\tsize:4;\tsigned:1;\n\n\
+        print fmt: \"…\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }\n";
+    let p = switches(Some(format), 60);
+    assert_eq!(offcpu(&p), vec![2_000_000_000]);
+    assert!(!fact(&p) && unread(&p), "{:?}", p.meta);
+}
