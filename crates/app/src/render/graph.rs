@@ -169,12 +169,18 @@ impl GraphGeom {
     pub fn to_layout(&self, x: f64, y: f64) -> (f64, f64) {
         ((x - self.tx) / self.scale, (y - self.ty) / self.scale)
     }
-    /// The view that shows the whole graph (no larger than 1:1, no smaller than 0.4: a large graph is panned),
-    /// centred across, from the top.
+    /// The first view of a graph: the whole of it when it fits at a scale that keeps labels readable (0.8 to 1),
+    /// else at 0.8 from the top, centred across on pprof's first node (the hottest by its score); the rest is
+    /// a drag or a wheel away.
     pub fn fit(width: f64, height: f64, d: &GraphData) -> GraphGeom {
         let (lw, lh) = (d.g.layout.width.max(1.0), d.g.layout.height.max(1.0));
-        let scale = ((width - 24.0) / lw).min((height - 24.0) / lh).clamp(0.4, 1.0);
-        let tx = ((width - lw * scale) / 2.0).max(12.0);
+        let scale = ((width - 24.0) / lw).min((height - 24.0) / lh).clamp(0.8, 1.0);
+        let tx = if lw * scale <= width - 24.0 {
+            (width - lw * scale) / 2.0
+        } else {
+            let (x, _, w, _) = d.node_box(0);
+            (width / 2.0 - (x + w / 2.0) * scale).clamp(width - 12.0 - lw * scale, 12.0)
+        };
         GraphGeom {
             width,
             height,
@@ -335,7 +341,7 @@ fn nodes(
         ctx.set_fill_style_str(&css(label_color(fill)));
         let room = ((w - 2.0 * PAD) / GLYPH_W).floor().max(3.0) as usize;
         let lines = [
-            fit(&n.name, room.min(MAX_CHARS)),
+            fit_tail(&n.name, room.min(MAX_CHARS)),
             format!("flat {}", d.describe(n.flat)),
             format!("cum {}", d.describe(n.cum)),
         ];
@@ -352,12 +358,15 @@ fn css([r, g, b]: Rgb) -> String {
     format!("rgb({r},{g},{b})")
 }
 
-/// `name` cut to `room` characters (`..` at the end when cut).
-fn fit(name: &str, room: usize) -> String {
-    if name.chars().take(room + 1).count() <= room {
+/// `name` cut to its last `room` characters (`..` first when cut): a qualified name's end says the most
+/// (`..frostdb.(*TableBlock).insert`, where pprof drops the package path).
+fn fit_tail(name: &str, room: usize) -> String {
+    let n = name.chars().count();
+    if n <= room {
         return name.to_string();
     }
-    let mut s: String = name.chars().take(room.saturating_sub(2)).collect();
-    s.push_str("..");
+    let keep = room.saturating_sub(2);
+    let mut s = "..".to_string();
+    s.extend(name.chars().skip(n - keep));
     s
 }
