@@ -93,7 +93,8 @@ test('key 7 shows the call graph; its hottest node has the CLI’s cum; a click 
   await page.click('[data-testid=sort-total]');
   await page.waitForSelector('[data-testid=fn-row].selected', { state: 'attached' });
   assert.equal(await page.getAttribute('[data-testid=fn-row].selected', 'data-name'), hot.name);
-  assert.ok(page.url().includes('sel='), page.url());
+  const href = await page.evaluate(() => location.href);
+  assert.ok(href.includes('sel='), href);
 });
 
 test('the keyboard walks along the edges; Focus keeps only a function’s neighbourhood, as --focus does', async () => {
