@@ -165,3 +165,19 @@ test('a link opened fresh shows the graph with the same focus', async () => {
   } finally { await d2.close(); }
   assert.deepEqual(b.errors.filter((e) => !e.includes('Failed to load resource')), []);
 });
+
+test('without a worker the page builds the same graph itself', async () => {
+  const d = await browser();
+  try {
+    await d.page.goto(`${server.url}#url=${encodeURIComponent('/pprof/' + NAME)}`);
+    await waitForProfile(d.page, NAME);
+    // Every worker started from now on (the view engine the graph asks for) never says it is ready.
+    await d.page.evaluate(() => { window.__scorchSilentWorkers = 300; });
+    await d.page.keyboard.press('7');
+    const g = await waitForGraph(d.page);
+    const cli = cliGraph();
+    assert.deepEqual(g.nodes.map((n) => [n.name, n.cum]), cli.nodes.map((n) => [n.name, String(n.cum)]));
+    assert.equal(g.edges, cli.edges.length);
+    assert.deepEqual(d.errors.filter((e) => !e.includes('Failed to load resource')), []);
+  } finally { await d.close(); }
+});
