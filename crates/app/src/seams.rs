@@ -44,6 +44,9 @@ pub trait Hooks {
     /// RwSignal<Option<(u64, u64)>>, NodeRef<leptos::html::Canvas>, RwSignal<f64>)` (data, window, canvas,
     /// scroll).
     fn install_chart(&self, _parts: &dyn Any) {}
+    /// The call graph is on the page: `parts` is its `(RwSignal<Option<Arc<render::graph::GraphData>>>,
+    /// RwSignal<render::graph::GraphGeom>, NodeRef<leptos::html::Canvas>)` (data, pan and zoom, canvas).
+    fn install_graph(&self, _parts: &dyn Any) {}
     /// An import request (`open`: a `worker::protocol::Open`) is about to be sent: the hooks may throttle it.
     fn throttle_load(&self, _open: &mut dyn Any) {}
     /// The ms after which a worker that has not said it is ready is given up on, when a test set it.
@@ -134,6 +137,11 @@ pub fn install_bench_hooks(actions: &dyn Any) {
 /// See [`Hooks::install_chart`].
 pub fn install_chart(parts: &dyn Any) {
     hooks().install_chart(parts);
+}
+
+/// See [`Hooks::install_graph`].
+pub fn install_graph(parts: &dyn Any) {
+    hooks().install_graph(parts);
 }
 
 /// See [`Hooks::throttle_load`].

@@ -9,8 +9,9 @@
 //! `idle=0`, `range` and `a` (time ranges as `START-END` nanoseconds after the heatmap origin), `off` and `aoff` (a
 //! band's offsets within each second of `range` and of `a`, as `FROM-TO` nanoseconds), `q` (search text)
 //! with `qf` (`r` regex, `c` case-sensitive), `tx` (transforms, one per line, as
-//! `scorch_core::analysis::transforms::Transform::to_text`), `mode` (`inverted|sandwich|functions|calltree|chart`), `cw`
-//! (the stack chart's zoom window, `START-END` nanoseconds after the heatmap origin), `sel` (selected
+//! `scorch_core::analysis::transforms::Transform::to_text`), `mode` (`inverted|sandwich|functions|calltree|chart|graph`), `cw`
+//! (the stack chart's zoom window, `START-END` nanoseconds after the heatmap origin), `gf` (the call graph's
+//! focus, a regular expression as pprof's `-focus`), `sel` (selected
 //! function), `order=heavy`, `color` (`module|kind|self`), `widths=base`, `abs=1`.
 //!
 //! Versions: `v` is the format's version. Links without it are version 1, today's format, and it is written only
@@ -93,6 +94,7 @@ impl UrlKey for Mode {
             Mode::Functions => "functions",
             Mode::CallTree => "calltree",
             Mode::Chart => "chart",
+            Mode::Graph => "graph",
         }
     }
 }
@@ -208,6 +210,8 @@ pub struct UrlState {
     pub mode: Mode,
     /// `cw`: the stack chart's time window, ns after the heatmap origin (`None`: the whole chart).
     pub chart_window: Option<(u64, u64)>,
+    /// `gf`: the call graph's focus (a regular expression).
+    pub graph_focus: Option<String>,
     /// `sel`: the selected function.
     pub selected: Option<String>,
     /// `order`
@@ -249,6 +253,7 @@ impl Default for UrlState {
             transforms: Vec::new(),
             mode: Mode::Flame,
             chart_window: None,
+            graph_focus: None,
             selected: None,
             order: Order::Alphabetical,
             scheme: ColorScheme::Name,
@@ -393,6 +398,7 @@ impl UrlState {
         s.transforms = scorch_core::analysis::transforms::transforms_from_text(get("tx").unwrap_or_default());
         s.mode = get("mode").and_then(Mode::from_key).unwrap_or(Mode::Flame);
         s.chart_window = get("cw").and_then(range).filter(|&(a, b)| a < b);
+        s.graph_focus = get("gf").filter(|x| !x.is_empty()).map(str::to_string);
         s.selected = get("sel").filter(|x| !x.is_empty()).map(str::to_string);
         s.order = get("order")
             .and_then(Order::from_key)
@@ -401,9 +407,9 @@ impl UrlState {
         s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
         s.absolute = get("abs") == Some("1");
         s.embed = get("embed") == Some("1");
-        const KNOWN: [&str; 36] = [
+        const KNOWN: [&str; 37] = [
             "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "th",
-            "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "cw", "sel",
+            "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "cw", "gf", "sel",
             "order", "color", "widths", "abs", "embed", "series", "mean", "ps", "",
         ];
         s.unknown = pairs
@@ -516,6 +522,9 @@ impl UrlState {
         if let Some(w) = self.chart_window {
             out.push(("cw", rel(w)));
         }
+        if let Some(f) = &self.graph_focus {
+            out.push(("gf", f.clone()));
+        }
         if let Some(sel) = &self.selected {
             out.push(("sel", sel.clone()));
         }
@@ -566,6 +575,7 @@ impl UrlState {
             || self.base_filter != other.base_filter
             || self.transforms != other.transforms
             || self.mode != other.mode
+            || self.graph_focus != other.graph_focus
             || self.selected != other.selected
     }
 

@@ -1,6 +1,7 @@
 //! The app shell: creates the state, wires page-wide input and the address bar, and lays out the components.
 
 use super::announcer::{Announcer, LiveRegion};
+use super::call_graph::CallGraphView;
 use super::call_tree::CallTreeTable;
 use super::diff_bar::DiffBar;
 use super::error_banner::ErrorBanner;
@@ -62,6 +63,9 @@ pub fn App() -> impl IntoView {
         </Show>
         <Show when=move || mode() == Mode::Chart && !diff.active()>
             <StackChartView/>
+        </Show>
+        <Show when=move || mode() == Mode::Graph && !diff.active()>
+            <CallGraphView/>
         </Show>
         <Tooltip pane=panes.main/>
         <Tooltip pane=panes.callers/>

@@ -103,6 +103,7 @@ pub fn listen_keys(a: Actions) {
             "4" => a.set_mode(Mode::Functions),
             "5" => a.set_mode(Mode::CallTree),
             "6" => a.set_mode(Mode::Chart),
+            "7" => a.set_mode(Mode::Graph),
             "i" => a.view.toggle_orientation(),
             "h" => a.set_order(match a.view.order.get_untracked() {
                 Order::Alphabetical => Order::Weight,

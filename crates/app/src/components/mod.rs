@@ -5,6 +5,7 @@
 pub mod announcer;
 pub mod app;
 pub mod breadcrumb;
+pub mod call_graph;
 pub mod call_tree;
 pub mod copy_link;
 pub mod diff_bar;

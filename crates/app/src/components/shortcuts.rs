@@ -14,9 +14,14 @@ pub fn Shortcuts() -> impl IntoView {
         ("Esc", "zoom out one step; clear the time range"),
         ("r", "reset the zoom"),
         (
-            "1 2 3 4 5",
-            "flame graph, inverted, sandwich, functions, call tree, stack chart",
+            "1 2 3 4 5 6 7",
+            "flame graph, inverted, sandwich, functions, call tree, stack chart, call graph",
         ),
+        (
+            "↑ ↓ ← → Enter f",
+            "call graph (focused): to a caller / callee / box beside, select, focus on it",
+        ),
+        ("wheel, drag", "call graph: zoom, pan"),
         ("+ − ← → 0", "stack chart (focused): zoom, pan, whole profile"),
         ("i", "flame ↔ icicle"),
         ("h", "alphabetical ↔ left-heavy"),

@@ -14,6 +14,7 @@ pub mod data;
 pub mod draw;
 pub mod flame;
 pub mod geometry;
+pub mod graph;
 pub mod heatmap;
 
 pub use color::ColorScheme;

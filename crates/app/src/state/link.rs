@@ -121,6 +121,7 @@ impl Actions {
         self.search.pattern.set(s.search.clone());
         self.search.transforms.set(s.transforms.clone());
         self.view.mode.set(s.mode);
+        self.view.graph_focus.set(s.graph_focus.clone());
         self.search.selected.set(s.selected.clone());
         self.view.order.set(s.order);
         self.view.scheme.set(s.scheme);
@@ -216,6 +217,7 @@ impl Actions {
         s.search = self.search.pattern.get_untracked();
         s.transforms = self.search.transforms.get_untracked();
         s.mode = self.view.mode.get_untracked();
+        s.graph_focus = self.view.graph_focus.get_untracked();
         s.selected = self.search.selected.get_untracked();
         s.order = self.view.order.get_untracked();
         s.scheme = self.view.scheme.get_untracked();
@@ -286,6 +288,7 @@ impl Actions {
             a.search.transforms.track();
             a.view.mode.track();
             a.view.chart_window.track();
+            a.view.graph_focus.track();
             a.search.selected.track();
             a.view.order.track();
             a.view.scheme.track();

@@ -22,16 +22,19 @@ pub enum Mode {
     CallTree,
     /// The stack chart: every sample's stack in time order.
     Chart,
+    /// The call graph: a node per function, an edge per call (pprof's graph view; `components::call_graph`).
+    Graph,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 6] = [
+    pub const ALL: [Mode; 7] = [
         Mode::Flame,
         Mode::Inverted,
         Mode::Sandwich,
         Mode::Functions,
         Mode::CallTree,
         Mode::Chart,
+        Mode::Graph,
     ];
     pub fn label(self) -> &'static str {
         match self {
@@ -41,6 +44,7 @@ impl Mode {
             Mode::Functions => "Functions",
             Mode::CallTree => "Call tree",
             Mode::Chart => "Stack chart",
+            Mode::Graph => "Call graph",
         }
     }
 }
@@ -64,6 +68,9 @@ pub struct ViewState {
     pub tree_inverted: RwSignal<bool>,
     /// The stack chart's time window (ns, the profile's clock; `None`: the whole chart).
     pub chart_window: RwSignal<Option<(u64, u64)>>,
+    /// The call graph's focus (pprof's `-focus`: a regular expression; the app sets one matching a function
+    /// exactly), `None`: the whole view.
+    pub graph_focus: RwSignal<Option<String>>,
 }
 
 impl Default for ViewState {
@@ -78,6 +85,7 @@ impl Default for ViewState {
             fn_table: RwSignal::new(None),
             tree_inverted: RwSignal::new(false),
             chart_window: RwSignal::new(None),
+            graph_focus: RwSignal::new(None),
         }
     }
 }

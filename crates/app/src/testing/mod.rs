@@ -14,7 +14,8 @@
 //! - `window.__scorchUnsendable = true`: a view request carries a symbol, which no `postMessage` can send;
 //! - `window.__scorchSilentWorkers = ms`: every worker started from then on (views, spare import workers, the
 //!   next load's parse workers) never says it is ready, and is given up on after `ms`;
-//! - the stack chart's: `chart.rs`.
+//! - the stack chart's: `chart.rs`;
+//! - the call graph's: `graph.rs`.
 //!
 //! Product code never names this module: it reports to and asks [`crate::seams`], where [`install`] (called
 //! once at start, from `main` through `scorch_app::install_test_hooks`, on the page and in every worker) puts
@@ -22,6 +23,7 @@
 
 mod bench;
 pub mod chart;
+pub mod graph;
 
 use crate::render::chart::ChartData;
 use crate::render::ROW_H;
@@ -100,6 +102,15 @@ impl crate::seams::Hooks for TestHooks {
         );
         let &(data, win, canvas_ref, scroll_top) = downcast::<Parts>(parts, "install_chart");
         chart::install(data, win, canvas_ref, scroll_top);
+    }
+    fn install_graph(&self, parts: &dyn Any) {
+        type Parts = (
+            RwSignal<Option<Arc<crate::render::graph::GraphData>>>,
+            RwSignal<crate::render::graph::GraphGeom>,
+            NodeRef<leptos::html::Canvas>,
+        );
+        let &(data, geom, canvas_ref) = downcast::<Parts>(parts, "install_graph");
+        graph::install(data, geom, canvas_ref);
     }
     fn throttle_load(&self, open: &mut dyn Any) {
         match open.downcast_mut::<Open>() {
@@ -391,6 +402,7 @@ pub fn install_bench_hooks(a: Actions) {
     set_global("__scorchBenchLoad", load.as_ref());
     set_global("__scorchBenchHeatmap", time_heatmap.as_ref());
     chart::install_bench(a);
+    graph::install_bench();
     load.forget();
     load_tree.forget();
     paint_times.forget();

@@ -61,6 +61,30 @@ fn round_trips_a_link() {
 }
 
 #[test]
+fn round_trips_the_graph_and_its_focus() {
+    // The focus is a regular expression: its `^`, `$`, `.`, `\\` and `(` survive the link.
+    let link = "#url=u.pb.gz&mode=graph&gf=%5Emain%5C.%5C%28%5C%2AT%5C%29%5C.run%24";
+    let s = UrlState::parse(link);
+    assert_eq!(
+        (s.mode, s.graph_focus.as_deref()),
+        (Mode::Graph, Some("^main\\.\\(\\*T\\)\\.run$"))
+    );
+    assert_eq!(s.render().as_deref(), Some(link));
+    // No focus, and an empty one, write nothing; older links (no `gf`) open without a focus.
+    assert_eq!(UrlState::parse("#mode=graph&gf=").graph_focus, None);
+    assert_eq!(
+        UrlState::parse("#mode=graph").render().as_deref(),
+        Some("#mode=graph")
+    );
+    // A new focus is a step (Back returns to the graph without it).
+    let unfocused = UrlState {
+        graph_focus: None,
+        ..s.clone()
+    };
+    assert!(unfocused.is_step_from(&s));
+}
+
+#[test]
 fn round_trips_the_chart_window() {
     let link = "#url=u.perf&range=0-9000&mode=chart&cw=1500-2500";
     let s = UrlState::parse(link);

@@ -36,6 +36,7 @@ pub enum Built {
     Table(Table),
     /// `None`: the profile has no timestamps.
     Chart(Option<scorch_core::view::StackChart>),
+    Graph(super::graph::GraphView),
 }
 
 /// Independent streams of requests: a newer request cancels only the older one of its own channel.
@@ -49,6 +50,8 @@ pub enum Channel {
     Table = 2,
     /// The stack chart.
     Chart = 3,
+    /// The call graph.
+    Graph = 4,
 }
 
 /// Builds one job of `p` under `view`, here. The worker runs the same.
@@ -65,6 +68,7 @@ pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Resu
         Job::Callees(f) => flame(&sandwich::callees(p, f)?),
         Job::Functions => Built::Table(scorch_core::analysis::functions::functions(p, view)),
         Job::Chart => Built::Chart(scorch_core::view::StackChart::build(p, view)),
+        Job::Graph(g) => Built::Graph(super::graph::compute(p, view, g)?),
     })
 }
 
@@ -369,6 +373,7 @@ pub async fn build(
             Job::Chart => chart(&payload, imported.profile.frames.len())
                 .await
                 .map(Built::Chart),
+            Job::Graph(_) => super::graph::take(&payload).map(Built::Graph),
             _ => copier
                 .flame(&payload)
                 .await

@@ -86,6 +86,7 @@ fn answer(b: &Build, imported: &scorch_core::Imported) {
                 }
                 None
             }
+            Ok(Built::Graph(g)) => super::graph::put(&msg, g, &transfer).err(),
             Ok(Built::Table(t)) => match table_payload(&t) {
                 Ok(chunks) => {
                     for c in chunks.iter() {

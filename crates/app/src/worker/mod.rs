@@ -5,6 +5,7 @@
 //! - [`page`]: the page side: one worker per load, progress, cancellation, the fallback without a worker;
 //! - [`build`] (page) and `jobs` (worker): views of a large profile (inverted tree, sandwich, function table)
 //!   built in a worker of their own, so no main-thread task runs long;
+//! - [`graph`]: the call graph the engine builds and lays out, and its columns both ways;
 //! - `slices` (worker): a large plain profile parsed in slices on every core;
 //! - below them, shared: `post` (the worker side's messages and progress), `payload` (profiles, trees and
 //!   layouts as typed arrays to transfer), `blob` (a file read in slices).
@@ -14,6 +15,7 @@
 
 mod blob;
 pub mod build;
+pub mod graph;
 mod jobs;
 pub mod page;
 mod payload;

@@ -104,6 +104,33 @@ pub enum Job {
     Functions,
     /// The stack chart (`scorch_core::view::StackChart`), as columns (`chart_u32`, `chart_u64`).
     Chart,
+    /// The call graph, pruned and laid out (`graph.rs`): the layout as columns (`graph_f64`, `graph_u32`), the
+    /// graph as a postcard buffer (`graph`).
+    Graph(GraphJob),
+}
+
+/// What call graph to build: pprof's pruning (`scorch_core::analysis::callgraph::GraphOptions`) and focus.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GraphJob {
+    pub node_fraction: f64,
+    pub edge_fraction: f64,
+    /// 0 keeps every node.
+    pub node_count: u32,
+    /// Only the samples whose path has a function matching this regular expression.
+    pub focus: Option<String>,
+}
+
+impl Default for GraphJob {
+    /// pprof's defaults for `-dot` (`GraphOptions::default`), no focus.
+    fn default() -> Self {
+        let o = scorch_core::analysis::callgraph::GraphOptions::default();
+        GraphJob {
+            node_fraction: o.node_fraction,
+            edge_fraction: o.edge_fraction,
+            node_count: o.node_count as u32,
+            focus: None,
+        }
+    }
 }
 
 /// Worker → page.

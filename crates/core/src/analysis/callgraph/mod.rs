@@ -62,6 +62,12 @@ impl GraphOptions {
     }
 }
 
+/// A `focus` pattern matching exactly the function `name` (anchored, its regex characters escaped): what the
+/// app's Focus on a node sets.
+pub fn focus_exact(name: &str) -> String {
+    format!("^{}$", regex_lite::escape(name))
+}
+
 /// One function.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GraphNode {
