@@ -37,6 +37,10 @@ test('one toolbar row; the graph gets most of the screen; searching and selectin
   assert.ok(bar.height < 2 * button.height + 8, `one toolbar row: ${bar.height} px for ${button.height} px buttons`);
   const flame = await box(page, '[data-testid=flame-canvas]');
   assert.ok(flame.height >= 0.5 * 800, `the flame graph has ${flame.height} px of 800`);
+  // The explore row holds every view, the search and its transforms at 1,280 px: nothing is cut or scrolled away.
+  const explore = await page.evaluate(() => { const e = document.querySelector('[data-testid=explore]');
+    return { scroll: e.scrollWidth, client: e.clientWidth, from: document.querySelector('[data-testid=tx-from]').getBoundingClientRect().right }; });
+  assert.ok(explore.scroll <= explore.client && explore.from <= 1280, `the explore row fits: ${JSON.stringify(explore)}`);
   const colour = await box(page, '[data-testid=color-select]');
   // Typing a search: the transforms were there all along (disabled), nothing moves.
   assert.equal(await page.locator('[data-testid=tx-hide]').count(), 1);
