@@ -23,8 +23,9 @@ const TYPES = {
 };
 
 /** Serves `root` under `prefix` (and each `mounts` prefix → folder) on 127.0.0.1 with a random port.
- *  Records every request. */
-export async function serve(root = DIST, prefix = '/', mounts = {}) {
+ *  Records every request. `opts.missing(rel)`: true for files to answer 404 for, as a server without them;
+ *  `opts.headers(rel)`: extra response headers for a file (e.g. `Content-Encoding`). */
+export async function serve(root = DIST, prefix = '/', mounts = {}, opts = {}) {
   const requests = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url);
@@ -44,10 +45,10 @@ export async function serve(root = DIST, prefix = '/', mounts = {}) {
     let rel = decodeURIComponent(url.pathname.slice(prefix.length));
     if (rel === '' || rel.endsWith('/')) rel += 'index.html';
     const file = path.join(root, rel);
-    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory() || opts.missing?.(rel)) {
       res.writeHead(404); res.end('not found'); return;
     }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', ...opts.headers?.(rel) });
     fs.createReadStream(file).pipe(res);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));

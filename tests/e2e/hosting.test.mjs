@@ -25,7 +25,7 @@ test('works under a sub-path and requests nothing from another origin', async ()
   const origin = new URL(server.url).origin;
   const foreign = seen.filter((u) => !u.startsWith(origin) && !u.startsWith('data:'));
   assert.deepEqual(foreign, [], 'no request leaves the site');
-  assert.ok(seen.some((u) => u.startsWith(server.url) && u.endsWith('.wasm')), 'the wasm comes from under the sub-path');
+  assert.ok(seen.some((u) => u.startsWith(server.url) && /\.wasm(\.gz)?$/.test(u)), 'the wasm comes from under the sub-path');
   assert.ok(server.requests.every((u) => u.startsWith('/tools/scorch/')), `every request stays under the prefix: ${server.requests}`);
   assert.deepEqual(b.errors, []);
 });
@@ -67,3 +67,31 @@ test('#base=&target= opens a diff of two hosted profiles', async () => {
   assert.deepEqual([l.base, l.target], ['inf-diff-before.txt', 'inf-diff-after.txt']);
   await page.screenshot({ path: outFile('hosted-diff.png') });
 });
+
+// The page reads the gzip'd wasm (www/boot.js): 2.7 MB on the wire become 1 MB from servers that send `.wasm`
+// uncompressed. It must still start from servers that lack that file or decode it themselves.
+for (const [what, opts, wants] of [
+  ['with the gzip\'d wasm: reads that, not the plain one', {}, 'scorch-app_bg.wasm.gz'],
+  ['without the gzip\'d wasm (404): reads the plain one', { missing: (rel) => rel.endsWith('.wasm.gz') }, 'scorch-app_bg.wasm'],
+  // A server that maps `.gz` to `Content-Encoding: gzip`: the browser inflates it, boot.js sees the wasm's own
+  // magic and compiles it as is.
+  ['whose server decodes the .gz itself (Content-Encoding: gzip)', { headers: (rel) => (rel.endsWith('.gz') ? { 'content-encoding': 'gzip' } : {}) }, 'scorch-app_bg.wasm.gz'],
+]) {
+  test(`starts ${what}`, async () => {
+    const s2 = await serve(undefined, '/', { '/profiles/': FIXTURES }, opts);
+    const b2 = await browser();
+    try {
+      await b2.page.goto(`${s2.url}#url=${encodeURIComponent('/profiles/simple.folded')}`);
+      const s = await waitForProfile(b2.page, 'simple.folded');
+      assert.deepEqual([s.samples, s.total], ['3', '100']);
+      const wasm = s2.requests.filter((u) => /\.wasm(\.gz)?$/.test(u)).map((u) => u.split('/').pop());
+      // The plain file is asked for only when the gzip'd one is not there.
+      assert.equal(wasm.at(-1), wants, `wasm requests: ${wasm}`);
+      assert.equal(wasm.includes('scorch-app_bg.wasm'), wants === 'scorch-app_bg.wasm', `wasm requests: ${wasm}`);
+      assert.deepEqual(b2.errors.filter((e) => !/404/.test(e)), []);
+    } finally {
+      await b2.close();
+      await s2.close();
+    }
+  });
+}

@@ -173,7 +173,10 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         pane.width.track();
         pane.height.track();
         pane.scroll_top.track();
-        measure();
+        // Not measured here: this runs while the page mounts and when a profile arrives, before the DOM of that
+        // task is done, and reading the area's size then forces a layout of a page that is still changing (55 ms
+        // of a 1 MB profile's start, docs/BENCHMARKS.md). The paint measures, in the frame, and the resize
+        // observer measures once the browser has laid the page out.
         if painted_resize.try_update_value(std::mem::take) == Some(true) {
             return;
         }

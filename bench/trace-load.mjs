@@ -1,0 +1,31 @@
+// One load by link with a Chrome trace (not a test): `node bench/trace-load.mjs DIST PROFILE OUT.json` opens
+// DIST/index.html#url=PROFILE (from target/bench-profiles) in headless Chromium with the devtools.timeline and v8.wasm
+// categories, writes the trace to OUT.json (open it in chrome://tracing or Perfetto) and prints the page's marks.
+import http from 'node:http'; import fs from 'node:fs'; import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+const PROFILES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'target', 'bench-profiles');
+const [dist, prof, outFile] = process.argv.slice(2);
+const srv = http.createServer((req, res) => {
+  const u = decodeURIComponent(req.url.split('?')[0].split('#')[0]);
+  let f = u.startsWith('/p/') ? path.join(PROFILES, u.slice(3)) : path.join(dist, u.replace(/^\/scorch\//, '/'));
+  if (!fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); return res.end(); }
+  const t = f.endsWith('.wasm') ? 'application/wasm' : f.endsWith('.js') ? 'text/javascript' : f.endsWith('.html') ? 'text/html' : f.endsWith('.css') ? 'text/css' : 'application/octet-stream';
+  res.writeHead(200, { 'content-type': t, 'content-length': fs.statSync(f).size }); fs.createReadStream(f).pipe(res);
+}).listen(0);
+const port = srv.address().port;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+const cdp = await page.context().newCDPSession(page);
+const events = [];
+cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+const done = new Promise((r) => cdp.on('Tracing.tracingComplete', r));
+await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8.wasm,v8,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+await page.goto(`http://127.0.0.1:${port}/scorch/index.html#url=${encodeURIComponent(`http://127.0.0.1:${port}/p/${prof}`)}`);
+await page.waitForFunction(() => performance.getEntriesByName('bench:rendered').length > 0, null, { timeout: 30000 });
+const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)]));
+await page.waitForTimeout(300);
+await cdp.send('Tracing.end'); await done;
+fs.writeFileSync(outFile, JSON.stringify(events));
+console.log(marks);
+await browser.close(); srv.close();
