@@ -176,12 +176,13 @@ pub fn report(p: &Profile, v: &ViewOptions, c: &Carries) -> Report {
         .filter_map(|h| super::scrub::host_pattern(&h).map(|re| (h, re)))
         .collect();
     for t in texts {
-        for m in pats.path.captures_iter(t) {
+        let (path, home) = (super::scrub::may_hold_path(t), super::scrub::may_hold_home(t));
+        for m in pats.path.captures_iter(if path { t } else { "" }) {
             if let Some(g) = m.get(2) {
                 paths.insert(g.as_str().to_string());
             }
         }
-        for m in pats.user.captures_iter(t) {
+        for m in pats.user.captures_iter(if home { t } else { "" }) {
             if let Some(g) = m.get(3) {
                 users.insert(g.as_str().to_string());
             }

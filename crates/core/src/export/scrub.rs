@@ -167,6 +167,20 @@ impl Patterns {
     }
 }
 
+/// Whether a text can hold a path at all (a separator): most frame names cannot, and the expression is not run
+/// on them (a 10 MB name without one costs a scan, not a regex run).
+pub(crate) fn may_hold_path(s: &str) -> bool {
+    memchr::memchr2(b'/', b'\\', s.as_bytes()).is_some()
+}
+
+/// Whether a text can hold a home folder (the `users` expression's fixed words).
+pub(crate) fn may_hold_home(s: &str) -> bool {
+    let b = s.as_bytes();
+    ["home", "Users", "Documents and Settings"]
+        .iter()
+        .any(|w| memchr::memmem::find(b, w.as_bytes()).is_some())
+}
+
 /// The text rules (users, hosts, paths, redact) over one string.
 struct Cleaner {
     pats: Patterns,
@@ -196,12 +210,12 @@ impl Cleaner {
                 out = std::borrow::Cow::Owned(t);
             }
         }
-        if self.paths {
+        if self.paths && may_hold_path(&out) {
             if let std::borrow::Cow::Owned(t) = self.pats.dirs.replace_all(&out, "${1}") {
                 out = std::borrow::Cow::Owned(t);
             }
         }
-        if self.users {
+        if self.users && may_hold_home(&out) {
             if let std::borrow::Cow::Owned(t) =
                 self.pats.user.replace_all(&out, format!("${{1}}${{2}}{USER}"))
             {
