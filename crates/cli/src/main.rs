@@ -6,6 +6,7 @@
 mod cmd;
 mod error;
 mod io;
+mod scrub;
 mod symbols;
 mod view;
 

@@ -4,8 +4,11 @@
 use crate::cmd::fold::folded_text;
 use crate::error::{CliError, Result};
 use crate::io::{load, warn, write_out};
+use crate::scrub::{show, ScrubArgs};
 use crate::view::WholeViewArgs;
 use clap::{Args, ValueEnum};
+use scorch_core::export::report::Carries;
+use scorch_core::export::scrub::Rules;
 use scorch_core::export::svg::{self, Orientation, SvgOptions};
 use scorch_core::view::calltree::{CallTree, Order};
 use scorch_core::{export, FlameLayout, ImportOptions};
@@ -50,6 +53,8 @@ pub struct ExportArgs {
     pub name: Option<String>,
     #[command(flatten)]
     pub view: WholeViewArgs,
+    #[command(flatten)]
+    pub scrub: ScrubArgs,
     /// The profile (`-`: standard input)
     #[arg(value_name = "FILE")]
     pub file: String,
@@ -66,8 +71,36 @@ pub fn run(a: &ExportArgs) -> Result<()> {
     warn(&imp);
     let (explored, v) = a.view.apply(&imp.profile)?;
     let p = explored.as_ref().unwrap_or(&imp.profile);
+    // Scrubbed only when asked (`--scrub`, `--redact`): an export is the view's own bytes by default.
+    let scrubbed = a.scrub.apply(p, &v, Rules::default())?;
+    let (p, v) = match scrubbed {
+        Some((p, v)) => (std::borrow::Cow::Owned(p), v),
+        None => (std::borrow::Cow::Borrowed(p), v),
+    };
+    let p: &scorch_core::Profile = &p;
+    if a.scrub.show {
+        let carries = match a.to {
+            To::Pprof => Carries::pprof(),
+            // The HTML file's link has no cap: every time goes along where the profile has them (`encode_timed`).
+            To::Html => Carries::link(p.samples.time_ns.is_some() && p.meta.decimals == 0),
+            To::Svg | To::Png | To::Folded => Carries::default(),
+        };
+        return show(p, &v, &carries);
+    }
     let bytes = match a.to {
-        To::Folded => folded_text(p, &v, explored.is_some()).into_bytes(),
+        To::Folded => {
+            let text = folded_text(p, &v, explored.is_some());
+            match p
+                .meta
+                .info
+                .iter()
+                .find(|(k, _)| k == scorch_core::model::SCRUBBED_INFO)
+            {
+                // The folded reader takes the note back (so a profile scrubbed once says so wherever it goes).
+                Some((_, rules)) => format!("# scorch-scrubbed: {rules}\n{text}").into_bytes(),
+                None => text.into_bytes(),
+            }
+        }
         To::Pprof => export::pprof::to_pprof(p, &v)?,
         To::Html => one_html(a, p, &v)?,
         To::Svg | To::Png => {

@@ -1,10 +1,10 @@
 //! Profiles carried in a link: the canonical folded text of a view (distinct stacks, weights summed, a
 //! `# scorch-unit:` header), raw-deflated and base64url-encoded, for the `p=` parameter of the URL fragment.
 //! When the link would be too long, stacks below a share of the total are dropped until it fits, and the result
-//! says what was dropped.
+//! says what was dropped. A scrubbed profile (`export::scrub`) says so in a `# scorch-scrubbed: RULES` line.
 
 use super::folded::{folded_entries, stack_text};
-use crate::model::{ImportError, ImportErrorKind, Profile, StackId, Weight, EMPTY_STACK};
+use crate::model::{ImportError, ImportErrorKind, Profile, StackId, Weight, EMPTY_STACK, SCRUBBED_INFO};
 use crate::view::{ViewOptions, NO_ROOT};
 use base64::Engine as _;
 use std::io::{Read, Write};
@@ -15,6 +15,14 @@ pub const DEFAULT_MAX: usize = 256 * 1024;
 
 /// Ends a payload's header: every line after it is a stack, even one that starts with `#` (a frame can).
 const DATA: &str = "# scorch-data";
+
+/// The `# scorch-scrubbed: RULES` line of a scrubbed profile's payload (empty for any other profile).
+fn scrub_line(p: &Profile) -> String {
+    match p.meta.info.iter().find(|(k, _)| k == SCRUBBED_INFO) {
+        Some((_, rules)) => format!("# scorch-scrubbed: {rules}\n"),
+        None => String::new(),
+    }
+}
 
 /// Largest inflated payload accepted from a link (a link cannot be a zip bomb).
 const MAX_INFLATED: u64 = 256 << 20;
@@ -45,6 +53,7 @@ pub fn encode(p: &Profile, v: &ViewOptions, max: usize) -> Shared {
     let mut entries = folded_entries(p, v);
     entries.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let total: u128 = entries.iter().map(|e| u128::from(e.1)).sum();
+    let scrubbed = scrub_line(p);
     let text_of = |keep: usize| {
         let mut lines: Vec<String> = entries
             .iter()
@@ -69,7 +78,7 @@ pub fn encode(p: &Profile, v: &ViewOptions, max: usize) -> Shared {
             String::new()
         };
         format!(
-            "# scorch-unit: {}\n{note}{DATA}\n{}\n",
+            "# scorch-unit: {}\n{scrubbed}{note}{DATA}\n{}\n",
             unit.name(),
             lines.join("\n")
         )
@@ -146,8 +155,9 @@ pub fn encode_timed(p: &Profile, v: &ViewOptions, max: usize) -> Option<Shared> 
     let stacks = lines.len();
     lines.sort_unstable();
     let text = format!(
-        "# scorch-unit: {}\n# scorch-times\n{DATA}\n{}\n",
+        "# scorch-unit: {}\n{}# scorch-times\n{DATA}\n{}\n",
         v.unit(p).name(),
+        scrub_line(p),
         lines.join("\n")
     );
     let payload = deflate(&text);

@@ -5,7 +5,9 @@
 //! - `folded.rs`: the canonical folded text, and inferno-diff-folded output of a diff;
 //! - `svg.rs`: an SVG flame graph of a view (the app's picture, with titles, heading and legend);
 //! - `pprof.rs`: a view as gzip'd `profile.proto`;
-//! - `links.rs`: a view carried in a link (deflated folded text, base64url).
+//! - `links.rs`: a view carried in a link (deflated folded text, base64url);
+//! - `scrub.rs`: a profile scrubbed before it is shared (paths, user names, header, labels, threads, times);
+//! - `report.rs`: what a shared payload carries (the preview before it leaves).
 //!
 //! (The worker's wire format, a transport codec, is [`crate::model::wire`].)
 
@@ -14,6 +16,8 @@ pub mod folded;
 pub mod html;
 pub mod links;
 pub mod pprof;
+pub mod report;
+pub mod scrub;
 pub mod svg;
 
 pub use folded::{

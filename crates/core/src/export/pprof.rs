@@ -212,6 +212,7 @@ pub fn pprof_message(p: &Profile, v: &ViewOptions) -> Result<pb::Profile, String
         .as_ref()
         .and_then(|c| c.iter().min().copied())
         .map_or(Ok(0), value)?;
+    let comment = scrub_comment(&mut t, p);
     Ok(pb::Profile {
         sample_type: vec![sample_type],
         sample: samples,
@@ -225,9 +226,20 @@ pub fn pprof_message(p: &Profile, v: &ViewOptions) -> Result<pb::Profile, String
         duration_nanos: 0,
         period_type: Some(sample_type),
         period: 0,
-        comment: Vec::new(),
+        comment,
         default_sample_type: 0,
     })
+}
+
+/// A scrubbed profile (`export::scrub`) says so in a comment `scorch-scrubbed: RULES` (`go tool pprof
+/// -comments` shows it; scorch's pprof reader shows comments in Info).
+fn scrub_comment(t: &mut Tables, p: &Profile) -> Vec<i64> {
+    p.meta
+        .info
+        .iter()
+        .filter(|(k, _)| k == crate::model::SCRUBBED_INFO)
+        .map(|(_, rules)| t.string(&format!("scorch-scrubbed: {rules}")))
+        .collect()
 }
 
 /// A whole profile as `profile.proto` (not gzip'd), for `scorch pack`: every recorded event as its own sample

@@ -124,6 +124,10 @@ pub fn subtitle(name: &str, gzip: bool, p: &Profile, v: &ViewOptions, total_raw:
         unit.name(),
         format_value(shown.as_f64(), &unit)
     );
+    // A scrubbed profile (`export::scrub`) says so, so nobody takes the picture for the original.
+    if let Some((_, rules)) = p.meta.info.iter().find(|(k, _)| k == crate::model::SCRUBBED_INFO) {
+        let _ = write!(s, " · scrubbed: {rules}");
+    }
     s
 }
 

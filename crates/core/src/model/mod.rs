@@ -310,6 +310,11 @@ pub const SWITCH_PREV_PID: &str = "prev_pid";
 pub const SWITCH_PREV_STATE: &str = "prev_state";
 pub const SWITCH_NEXT_PID: &str = "next_pid";
 
+/// The key of the note (`Meta::info`) that a profile was scrubbed before it was shared, and by which rules
+/// (`paths,header`): set by `export::scrub`, carried by a link's `# scorch-scrubbed:` line and read back by the
+/// folded reader, so the receiver can tell a scrubbed profile from the original.
+pub const SCRUBBED_INFO: &str = "scrubbed";
+
 /// Facts about where the profile came from.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Meta {

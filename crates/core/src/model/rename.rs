@@ -1,5 +1,6 @@
-//! Renaming frames after the import (a symbolizer turning `module+0xOFFSET` into function names): frames
-//! whose new names coincide merge, and so do the call paths they make identical.
+//! Renaming frames after the import (a symbolizer turning `module+0xOFFSET` into function names, a scrub
+//! before sharing): frames whose new names coincide merge, and so do the call paths they make identical. And
+//! keeping some samples only (a scrub bakes in the selection whose data it removes).
 
 use super::intern::{StackIndex, StrIndex};
 use super::{FrameId, FrameKind, Profile, StackId, StackTable, NO_PARENT};
@@ -10,7 +11,16 @@ impl Profile {
     /// it. Frames of one kind that get one name become one frame, and stacks that become equal merge (the
     /// samples, threads, events and labels are kept). The frames renamed away stay in the frame table unused,
     /// so the ids that threads and labels hold keep their meaning. O(frames + stacks + samples).
-    pub fn rename_frames(&self, mut rename: impl FnMut(&str, FrameKind) -> Option<String>) -> Profile {
+    pub fn rename_frames(&self, rename: impl FnMut(&str, FrameKind) -> Option<String>) -> Profile {
+        self.rename_frames_mapped(rename).0
+    }
+
+    /// [`Profile::rename_frames`], and each old frame's new frame (to move ids held elsewhere, such as thread
+    /// and label roots, onto the renamed frames).
+    pub fn rename_frames_mapped(
+        &self,
+        mut rename: impl FnMut(&str, FrameKind) -> Option<String>,
+    ) -> (Profile, Vec<FrameId>) {
         let mut strings = self.strings.clone();
         let mut frames = self.frames.clone();
         let mut string_ids = StrIndex::of(&strings);
@@ -50,6 +60,40 @@ impl Profile {
         let mut p = self.restack(stacks, |s| stack_map.get(s.idx()).copied());
         p.strings = strings;
         p.frames = frames;
-        p
+        (p, frame_map)
+    }
+
+    /// The same profile with only the samples `keep(i)` says yes to (every column kept in step; event counts and
+    /// the total summed again). Tables (strings, frames, stacks, threads, labels) are kept as they are.
+    pub fn retain_samples(&self, keep: impl Fn(usize) -> bool) -> Profile {
+        let rows: Vec<usize> = (0..self.samples.len()).filter(|&i| keep(i)).collect();
+        let pick = |col: &[u32]| rows.iter().map(|&i| col.get(i).copied().unwrap_or(0)).collect();
+        let samples = super::SampleTable {
+            stack: rows
+                .iter()
+                .map(|&i| self.samples.stack.get(i).copied().unwrap_or(super::EMPTY_STACK))
+                .collect(),
+            weight: rows
+                .iter()
+                .map(|&i| self.samples.weight.get(i).copied().unwrap_or(0))
+                .collect(),
+            time_ns: self
+                .samples
+                .time_ns
+                .as_ref()
+                .map(|c| rows.iter().map(|&i| c.get(i).copied().unwrap_or(0)).collect()),
+            thread: self.samples.thread.as_deref().map(pick),
+            event: self
+                .samples
+                .event
+                .as_ref()
+                .map(|c| rows.iter().map(|&i| c.get(i).copied().unwrap_or(0)).collect()),
+            cpu: self.samples.cpu.as_deref().map(pick),
+            labels: self.samples.labels.as_deref().map(pick),
+        };
+        // Through `restack` with every stack kept: it sums the events and the total again.
+        let mut p = self.clone();
+        p.samples = samples;
+        p.restack(self.stacks.clone(), Some)
     }
 }

@@ -1,10 +1,12 @@
 //! The view layer: which samples a view shows and how they weigh ([`ViewOptions`]), the merged call tree
-//! ([`CallTree`]) and the flame layout ([`FlameLayout`]). Depends only on `crate::model`.
+//! ([`CallTree`]) and the flame layout ([`FlameLayout`]); notes that travel with a view in links ([`notes`]).
+//! Depends only on `crate::model`.
 
 pub mod calltree;
 pub mod chart;
 pub mod color;
 pub mod layout;
+pub mod notes;
 mod options;
 
 pub use calltree::{CallTree, NodeId, Order, TreeColumns, ROOT_FRAME};

@@ -437,6 +437,13 @@ impl FoldedParser {
             }
             return Ok(());
         }
+        if let Some(rest) = line.strip_prefix(b"# scorch-scrubbed:") {
+            // A scrubbed link or folded export (`export::scrub`): the receiver shows that it is not the original.
+            let rules = String::from_utf8_lossy(trim_ascii(rest));
+            self.b
+                .add_info(crate::model::SCRUBBED_INFO, rules.chars().take(200).collect());
+            return Ok(());
+        }
         if line.starts_with(b"#") {
             return Ok(());
         }
