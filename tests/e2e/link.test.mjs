@@ -25,7 +25,10 @@ const snapshot = (page) => page.evaluate(() => {
 async function takeLink(page) {
   await page.click('[data-testid=copy-link]');
   await page.locator('[data-testid=copy-link-text]').waitFor();
-  return { link: await page.inputValue('[data-testid=copy-link-text]'), size: await page.textContent('[data-testid=copy-link-size]') };
+  const taken = { link: await page.inputValue('[data-testid=copy-link-text]'), size: await page.textContent('[data-testid=copy-link-size]') };
+  // The panel (with a carried profile's scrub choices) stands over the controls below it.
+  await page.click('.link-panel .link-row button:last-child');
+  return taken;
 }
 /** Page coordinates of heatmap cell (column c, row r; row 0 at the bottom). */
 function heatmapCell(page, c, r) {

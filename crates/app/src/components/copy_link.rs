@@ -1,4 +1,6 @@
-//! "Copy link": the view as a link, with a note on what it carries.
+//! "Copy link": the view as a link, with a note on what it carries; a profile carried in the link is shown
+//! first as the core's report of what it holds, with the scrub choices (the core's `export::scrub`, as
+//! `scorch link --scrub`).
 
 use crate::state::diff::DiffState;
 use crate::state::heatmap::HeatState;
@@ -8,12 +10,62 @@ use crate::state::view::ViewState;
 use crate::state::Actions;
 use crate::url::Source;
 use leptos::prelude::*;
+use scorch_core::export::report::{report, Carries};
+use scorch_core::export::scrub::{scrub, LabelRule, Rules};
 use scorch_core::model::units::group_thousands;
 use scorch_core::ViewOptions;
 use std::sync::Arc;
 
+/// The scrub choices of the panel, as checkboxes: (rule name, label).
+const CHOICES: [(&str, &str); 6] = [
+    ("paths", "File paths → base names"),
+    ("users", "User names in home folders → <user>"),
+    ("header", "Header (host, command line, …) and the hostname"),
+    ("labels", "Labels"),
+    ("threads", "Threads and processes not shown"),
+    ("timestamps", "Timestamps (no heatmap for the receiver)"),
+];
+
+fn rule_on(r: &Rules, name: &str) -> bool {
+    match name {
+        "paths" => r.paths,
+        "users" => r.users,
+        "header" => r.header,
+        "labels" => r.labels != LabelRule::Keep,
+        "threads" => r.threads,
+        "timestamps" => r.timestamps,
+        _ => false,
+    }
+}
+
+fn set_rule(r: &mut Rules, name: &str, on: bool) {
+    match name {
+        "paths" => r.paths = on,
+        "users" => r.users = on,
+        "header" => r.header = on,
+        "labels" => r.labels = if on { LabelRule::All } else { LabelRule::Keep },
+        "threads" => r.threads = on,
+        "timestamps" => r.timestamps = on,
+        _ => {}
+    }
+}
+
+/// What the panel shows: the link, what it holds, and (for a profile carried in the link) the report of what
+/// the view holds before scrubbing and what the link carries after.
+#[derive(Clone, PartialEq)]
+struct Made {
+    link: String,
+    size: String,
+    found: Option<String>,
+    /// One line: what was found that a rule could hide.
+    summary: Option<String>,
+    carried: Option<String>,
+    error: Option<String>,
+}
+
 /// "Copy link": the view as a link. A profile opened by URL is named by it; a local file or pasted text travels
-/// in the link itself (compressed: the stacks of the current view, so what the receiver sees is what you see).
+/// in the link itself (compressed: the stacks of the current view, so what the receiver sees is what you see),
+/// scrubbed by the chosen rules (by default, as `scorch link`: paths and header).
 #[component]
 pub fn CopyLink() -> impl IntoView {
     let actions = expect_context::<Actions>();
@@ -21,20 +73,89 @@ pub fn CopyLink() -> impl IntoView {
     let view = expect_context::<ViewState>();
     let heat = expect_context::<HeatState>();
     let diff = expect_context::<DiffState>();
-    let shown = RwSignal::new(None::<(String, String)>);
-    let make = move |_| {
-        let Some(w) = web_sys::window() else { return };
+    let shown = RwSignal::new(None::<Made>);
+    let rules = RwSignal::new(Rules::link_default());
+    let redact = RwSignal::new(String::new());
+    let build = move || -> Made {
         let mut f = actions.link_state();
         let mut about = String::from("the link names the hosted profile");
+        let mut found = None;
+        let mut summary = None;
+        let mut carried = None;
+        let mut error = None;
         if f.source == Source::None {
             if let Some(loaded) = load.loaded.get_untracked() {
+                let mut r = rules.get_untracked();
+                let rx = redact.get_untracked();
+                r.redact = (!rx.trim().is_empty()).then(|| rx.trim().to_string());
                 // The profile travels as folded stacks of the current view: event, weight, root, labels and
                 // time range are baked into it, so they leave the fragment.
-                let v = view.options.get_untracked();
-                // With timestamps when they fit (the receiver gets the heatmap, and the range stays view state);
-                // else the view's stacks with the range baked in.
-                let p = &loaded.imported.profile;
+                let v0 = view.options.get_untracked();
+                let p0 = &loaded.imported.profile;
                 let max = scorch_core::export::links::DEFAULT_MAX;
+                let times0 = p0.samples.time_ns.is_some();
+                let rep = report(p0, &v0, &Carries::link(times0));
+                found = Some(rep.text());
+                summary = Some(format!(
+                    "Found: {} file path{}; user names: {}; header: {}",
+                    group_thousands(rep.paths.len() as u64),
+                    if rep.paths.len() == 1 { "" } else { "s" },
+                    if rep.users.is_empty() {
+                        "none".to_string()
+                    } else {
+                        rep.users.join(", ")
+                    },
+                    if rep.header.is_empty() {
+                        "none".to_string()
+                    } else {
+                        rep.header
+                            .iter()
+                            .map(|(k, _)| k.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                ));
+                let scrubbed = match scrub(p0, &v0, &r) {
+                    Ok(s) => Some(s),
+                    Err(e) => {
+                        error = Some(e);
+                        r.redact = None;
+                        scrub(p0, &v0, &r).ok()
+                    }
+                };
+                let (p, v) = match &scrubbed {
+                    Some((p, v)) => (p, v.clone()),
+                    None => (p0, v0.clone()),
+                };
+                // Names the view state spells (zoom path, selection, search, …) could hold what was scrubbed:
+                // left out when they do.
+                if !r.is_empty() {
+                    let rep0 = report(p0, &v0, &Carries::link(times0));
+                    let mut hidden: Vec<String> = rep0.paths.clone();
+                    hidden.extend(rep0.users.iter().cloned());
+                    hidden.extend(rep0.hosts.iter().cloned());
+                    // (the browser's expression, to check names only: the core's compiled it for the scrub)
+                    let re = r.redact.as_deref().map(|x| js_sys::RegExp::new(x, "u"));
+                    let leaks = |t: &str| {
+                        hidden.iter().any(|h| !h.is_empty() && t.contains(h.as_str()))
+                            || re.as_ref().is_some_and(|re| re.test(t))
+                    };
+                    if f.zoom.iter().any(|z| leaks(z)) {
+                        f.zoom.clear();
+                    }
+                    if f.selected.as_deref().is_some_and(leaks) {
+                        f.selected = None;
+                    }
+                    if f.graph_focus.as_deref().is_some_and(leaks) {
+                        f.graph_focus = None;
+                    }
+                    if leaks(&f.search.text) {
+                        f.search = Default::default();
+                    }
+                    if f.transforms.iter().any(|t| leaks(&format!("{t:?}"))) {
+                        f.transforms.clear();
+                    }
+                }
                 // A diff of two local profiles carries the base too (not a range comparison: one profile).
                 let base = diff.base.get_untracked().filter(|b| !Arc::ptr_eq(b, &loaded));
                 // A merge of several files carries each under its name, so the receiver has them apart.
@@ -54,17 +175,23 @@ pub fn CopyLink() -> impl IntoView {
                         },
                         if c.timed { "; with timestamps" } else { "" }
                     );
+                    carried = Some(report(p, &v, &Carries::link(c.timed)).text());
                     f = f.for_carried(c.profiles, c.timed);
                 } else {
                     let s = scorch_core::export::links::encode_timed(p, &v, max)
                         .unwrap_or_else(|| scorch_core::export::links::encode(p, &v, max));
                     let timed = s.times;
+                    carried = Some(report(p, &v, &Carries::link(timed)).text());
                     about = if let (Some(b), None) = (base, heat.range_a.get_untracked()) {
                         let bv = ViewOptions {
                             time_range: None,
-                            ..matching_view(&b.imported.profile, &loaded.imported.profile, v.clone())
+                            ..matching_view(&b.imported.profile, &loaded.imported.profile, v0.clone())
                         };
-                        let bs = scorch_core::export::links::encode(&b.imported.profile, &bv, max);
+                        let bp = &b.imported.profile;
+                        let bs = match scrub(bp, &bv, &r) {
+                            Ok((sp, sv)) => scorch_core::export::links::encode(&sp, &sv, max),
+                            Err(_) => scorch_core::export::links::encode(bp, &bv, max),
+                        };
                         f = f.for_embedded(s.payload, Some(bs.payload), timed);
                         String::from("both profiles are in the link (")
                     } else {
@@ -87,6 +214,11 @@ pub fn CopyLink() -> impl IntoView {
                     }
                     about.push(')');
                 }
+                about.push_str(&if r.is_empty() {
+                    "; not scrubbed".to_string()
+                } else {
+                    format!("; scrubbed: {}", r.names().replace(',', ", "))
+                });
             }
         }
         let main = expect_context::<crate::state::pane::Panes>().main;
@@ -102,28 +234,112 @@ pub fn CopyLink() -> impl IntoView {
                 group_thousands(crate::state::link::MAX_ZOOM_DEPTH as u64)
             ));
         }
-        let loc = w.location();
+        let loc = web_sys::window().map(|w| w.location());
         let link = format!(
             "{}{}{}",
-            loc.origin().unwrap_or_default(),
-            loc.pathname().unwrap_or_default(),
+            loc.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default(),
+            loc.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default(),
             f.render().unwrap_or_else(|| "#".to_string())
         );
-        copy_to_clipboard(&w, &link);
-        shown.set(Some((
-            link.clone(),
-            format!("{} characters: {about}", group_thousands(link.len() as u64)),
-        )));
+        Made {
+            size: format!("{} characters: {about}", group_thousands(link.len() as u64)),
+            link,
+            found,
+            summary,
+            carried,
+            error,
+        }
     };
+    let copy = move |link: &str| {
+        if let Some(w) = web_sys::window() {
+            copy_to_clipboard(&w, link);
+        }
+    };
+    let make = move |_| {
+        let m = build();
+        copy(&m.link);
+        shown.set(Some(m));
+    };
+    let remake = move || {
+        if shown.get_untracked().is_some() {
+            shown.set(Some(build()));
+        }
+    };
+    // The expression is applied when the field is left or Enter is pressed (a value set by a script fires no
+    // `change`, so leaving the field counts too), once per new value.
+    let made_with = StoredValue::new(String::new());
+    let remake_redact = move || {
+        let now = redact.get_untracked();
+        if made_with.get_value() != now {
+            made_with.set_value(now);
+            remake();
+        }
+    };
+    let choices = move || {
+        CHOICES
+            .iter()
+            .map(|&(name, label)| {
+                let (id, for_id) = (format!("scrub-{name}"), format!("scrub-{name}"));
+                view! {
+                    <label class="scrub-choice" for=for_id>
+                        <input type="checkbox" id=id data-testid=format!("scrub-{name}")
+                            prop:checked=move || rules.with(|r| rule_on(r, name))
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                rules.update(|r| set_rule(r, name, on));
+                                remake();
+                            }/>
+                        {label}
+                    </label>
+                }
+            })
+            .collect_view()
+    };
+    let field = move |get: fn(&Made) -> Option<String>| move || shown.with(|m| m.as_ref().and_then(get));
+    let link = field(|m| Some(m.link.clone()));
+    let size = field(|m| Some(m.size.clone()));
+    let error = field(|m| m.error.clone());
+    let found = field(|m| m.found.clone());
+    let summary = field(|m| m.summary.clone());
+    let carried = field(|m| m.carried.clone());
+    // One panel kept in the page while open (its parts follow the choices), so a choice made from the keyboard
+    // keeps its focus.
     view! {
         <button data-testid="copy-link" title="Copy a link to exactly this view" on:click=make>"Copy link"</button>
-        {move || shown.get().map(|(link, size)| view! {
-            <div class="link-panel">
-                <input data-testid="copy-link-text" readonly prop:value=link/>
-                <span data-testid="copy-link-size">{size}</span>
-                <button on:click=move |_| shown.set(None)>"Close"</button>
+        <Show when=move || shown.with(Option::is_some)>
+            <div class="link-panel" role="group" aria-label="Copy link">
+                <div class="link-row">
+                    <input data-testid="copy-link-text" aria-label="The link" readonly
+                        prop:value=move || link().unwrap_or_default()/>
+                    <span data-testid="copy-link-size">{size}</span>
+                    <button data-testid="copy-link-again" title="Copy this link"
+                        on:click=move |_| copy(&link().unwrap_or_default())>"Copy"</button>
+                    <button on:click=move |_| shown.set(None)>"Close"</button>
+                </div>
+                {move || error().map(|e| view! { <span class="error" role="alert" data-testid="scrub-error">{e}</span> })}
+                <details class="share-preview" data-testid="share-preview"
+                    style:display=move || if found().is_some() { "" } else { "none" }>
+                    <summary data-testid="share-summary">{summary}" — scrub choices and details"</summary>
+                    <fieldset class="scrub-choices" data-testid="scrub-choices">
+                        <legend>"Scrub before it leaves"</legend>
+                        {choices()}
+                        <label class="scrub-choice" for="scrub-redact">"Rename frames matching "
+                            <input id="scrub-redact" data-testid="scrub-redact" type="text"
+                                placeholder="regular expression" prop:value=move || redact.get()
+                                on:input=move |ev| redact.set(event_target_value(&ev))
+                                on:change=move |_| remake_redact()
+                                on:blur=move |_| remake_redact()/>
+                        </label>
+                        <button data-testid="scrub-apply" title="Make the link with this expression"
+                            on:click=move |_| remake_redact()>"Apply"</button>
+                    </fieldset>
+                    <strong>"What the view holds"</strong>
+                    <pre data-testid="share-found">{found}</pre>
+                    <strong>"What the link carries"</strong>
+                    <pre data-testid="share-carried">{carried}</pre>
+                </details>
             </div>
-        })}
+        </Show>
     }
 }
 

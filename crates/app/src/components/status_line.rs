@@ -139,6 +139,19 @@ pub fn StatusLine() -> impl IntoView {
             )
         })
     };
+    // A profile scrubbed before it was shared (`# scorch-scrubbed:` in its link or file; the core's fact
+    // `scrubbed`): the receiver is told, so nobody takes it for the original.
+    let scrubbed = move || {
+        main.data.with(|d| {
+            let d = d.as_ref().filter(|d| d.diff.is_none())?;
+            d.profile()
+                .meta
+                .info
+                .iter()
+                .find(|(k, _)| k == scorch_core::model::SCRUBBED_INFO)
+                .map(|(_, r)| r.replace(',', ", "))
+        })
+    };
     view! {
         <footer class="status" data-testid="status" data-loads=move || load.loads.get().to_string()
             data-format=move || info().map(|i| i.0).unwrap_or("")
@@ -154,6 +167,13 @@ pub fn StatusLine() -> impl IntoView {
                 <span class="badge few-samples" data-testid="few-samples"
                     title="95 % Wilson interval of a 50 % share at this sample count: a share can be this far off by chance">
                     {t}
+                </span>
+            })}
+            {move || scrubbed().map(|r| view! {
+                <span class="badge scrubbed" data-testid="scrubbed-badge" data-rules=r.clone() tabindex="0"
+                    title=format!("This profile was scrubbed before it was shared ({r}): names, facts or samples \
+                        the rules cover were removed or rewritten, so it is not the original recording")>
+                    {format!("scrubbed: {r}")}
                 </span>
             })}
             <HealthBadge/>
