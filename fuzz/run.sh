@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for SECONDS (default 60), seeded from the repo's test data. Needs a nightly toolchain
 # and cargo-fuzz (`cargo install cargo-fuzz --locked`). Findings land in fuzz/artifacts/TARGET/.
-# Usage: fuzz/run.sh loader|folded|perf|perfdata|pprof|link|json [SECONDS]   (FUZZ_QUIET=1: one summary line, as in the tests)
+# Usage: fuzz/run.sh loader|folded|perf|perfdata|pprof|link|json|callgrind [SECONDS]   (FUZZ_QUIET=1: one summary line, as in the tests)
 set -euo pipefail
 cd "$(dirname "$0")"
 target=$1
@@ -15,6 +15,8 @@ case $target in
     pprof) for f in $data/pprof/*.pb.gz; do zcat -f "$f" > "corpus/$target/$(basename "$f" .gz)" 2>/dev/null || true; done; cp -n $data/pprof/*.pb "corpus/$target/" ;;
     json) cp -n $data/v8/*.cpuprofile $data/v8/*.json $data/speedscope/*.json $data/gecko/*.symbolicated.json \
             $data/bpftrace/*.txt "corpus/$target/" ;;
+    callgrind) cp -n ../crates/cli/tests/data/callgrind/callgrind.out $data/callgrind/callgrind.out.test "corpus/$target/"
+               zcat ../crates/cli/tests/data/callgrind/callgrind-instr.out.gz > "corpus/$target/callgrind-instr.out" ;;
     loader|link) cp -n $data/folded/inf-base-flames.txt $data/perf/fg-perf-dd-stacks-01.txt $data/pprof/parca-fib.pb.gz "corpus/$target/" ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac

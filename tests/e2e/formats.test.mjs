@@ -1,4 +1,4 @@
-// speedscope, Firefox Profiler (samply), bpftrace and async-profiler files in the browser: each recorded or vendored
+// speedscope, Firefox Profiler (samply), bpftrace, async-profiler and callgrind files in the browser: each recorded or vendored
 // file opens by drop and by `#url=` with the status totals the native CLI gives, the timed ones fill the heatmap, and
 // a broken speedscope file says where and keeps the open profile.
 import { test, before, after } from 'node:test';
@@ -7,6 +7,11 @@ import path from 'node:path';
 import { serve, browser, nativeInfo, waitForProfile, outFile, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data');
+// The CLI's recordings (callgrind: crates/cli/tests/data/callgrind/PROVENANCE.md), served under /cli-data/.
+const CLI_DATA = path.join(ROOT, 'crates', 'cli', 'tests', 'data');
+const where = (dir) => (dir.startsWith('cli/') ? [CLI_DATA, 'cli-data', dir.slice(4)] : [DATA, 'data', dir]);
+const fileOf = (dir, f) => { const [root, , d] = where(dir); return path.join(root, d, f); };
+const urlOf = (dir, f) => { const [, mount, d] = where(dir); return `/${mount}/${d}/${f}`; };
 // [folder, file, format, timed]
 const FILES = [
   ['speedscope', 'py-spy-threads.speedscope.json', 'speedscope', true],
@@ -16,9 +21,13 @@ const FILES = [
   ['gecko', 'samply-two-threads.symbolicated.json', 'gecko', true],
   ['bpftrace', 'kstack-ustack-comm.txt', 'bpftrace', false],
   ['async-profiler', 'collapsed-threads.txt', 'folded', false],
+  // valgrind --tool=callgrind: a call graph expanded into stacks (docs/FORMATS.md); the plain file and a gzip'd
+  // one with 13 event columns.
+  ['cli/callgrind', 'callgrind.out', 'callgrind', false],
+  ['cli/callgrind', 'callgrind-instr.out.gz', 'callgrind', false],
 ];
 let server, b;
-before(async () => { server = await serve(undefined, '/', { '/data/': DATA }); b = await browser(); });
+before(async () => { server = await serve(undefined, '/', { '/data/': DATA, '/cli-data/': CLI_DATA }); b = await browser(); });
 after(async () => { await b?.close(); await server?.close(); });
 
 const status = (page) => page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset,
@@ -29,7 +38,7 @@ test('each file opens by drop with the numbers the CLI gives', async () => {
   await page.goto(server.url);
   await waitForProfile(page, 'service.perf.gz');
   for (const [dir, f, format, timed] of FILES) {
-    const file = path.join(DATA, dir, f);
+    const file = fileOf(dir, f);
     await page.setInputFiles('[data-testid=open-file]', file);
     const s = await waitForProfile(page, f);
     const want = nativeInfo(file);
@@ -56,12 +65,12 @@ test('each file opens by drop with the numbers the CLI gives', async () => {
 test('each file opens by #url= with the numbers the CLI gives', async () => {
   const { page } = b;
   for (const [dir, f, format] of FILES) {
-    await page.goto(`${server.url}#url=${encodeURIComponent(`/data/${dir}/${f}`)}`);
+    await page.goto(`${server.url}#url=${encodeURIComponent(urlOf(dir, f))}`);
     // Let the hash change's own load land before reloading (see v8.test.mjs).
     await waitForProfile(page, f);
     await page.reload();
     const s = await waitForProfile(page, f);
-    const want = nativeInfo(path.join(DATA, dir, f));
+    const want = nativeInfo(fileOf(dir, f));
     assert.equal(s.format, format, f);
     assert.deepEqual([s.samples, s.total], [want.samples, want.total], f);
   }

@@ -8,7 +8,8 @@
 //! names, perf script spanning ten years, perf script of scheduler switch-outs that never switch back in, pprof
 //! with one location per frame of a very deep location list, a gzip inside a gzip, and perf.data (written here
 //! byte by byte, `perf_data`): very many samples of one callchain, very many mappings and forks across many
-//! processes and threads (the mappings forks copy), and file headers whose sections claim huge sizes.
+//! processes and threads (the mappings forks copy), and file headers whose sections claim huge sizes; and
+//! callgrind call graphs whose expansion into stacks could outgrow them (`resources/graphs.rs`).
 //!
 //! Size: the test binary runs the debug `scorch` (10–30× slower than release), so by default the shapes are a
 //! fifth of the sizes (a 1,000,000-frame stack instead of 5,000,000, 200,000 children, 200,000 perf
@@ -20,6 +21,9 @@
 //! The memory cap is an address-space limit of 2 GiB (`ulimit -v` in `sh`, so it holds without util-linux);
 //! the time limit is 60 s plus 15 s per MB of input (debug), a tenth of that for a release binary: a hang
 //! detector with room for a loaded machine (timings themselves belong in benchmarks, not tests).
+
+#[path = "resources/graphs.rs"]
+mod graphs;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -7,13 +7,13 @@ mod common;
 use common::{chunked, data, load};
 use scorch_core::{ImportErrorKind, ImportOptions, Loader};
 
-/// A real callgrind file (tests/data/callgrind/README.md): refused, with the formats tried, not read as
-/// folded stacks with thousands of warnings.
+/// A real callgrind file (tests/data/callgrind/README.md): its cost lines end in a number, so most lines "have
+/// a count" — yet the folded sniffer refuses it, and it is read as callgrind (its own first line), the same in
+/// chunks of any size.
 #[test]
-fn a_callgrind_file_is_refused_naming_the_formats_tried() {
+fn a_callgrind_file_is_not_taken_for_folded_stacks() {
     let bytes = data("callgrind", "callgrind.out.test");
     let text = String::from_utf8(bytes.clone()).unwrap();
-    // Counted here: the cost lines end in a number, so most lines "have a count" — yet they are no stacks.
     let real: Vec<&str> = text
         .lines()
         .map(str::trim)
@@ -28,17 +28,35 @@ fn a_callgrind_file_is_refused_naming_the_formats_tried() {
         })
         .count();
     assert!(cost_lines * 2 > real.len(), "{cost_lines} of {}", real.len());
-
-    let e = load(&bytes).unwrap_err();
-    assert_eq!(e.kind, ImportErrorKind::UnknownFormat, "{e}");
-    for name in ["folded", "perf-script", "pprof"] {
-        assert!(e.message.contains(name), "{e}");
-    }
-    // The same in small chunks.
+    use scorch_core::import::folded::FoldedFormat;
+    use scorch_core::import::{Applicable, Importer};
+    assert_eq!(
+        FoldedFormat.is_applicable(&bytes[..bytes.len().min(65536)], true),
+        Applicable::No
+    );
+    // Without its first line (older callgrind files have none) it is not folded either: its header says what it is.
+    let headless = text.split_once('\n').unwrap().1;
+    assert_eq!(
+        FoldedFormat.is_applicable(headless.as_bytes(), true),
+        Applicable::No
+    );
+    let p = common::same_however_cut("callgrind", "callgrind.out.test", scorch_core::Format::Callgrind);
+    assert_eq!(load(headless.as_bytes()).unwrap().total(), p.total());
+    // The file's own `summary:` line.
+    let summary: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("summary: "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(p.total(), summary);
     let mut l = Loader::new(ImportOptions::default());
-    let fed = bytes.chunks(1000).try_for_each(|c| l.feed(c));
-    let e = fed.and_then(|()| l.finish().map(|_| ())).unwrap_err();
-    assert_eq!(e.kind, ImportErrorKind::UnknownFormat, "{e}");
+    bytes.chunks(1000).try_for_each(|c| l.feed(c)).unwrap();
+    assert_eq!(l.finish().unwrap().profile.total(), summary);
+    assert_eq!(
+        ImportErrorKind::UnknownFormat,
+        load(b"not a profile\n").unwrap_err().kind
+    );
 }
 
 /// The boundary: half the lines bad is still folded (with its warnings), more than half is refused.

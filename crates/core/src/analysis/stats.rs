@@ -150,6 +150,8 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
             };
             Some((cv, source))
         }
+        // Callgrind counts every instruction (or event): no samples, no sampling error.
+        Format::Callgrind => None,
     }
 }
 

@@ -2,6 +2,7 @@
 //! importer in turn whether the input is its own.
 
 use super::bpftrace::{BpftraceFormat, BpftraceOptions, BpftraceParser};
+use super::callgrind::{CallgrindFormat, CallgrindOptions, CallgrindParser};
 use super::folded::{FoldedFormat, FoldedOptions, FoldedParser};
 use super::gecko::{GeckoFormat, GeckoOptions, GeckoParser};
 use super::importer::{Applicable, Importer, Parse};
@@ -16,9 +17,10 @@ use crate::model::{Format, ImportError, Profile};
 /// The registry: every format once, its importer (the sniffer) and how its parser is made from the options, in
 /// the order the importers are asked: binary first (perf.data by its magic, then pprof) (text never starts with a valid run of
 /// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope and Gecko first, since
-/// they answer no at once on another JSON format's keys while the V8 formats wait for theirs), then bpftrace's `@[` blocks,
+/// they answer no at once on another JSON format's keys while the V8 formats wait for theirs), then callgrind
+/// (its first line, or a header of known `key:` lines up to `events:`), then bpftrace's `@[` blocks,
 /// then perf script, then folded (whose lines are the least distinctive).
-static FORMATS: [Registered; 9] = [
+static FORMATS: [Registered; 10] = [
     Registered {
         importer: &PerfDataFormat,
         parser: |o| {
@@ -65,6 +67,15 @@ static FORMATS: [Registered; 9] = [
         parser: |o| {
             Box::new(TraceParser::new(&V8Options {
                 max_bytes: o.max_whole_input_bytes,
+            }))
+        },
+    },
+    Registered {
+        importer: &CallgrindFormat,
+        parser: |o| {
+            Box::new(CallgrindParser::new(&CallgrindOptions {
+                max_line: o.max_line,
+                keep_warnings: Some(o.keep_warnings),
             }))
         },
     },
@@ -131,6 +142,7 @@ parse! {
     BpftraceParser, samples samples;
     GeckoParser;
     PerfDataParser;
+    CallgrindParser, samples samples;
 }
 
 /// The formats the dispatcher tries, in order: every format scorch reads.

@@ -103,6 +103,11 @@ pub enum WarningKind {
     MalformedRecord,
     /// Occurs when a sampled address lies in no mapping of its process (perf.data); it is named `[unknown]`.
     UnmappedAddress,
+    /// Occurs when a file's own totals disagree with what its records add up to (callgrind's `totals:`).
+    Inconsistent,
+    /// Occurs when a call graph has more paths than are expanded into stacks; the rest are shown under
+    /// `[call graph cut]` (callgrind, cProfile).
+    GraphCut,
 }
 
 impl WarningKind {
@@ -123,6 +128,8 @@ impl WarningKind {
             WarningKind::Overflow => "overflows",
             WarningKind::MalformedRecord => "malformed records skipped",
             WarningKind::UnmappedAddress => "addresses in no mapping",
+            WarningKind::Inconsistent => "totals that disagree",
+            WarningKind::GraphCut => "call graphs cut",
         }
     }
 }

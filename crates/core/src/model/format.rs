@@ -23,6 +23,8 @@ pub enum Format {
     Gecko,
     /// perf.data, the binary recording `perf record` writes (file or pipe mode).
     PerfData,
+    /// Callgrind's profile format (`valgrind --tool=callgrind`; cachegrind's files are its subset).
+    Callgrind,
 }
 
 impl Format {
@@ -37,6 +39,7 @@ impl Format {
             Format::Bpftrace => "bpftrace",
             Format::Gecko => "gecko",
             Format::PerfData => "perf-data",
+            Format::Callgrind => "callgrind",
         }
     }
 }
@@ -54,6 +57,7 @@ impl Format {
             Format::Bpftrace => "bpftrace stack maps",
             Format::Gecko => "Firefox Profiler (Gecko) JSON",
             Format::PerfData => "perf.data recordings",
+            Format::Callgrind => "callgrind",
         }
     }
 
@@ -65,6 +69,7 @@ impl Format {
             Format::Pprof => "samples",
             Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope | Format::Gecko => "samples",
             Format::Bpftrace => "stack blocks",
+            Format::Callgrind => "cost lines",
         }
     }
 }
