@@ -49,7 +49,7 @@ fn callgrind_chain_of_diamonds() {
 
 #[test]
 fn callgrind_function_with_very_many_callees() {
-    let width = 200_000 * scale();
+    let width = 50_000 * scale();
     let mut text = b"events: Ir\nfn=root\n1 1\n".to_vec();
     for i in 0..width {
         writeln!(text, "cfn=({i}) c{i}\ncalls=1 1\n1 3").unwrap();
@@ -62,7 +62,7 @@ fn callgrind_function_with_very_many_callees() {
 
 #[test]
 fn callgrind_most_events_over_very_many_functions() {
-    let n = 20_000 * scale();
+    let n = 5_000 * scale();
     let events: Vec<String> = (0..256).map(|i| format!("e{i}")).collect();
     let mut text = format!("events: {}\nfn=main\n1 1\n", events.join(" ")).into_bytes();
     for i in 0..n {
