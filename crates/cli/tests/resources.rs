@@ -250,7 +250,8 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     p
 }
 
-fn folded_shape(name: &'static str, text: Vec<u8>, total: u64, frame: &'static str) {
+/// Writes `text` as a file and runs every command on it (any format the loader sniffs).
+fn input_shape(name: &'static str, text: Vec<u8>, total: u64, frame: &'static str) {
     let dir = tempdir();
     let s = Shape {
         name,
@@ -275,7 +276,7 @@ fn a_deep_stack_of_one_name() {
         text.push(b'f');
     }
     text.extend_from_slice(b" 1\n");
-    folded_shape("deep", text, 1, "f");
+    input_shape("deep", text, 1, "f");
 }
 
 #[test]
@@ -287,7 +288,7 @@ fn a_deep_stack_of_distinct_names() {
         write!(text, ";g{i}").unwrap();
     }
     text.extend_from_slice(b" 3\n");
-    folded_shape("deep-distinct", text, 3, "f");
+    input_shape("deep-distinct", text, 3, "f");
 }
 
 #[test]
@@ -297,14 +298,14 @@ fn a_node_with_very_many_children_of_distinct_names() {
     for i in 0..width {
         writeln!(text, "root;child{i} 2").unwrap();
     }
-    folded_shape("wide", text, 2 * width as u64, "root");
+    input_shape("wide", text, 2 * width as u64, "root");
 }
 
 #[test]
 fn a_huge_frame_name() {
     let mut text = vec![b'n'; 10_000_000];
     text.extend_from_slice(b";f 5\n");
-    folded_shape("huge-name", text, 5, "f");
+    input_shape("huge-name", text, 5, "f");
     // Longer than the line limit (64 MiB): refused, and the message names the limit.
     if scale() > 1 {
         let dir = tempdir();

@@ -2,22 +2,8 @@
 //! — a chain of diamonds (2^N paths, weights large enough never to run out), a function with very many callees,
 //! the most events over very many functions.
 
-use super::{every_command, scale, tempdir, write, Shape};
+use super::{input_shape, scale};
 use std::io::Write as _;
-
-fn callgrind_shape(name: &'static str, text: Vec<u8>, total: u64, frame: &'static str) {
-    let dir = tempdir();
-    let s = Shape {
-        name,
-        file: write(&dir, name, &text),
-        total,
-        frame,
-        timed: false,
-    };
-    drop(text);
-    every_command(&s);
-    let _ = std::fs::remove_dir_all(&dir);
-}
 
 #[test]
 fn callgrind_chain_of_diamonds() {
@@ -44,7 +30,7 @@ fn callgrind_chain_of_diamonds() {
         }
     }
     writeln!(text, "fn=f{n}\n1 {}", 2 * k).unwrap();
-    callgrind_shape("callgrind-diamonds", text, t[0], "f0");
+    input_shape("callgrind-diamonds", text, t[0], "f0");
 }
 
 #[test]
@@ -57,7 +43,7 @@ fn callgrind_function_with_very_many_callees() {
     for i in 0..width {
         writeln!(text, "fn=c{i}\n1 3").unwrap();
     }
-    callgrind_shape("callgrind-wide", text, 1 + 3 * width as u64, "root");
+    input_shape("callgrind-wide", text, 1 + 3 * width as u64, "root");
 }
 
 #[test]
@@ -68,5 +54,5 @@ fn callgrind_most_events_over_very_many_functions() {
     for i in 0..n {
         writeln!(text, "cfn=g{i}\ncalls=1 1\n1 2\nfn=g{i}\n1 2\nfn=main").unwrap();
     }
-    callgrind_shape("callgrind-events", text, 1 + 2 * n as u64, "main");
+    input_shape("callgrind-events", text, 1 + 2 * n as u64, "main");
 }
