@@ -201,27 +201,8 @@ pub fn layout(n: usize, edges: &[(u32, u32)], width: &[f64], height: &[f64], o: 
             (&down_start, &down_adj)
         };
         for r in order {
-            let Some(layer) = layers.get_mut(r) else { continue };
-            let mut keyed: Vec<(f64, u32)> = layer
-                .iter()
-                .map(|&v| {
-                    let ns = neighbours(start, adj, v as usize);
-                    let key = if ns.is_empty() {
-                        get(&pos, v as usize)
-                    } else {
-                        ns.iter().map(|&u| get(&pos, u as usize)).sum::<f64>() / ns.len() as f64
-                    };
-                    (key, v)
-                })
-                .collect();
-            // On ties the current position decides (positions are distinct: no stable sort needed).
-            keyed.sort_unstable_by(|a, b| {
-                a.0.total_cmp(&b.0)
-                    .then(get(&pos, a.1 as usize).total_cmp(&get(&pos, b.1 as usize)))
-            });
-            for (i, &(_, v)) in keyed.iter().enumerate() {
-                set(&mut pos, v as usize, i as f64);
-                set(layer, i, v);
+            if let Some(layer) = layers.get_mut(r) {
+                reorder(layer, start, adj, &mut pos);
             }
         }
         let c = crossings(&layers, &down_start, &down_adj, &pos);
@@ -256,19 +237,10 @@ pub fn layout(n: usize, edges: &[(u32, u32)], width: &[f64], height: &[f64], o: 
                 (&down_start, &down_adj)
             };
             for r in order {
-                let Some(layer) = layers.get(r) else { continue };
-                let want: Vec<f64> = layer
-                    .iter()
-                    .map(|&v| {
-                        let ns = neighbours(start, adj, v as usize);
-                        if ns.is_empty() {
-                            get(&cx, v as usize)
-                        } else {
-                            ns.iter().map(|&u| get(&cx, u as usize)).sum::<f64>() / ns.len() as f64
-                        }
-                    })
-                    .collect();
-                place(layer, &want, &lw, o.node_gap, &mut cx);
+                if let Some(layer) = layers.get(r) {
+                    let want = means(layer, start, adj, &cx);
+                    place(layer, &want, &lw, o.node_gap, &mut cx);
+                }
             }
         }
     }
@@ -530,6 +502,7 @@ fn first_order(total: usize, down_start: &[u32], down_adj: &[u32], up_start: &[u
 
 /// Crossings between adjacent layers: per pair, segments sorted by upper position, inversions of the lower
 /// positions counted with a Fenwick tree.
+#[inline(never)]
 fn crossings(layers: &[Vec<u32>], down_start: &[u32], down_adj: &[u32], pos: &[f64]) -> u64 {
     let mut total = 0u64;
     let mut ends: Vec<(u32, u32)> = Vec::new();
@@ -570,9 +543,59 @@ fn crossings(layers: &[Vec<u32>], down_start: &[u32], down_adj: &[u32], pos: &[f
     total
 }
 
+// The per-rank steps are functions of their own, called once per rank per pass, not loops inlined into
+// `layout`: a browser runs a wasm function in its baseline compiler until its optimised code is ready, which it
+// uses from a later call on, never inside one long call already running (`#[inline(never)]`: each has one call
+// site). The 10,000-node benchmark takes three to five times its native time in the app's worker either way on
+// the loaded machine it was measured on (docs/BENCHMARKS.md).
+
+/// One barycenter step of one layer: its nodes sorted by the mean position of their neighbours (`start`/`adj`)
+/// in the layer before, `pos` updated.
+#[inline(never)]
+fn reorder(layer: &mut [u32], start: &[u32], adj: &[u32], pos: &mut [f64]) {
+    let mut keyed: Vec<(f64, u32)> = layer
+        .iter()
+        .map(|&v| {
+            let ns = neighbours(start, adj, v as usize);
+            let key = if ns.is_empty() {
+                get(pos, v as usize)
+            } else {
+                ns.iter().map(|&u| get(pos, u as usize)).sum::<f64>() / ns.len() as f64
+            };
+            (key, v)
+        })
+        .collect();
+    // On ties the current position decides (positions are distinct: no stable sort needed).
+    keyed.sort_unstable_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(get(pos, a.1 as usize).total_cmp(&get(pos, b.1 as usize)))
+    });
+    for (i, &(_, v)) in keyed.iter().enumerate() {
+        set(pos, v as usize, i as f64);
+        set(layer, i, v);
+    }
+}
+
+/// Per node of `layer`, the mean centre of its neighbours (`start`/`adj`), or its own without any.
+#[inline(never)]
+fn means(layer: &[u32], start: &[u32], adj: &[u32], cx: &[f64]) -> Vec<f64> {
+    layer
+        .iter()
+        .map(|&v| {
+            let ns = neighbours(start, adj, v as usize);
+            if ns.is_empty() {
+                get(cx, v as usize)
+            } else {
+                ns.iter().map(|&u| get(cx, u as usize)).sum::<f64>() / ns.len() as f64
+            }
+        })
+        .collect()
+}
+
 /// Centres for one layer in its order, as near `want` as the gaps allow: the mean of a left-to-right placement
 /// (each box at its wish or just right of its left neighbour) and a right-to-left one; both keep every gap,
 /// so their mean does too.
+#[inline(never)]
 fn place(layer: &[u32], want: &[f64], lw: &dyn Fn(usize) -> f64, gap: f64, cx: &mut [f64]) {
     let m = layer.len();
     let sep = |i: usize| (lw(get(layer, i) as usize) + lw(get(layer, i + 1) as usize)) / 2.0 + gap;
