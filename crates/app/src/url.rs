@@ -11,7 +11,8 @@
 //! with `qf` (`r` regex, `c` case-sensitive), `tx` (transforms, one per line, as
 //! `scorch_core::analysis::transforms::Transform::to_text`), `mode` (`inverted|sandwich|functions|calltree|chart|graph`), `cw`
 //! (the stack chart's zoom window, `START-END` nanoseconds after the heatmap origin), `gf` (the call graph's
-//! focus, a regular expression as pprof's `-focus`), `sel` (selected
+//! focus, a regular expression as pprof's `-focus`), `gn`, `gnf`, `gef` (its pruning: pprof's `-nodecount`,
+//! `-nodefraction`, `-edgefraction`; written when not pprof's defaults), `sel` (selected
 //! function), `order=heavy`, `color` (`module|kind|self`), `widths=base`, `abs=1`.
 //!
 //! Versions: `v` is the format's version. Links without it are version 1, today's format, and it is written only
@@ -19,6 +20,7 @@
 //! version does not know is kept while reading (an unknown key never stops a link from opening) and dropped
 //! when the view writes its own fragment.
 
+use crate::render::graph::GraphPrune;
 use crate::render::{ColorScheme, Orientation};
 use crate::state::view::Mode;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
@@ -212,6 +214,8 @@ pub struct UrlState {
     pub chart_window: Option<(u64, u64)>,
     /// `gf`: the call graph's focus (a regular expression).
     pub graph_focus: Option<String>,
+    /// `gn`, `gnf`, `gef`: the call graph's pruning.
+    pub graph_prune: GraphPrune,
     /// `sel`: the selected function.
     pub selected: Option<String>,
     /// `order`
@@ -254,6 +258,7 @@ impl Default for UrlState {
             mode: Mode::Flame,
             chart_window: None,
             graph_focus: None,
+            graph_prune: GraphPrune::default(),
             selected: None,
             order: Order::Alphabetical,
             scheme: ColorScheme::Name,
@@ -399,6 +404,18 @@ impl UrlState {
         s.mode = get("mode").and_then(Mode::from_key).unwrap_or(Mode::Flame);
         s.chart_window = get("cw").and_then(range).filter(|&(a, b)| a < b);
         s.graph_focus = get("gf").filter(|x| !x.is_empty()).map(str::to_string);
+        let d = GraphPrune::default();
+        s.graph_prune = GraphPrune {
+            node_fraction: get("gnf")
+                .and_then(GraphPrune::fraction)
+                .unwrap_or(d.node_fraction),
+            edge_fraction: get("gef")
+                .and_then(GraphPrune::fraction)
+                .unwrap_or(d.edge_fraction),
+            node_count: get("gn")
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or(d.node_count),
+        };
         s.selected = get("sel").filter(|x| !x.is_empty()).map(str::to_string);
         s.order = get("order")
             .and_then(Order::from_key)
@@ -407,10 +424,10 @@ impl UrlState {
         s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
         s.absolute = get("abs") == Some("1");
         s.embed = get("embed") == Some("1");
-        const KNOWN: [&str; 37] = [
+        const KNOWN: [&str; 40] = [
             "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "th",
-            "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "cw", "gf", "sel",
-            "order", "color", "widths", "abs", "embed", "series", "mean", "ps", "",
+            "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "cw", "gf", "gn",
+            "gnf", "gef", "sel", "order", "color", "widths", "abs", "embed", "series", "mean", "ps", "",
         ];
         s.unknown = pairs
             .into_iter()
@@ -524,6 +541,16 @@ impl UrlState {
         }
         if let Some(f) = &self.graph_focus {
             out.push(("gf", f.clone()));
+        }
+        let (g, d) = (self.graph_prune, GraphPrune::default());
+        if g.node_count != d.node_count {
+            out.push(("gn", g.node_count.to_string()));
+        }
+        if g.node_fraction != d.node_fraction {
+            out.push(("gnf", g.node_fraction.to_string()));
+        }
+        if g.edge_fraction != d.edge_fraction {
+            out.push(("gef", g.edge_fraction.to_string()));
         }
         if let Some(sel) = &self.selected {
             out.push(("sel", sel.clone()));

@@ -5,6 +5,7 @@
 //! selected function (pprof's `-focus`, carried by links as `gf`). With the canvas focused, ↑/↓ go to the
 //! heaviest caller/callee, ←/→ to the box beside, Enter selects, `f` focuses.
 
+use super::graph_prune::GraphPruneControls;
 use crate::render::canvas::{self, Redraw};
 use crate::render::graph::{self, GraphData, GraphGeom, GraphLook};
 use crate::state::load::LoadState;
@@ -43,6 +44,11 @@ thread_local! {
     static GEN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
+/// The call graph last drawn (the Export menu's SVG while the graph is shown).
+pub fn drawn() -> Option<Arc<GraphData>> {
+    CACHE.with(|c| c.borrow().clone())
+}
+
 fn same(
     d: &GraphData,
     loaded: &Arc<crate::render::Loaded>,
@@ -73,6 +79,8 @@ pub fn CallGraphView() -> impl IntoView {
     let hover: RwSignal<Option<GraphHover>> = RwSignal::new(None);
     let cursor: RwSignal<Option<usize>> = RwSignal::new(None);
     let drag: RwSignal<Option<Press>> = RwSignal::new(None);
+    // Edges on screen the last paint left out (zoomed out on a large graph).
+    let edges_left = RwSignal::new(0usize);
 
     let show = move |d: Option<Arc<GraphData>>| {
         hover.set(None);
@@ -87,9 +95,12 @@ pub fn CallGraphView() -> impl IntoView {
     Effect::new(move |_| {
         let shown = load.shown.get();
         let key = view.options.get();
+        let prune = view.graph_prune.get();
         let job = GraphJob {
+            node_fraction: prune.node_fraction,
+            edge_fraction: prune.edge_fraction,
+            node_count: prune.node_count,
             focus: view.graph_focus.get(),
-            ..GraphJob::default()
         };
         let gen = GEN.with(|g| {
             g.set(g.get().wrapping_add(1));
@@ -127,7 +138,14 @@ pub fn CallGraphView() -> impl IntoView {
             building.set(false);
             match r.map(|mut v| v.pop()) {
                 Ok(Some(Ok(Built::Graph(g)))) => {
-                    let d = Arc::new(GraphData::new(shown, key, job, g));
+                    // Taking the worker's answer was a task of its own; the draw data is another.
+                    crate::worker::page::yield_now().await;
+                    if GEN.with(|g| g.get()) != gen {
+                        return;
+                    }
+                    let d = Arc::new(crate::state::timed("graph data", || {
+                        GraphData::new(shown, key, job, g)
+                    }));
                     CACHE.with(|c| *c.borrow_mut() = Some(d.clone()));
                     show(Some(d));
                 }
@@ -182,7 +200,12 @@ pub fn CallGraphView() -> impl IntoView {
             cursor: cursor.get_untracked(),
             hover: hover.get_untracked().map(|h| h.i),
         };
-        graph::paint(&canvas, &d, &geom.get_untracked(), &look);
+        let left = crate::state::timed("graph paint", || {
+            graph::paint(&canvas, &d, &geom.get_untracked(), &look)
+        });
+        if edges_left.get_untracked() != left {
+            edges_left.set(left);
+        }
     };
     let redraw = Redraw::default();
     Effect::new(move |_| {
@@ -349,34 +372,7 @@ pub fn CallGraphView() -> impl IntoView {
             </div>
         })
     };
-    let legend = move || {
-        let d = data.get()?;
-        let g = &d.g.graph;
-        let mut parts = vec![format!(
-            "{} nodes, {} edges · total {}",
-            g.nodes.len(),
-            g.edges.len(),
-            d.value(g.total)
-        )];
-        if g.dropped_nodes > 0 {
-            parts.push(format!(
-                "{} nodes (cum ≤ {}) dropped",
-                g.dropped_nodes,
-                d.value(g.node_cutoff)
-            ));
-        }
-        if g.dropped_edges > 0 {
-            parts.push(format!(
-                "{} edges (freq ≤ {}) dropped",
-                g.dropped_edges,
-                d.value(g.edge_cutoff)
-            ));
-        }
-        if g.nodes_before_count > g.nodes.len() {
-            parts.push(format!("top {} of {} nodes", g.nodes.len(), g.nodes_before_count));
-        }
-        Some(parts.join(" · "))
-    };
+    let legend = move || data.get().map(|d| d.legend());
     let attr =
         move |f: fn(&GraphData) -> String| move || data.with(|d| d.as_deref().map(f).unwrap_or_default());
 
@@ -393,6 +389,7 @@ pub fn CallGraphView() -> impl IntoView {
             <button data-testid="graph-focus" disabled=move || focus_target().is_none()
                 title="Keep only the selected function's callers and callees (pprof's -focus; key f)"
                 on:click=move |_| focus_on(focus_target())>"Focus"</button>
+            <GraphPruneControls/>
         </div>
         <Show when=move || building.get()>
             <div class="sandwich-empty" data-testid="graph-building">"Building the call graph…"</div>
@@ -402,6 +399,7 @@ pub fn CallGraphView() -> impl IntoView {
                 aria-label="Call graph: drag pans, wheel zooms; arrows move along the calls, Enter selects, f focuses"
                 data-nodes=attr(|d| d.count().to_string())
                 data-edges=attr(|d| d.g.graph.edges.len().to_string())
+                data-edges-left=move || edges_left.get().to_string()
                 data-focus=attr(|d| d.job.focus.clone().unwrap_or_default())
                 data-cursor=move || cursor.get().map(|i| i.to_string()).unwrap_or_default()
                 on:wheel=on_wheel on:pointerdown=on_down on:pointermove=on_move on:pointerup=on_up

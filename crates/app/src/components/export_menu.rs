@@ -3,7 +3,8 @@
 //! the PNG is the SVG rasterised at 2× (a data: URL `Image` drawn on an offscreen canvas). The SVG has the app's colours,
 //! search highlighting and orientation at the pane's width; it is the whole view (the zoom is not applied), so
 //! `scorch export --to svg --width W FILE` writes the same bytes for a view without colour, search or diff
-//! choices (docs/SHARING.md).
+//! choices (docs/SHARING.md). While the call graph is shown, SVG and PNG are of the drawn graph instead
+//! (`render::graph_svg`: the whole graph as drawn, its colours, boxes, edges and labels).
 
 use crate::render::{ColorScheme, FlameData, Orientation};
 use crate::state::load::LoadState;
@@ -261,6 +262,16 @@ pub fn ExportMenu() -> impl IntoView {
     let main = expect_context::<Panes>().main;
     let open = RwSignal::new(false);
     let svg_now = move || -> Option<String> {
+        // While the call graph is shown, the drawn graph (`render::graph_svg`).
+        if view.mode.get_untracked() == crate::state::view::Mode::Graph {
+            let shown = load.shown.get_untracked()?;
+            let g = super::call_graph::drawn().filter(|g| Arc::ptr_eq(&g.loaded, &shown))?;
+            return Some(crate::render::graph_svg::graph_svg(
+                &g,
+                view.scheme.get_untracked(),
+                &format!("Call graph · {}", shown.name),
+            ));
+        }
         let d = main.data.get_untracked()?;
         let width = main.width.get_untracked().round().max(200.0) as u32;
         let mask = search.mask(&d);
@@ -280,6 +291,7 @@ pub fn ExportMenu() -> impl IntoView {
             return;
         };
         let name = d.name().to_string();
+        let graph = view.mode.get_untracked() == crate::state::view::Mode::Graph;
         match kind {
             "html" => {
                 let Some(loaded) = load.loaded.get_untracked() else {
@@ -303,17 +315,19 @@ pub fn ExportMenu() -> impl IntoView {
                 });
             }
             "svg" => {
+                let ext = if graph { "graph.svg" } else { "svg" };
                 if let Some(text) = svg_now() {
                     download(&File {
-                        name: file_name(&name, "svg"),
+                        name: file_name(&name, ext),
                         mime: "image/svg+xml",
                         bytes: text.into_bytes(),
                     });
                 }
             }
             "png" => {
+                let ext = if graph { "graph.png" } else { "png" };
                 if let Some(text) = svg_now() {
-                    download_png(text, file_name(&name, "png"));
+                    download_png(text, file_name(&name, ext));
                 }
             }
             "folded" => {

@@ -15,6 +15,7 @@ pub mod export_menu;
 pub mod flame_canvas;
 pub mod frame_keys;
 pub mod function_table;
+pub mod graph_prune;
 pub mod health_badge;
 pub mod heatmap;
 pub mod info_panel;

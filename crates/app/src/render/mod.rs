@@ -15,6 +15,8 @@ pub mod draw;
 pub mod flame;
 pub mod geometry;
 pub mod graph;
+pub mod graph_raster;
+pub mod graph_svg;
 pub mod heatmap;
 
 pub use color::ColorScheme;

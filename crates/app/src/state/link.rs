@@ -122,6 +122,7 @@ impl Actions {
         self.search.transforms.set(s.transforms.clone());
         self.view.mode.set(s.mode);
         self.view.graph_focus.set(s.graph_focus.clone());
+        self.view.graph_prune.set(s.graph_prune);
         self.search.selected.set(s.selected.clone());
         self.view.order.set(s.order);
         self.view.scheme.set(s.scheme);
@@ -218,6 +219,7 @@ impl Actions {
         s.transforms = self.search.transforms.get_untracked();
         s.mode = self.view.mode.get_untracked();
         s.graph_focus = self.view.graph_focus.get_untracked();
+        s.graph_prune = self.view.graph_prune.get_untracked();
         s.selected = self.search.selected.get_untracked();
         s.order = self.view.order.get_untracked();
         s.scheme = self.view.scheme.get_untracked();
@@ -289,6 +291,7 @@ impl Actions {
             a.view.mode.track();
             a.view.chart_window.track();
             a.view.graph_focus.track();
+            a.view.graph_prune.track();
             a.search.selected.track();
             a.view.order.track();
             a.view.scheme.track();

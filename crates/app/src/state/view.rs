@@ -71,6 +71,8 @@ pub struct ViewState {
     /// The call graph's focus (pprof's `-focus`: a regular expression; the app sets one matching a function
     /// exactly), `None`: the whole view.
     pub graph_focus: RwSignal<Option<String>>,
+    /// The call graph's pruning (pprof's `-nodefraction`, `-edgefraction`, `-nodecount`).
+    pub graph_prune: RwSignal<crate::render::graph::GraphPrune>,
 }
 
 impl Default for ViewState {
@@ -86,6 +88,7 @@ impl Default for ViewState {
             tree_inverted: RwSignal::new(false),
             chart_window: RwSignal::new(None),
             graph_focus: RwSignal::new(None),
+            graph_prune: RwSignal::new(crate::render::graph::GraphPrune::default()),
         }
     }
 }

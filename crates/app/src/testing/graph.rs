@@ -1,7 +1,11 @@
 //! The call graph's hook (`tests/e2e/callgraph.test.mjs`): `window.__scorchGraph()` is the graph on the page,
-//! `null` before one is built — `{ total, focus, dropped_nodes, dropped_edges, edges, nodes }`, each node
+//! `null` before one is built — `{ total, focus, node_count, node_fraction, edge_fraction, dropped_nodes,
+//! dropped_edges, edges, nodes }` (the pruning it was built with, what it dropped), each node
 //! `{ name, flat, cum, x, y, visible }` (weights as decimal strings, exact; `x`, `y` the page point (CSS px) of
-//! its box's centre, `visible` whether that point is on the canvas).
+//! its box's centre, `visible` whether that point is on the canvas). `window.__scorchGraphInfo()` is the cheap
+//! part, for a graph of thousands of nodes: `{ nodes, edges, build_ms, layout_ms, scale }` (counts; the
+//! milliseconds the graph's build and its layout took where they ran, the engine's worker or the page; the
+//! drawing's scale), `null` before a graph is built.
 
 use super::set_global;
 use crate::render::graph::{GraphData, GraphGeom};
@@ -51,6 +55,9 @@ pub fn install(
             "focus",
             d.job.focus.clone().map_or(JsValue::NULL, JsValue::from),
         );
+        set(&o, "node_count", d.job.node_count.into());
+        set(&o, "node_fraction", d.job.node_fraction.into());
+        set(&o, "edge_fraction", d.job.edge_fraction.into());
         set(&o, "dropped_nodes", (gr.dropped_nodes as f64).into());
         set(&o, "dropped_edges", (gr.dropped_edges as f64).into());
         set(&o, "edges", (gr.edges.len() as f64).into());
@@ -59,71 +66,21 @@ pub fn install(
     });
     set_global("__scorchGraph", graph.as_ref());
     graph.forget();
-}
-
-/// `window.__scorchBenchGraphLayout(n, m)`: lays out a call-graph-like graph of `n` nodes and `m` edges (the
-/// core's `layout_benchmark` shape: 60 levels, a tree of calls one level down, more one to three levels down,
-/// one in twenty back up; seed 7) with the engine's box sizes, in this wasm, and returns
-/// `{ ms, ranks, points, crossings }`.
-pub fn install_bench() {
-    let bench = Closure::<dyn Fn(f64, f64) -> JsValue>::new(move |n: f64, m: f64| {
-        use scorch_core::analysis::callgraph::layout::{layout, LayoutOptions};
-        let (n, m) = (n.max(1.0) as usize, m.max(0.0) as usize);
-        let edges = levelled_graph(n, m, 60, 7);
-        let widths: Vec<f64> = (0..n)
-            .map(|i| crate::worker::graph::box_width(10 + i % 30))
-            .collect();
-        let heights = vec![crate::worker::graph::box_height(); n];
-        let perf = web_sys::window().and_then(|w| w.performance());
-        let t0 = perf.as_ref().map_or(0.0, |p| p.now());
-        let l = layout(n, &edges, &widths, &heights, &LayoutOptions::default());
-        let ms = perf.as_ref().map_or(0.0, |p| p.now()) - t0;
+    let info = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let Some(d) = data.get_untracked() else {
+            return JsValue::NULL;
+        };
         let o = js_sys::Object::new();
         let set = |k: &str, v: f64| {
             let _ = js_sys::Reflect::set(&o, &k.into(), &v.into());
         };
-        set("ms", ms);
-        set("ranks", l.rank.iter().max().map_or(0.0, |&r| f64::from(r) + 1.0));
-        set("points", l.px.len() as f64);
-        set("crossings", l.crossings as f64);
+        set("nodes", d.count() as f64);
+        set("edges", d.g.graph.edges.len() as f64);
+        set("build_ms", d.g.build_ms);
+        set("layout_ms", d.g.layout_ms);
+        set("scale", geom.get_untracked().scale);
         o.into()
     });
-    set_global("__scorchBenchGraphLayout", bench.as_ref());
-    bench.forget();
-}
-
-/// The core's `layout_benchmark` graph (`callgraph/layout.rs`, test-only there): `n` nodes on `levels` levels.
-fn levelled_graph(n: usize, m: usize, levels: usize, seed: u64) -> Vec<(u32, u32)> {
-    let mut x = seed | 1;
-    let mut next = |k: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % k.max(1)
-    };
-    let per = n.div_ceil(levels);
-    let level_start = |l: usize| (l * per).min(n);
-    let pick = |l: usize, r: u64| {
-        let (a, b) = (level_start(l), level_start(l + 1));
-        (a + (r as usize) % (b - a).max(1)).min(n - 1) as u32
-    };
-    let mut edges = Vec::with_capacity(m);
-    for v in per..n {
-        let l = v / per;
-        edges.push((pick(l - 1, next(per as u64)), v as u32));
-    }
-    while edges.len() < m {
-        let a = next(n as u64) as usize;
-        let l = a / per;
-        let (a, b) = if next(20) == 0 && l > 0 {
-            (a as u32, pick(next(l as u64) as usize, next(per as u64)))
-        } else {
-            let down = (l + 1 + next(3) as usize).min(levels - 1);
-            (a as u32, pick(down, next(per as u64)))
-        };
-        if a != b {
-            edges.push((a, b));
-        }
-    }
-    edges
+    set_global("__scorchGraphInfo", info.as_ref());
+    info.forget();
 }

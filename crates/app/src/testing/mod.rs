@@ -402,7 +402,6 @@ pub fn install_bench_hooks(a: Actions) {
     set_global("__scorchBenchLoad", load.as_ref());
     set_global("__scorchBenchHeatmap", time_heatmap.as_ref());
     chart::install_bench(a);
-    graph::install_bench();
     load.forget();
     load_tree.forget();
     paint_times.forget();

@@ -85,6 +85,36 @@ fn round_trips_the_graph_and_its_focus() {
 }
 
 #[test]
+fn round_trips_the_graph_pruning() {
+    let link = "#url=u.pb.gz&mode=graph&gn=0&gnf=0.02&gef=0";
+    let s = UrlState::parse(link);
+    let g = s.graph_prune;
+    assert_eq!((g.node_count, g.node_fraction, g.edge_fraction), (0, 0.02, 0.0));
+    assert_eq!(s.render().as_deref(), Some(link));
+    // pprof's defaults write nothing; what is no count or no fraction from 0 to 1 keeps the default.
+    let d = GraphPrune::default();
+    assert_eq!(
+        (d.node_count, d.node_fraction, d.edge_fraction),
+        (80, 0.005, 0.001)
+    );
+    assert_eq!(
+        UrlState::parse("#mode=graph&gn=80&gnf=0.005&gef=0.001")
+            .render()
+            .as_deref(),
+        Some("#mode=graph")
+    );
+    for bad in ["gn=-1", "gn=x", "gnf=1.5", "gnf=NaN", "gef=-0.1", "gef=inf"] {
+        assert_eq!(UrlState::parse(&format!("#{bad}")).graph_prune, d, "{bad}");
+    }
+    // Not a history step (as the colours are not).
+    let pruned_less = UrlState {
+        graph_prune: d,
+        ..s.clone()
+    };
+    assert!(!pruned_less.is_step_from(&s));
+}
+
+#[test]
 fn round_trips_the_chart_window() {
     let link = "#url=u.perf&range=0-9000&mode=chart&cw=1500-2500";
     let s = UrlState::parse(link);

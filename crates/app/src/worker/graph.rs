@@ -35,6 +35,25 @@ pub struct GraphView {
     /// Per node, the first frame with its name (the flame graph's colour for it), or `u32::MAX` for a root that
     /// is no frame (a process or a label).
     pub frames: Vec<u32>,
+    /// Milliseconds spent building the graph and laying it out, where it was done (the engine's worker, or the
+    /// page without one): what the layout benchmark reports.
+    pub build_ms: f64,
+    pub layout_ms: f64,
+}
+
+/// Native builds (the app's unit tests): no clock.
+#[cfg(not(target_arch = "wasm32"))]
+fn now() -> f64 {
+    0.0
+}
+
+/// `performance.now()` of the page or the worker this runs in (0 where there is none).
+#[cfg(target_arch = "wasm32")]
+fn now() -> f64 {
+    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or(0.0, |p| p.now())
 }
 
 /// The graph of `view` of `p` for `job`, laid out. An error only for a focus that is no regular expression.
@@ -45,7 +64,9 @@ pub fn compute(p: &Profile, view: &ViewOptions, job: &GraphJob) -> Result<GraphV
         node_count: job.node_count as usize,
         focus: job.focus.clone(),
     };
+    let t0 = now();
     let graph = call_graph(p, view, &o)?;
+    let t1 = now();
     let widths: Vec<f64> = graph
         .nodes
         .iter()
@@ -59,6 +80,7 @@ pub fn compute(p: &Profile, view: &ViewOptions, job: &GraphJob) -> Result<GraphV
         ..LayoutOptions::default()
     };
     let layout = layout(graph.nodes.len(), &edges, &widths, &heights, &options);
+    let t2 = now();
     // One pass over the frames: the first frame of each node's name.
     let mut by_name: std::collections::HashMap<&str, u32> =
         graph.nodes.iter().map(|n| (n.name.as_str(), u32::MAX)).collect();
@@ -78,6 +100,8 @@ pub fn compute(p: &Profile, view: &ViewOptions, job: &GraphJob) -> Result<GraphV
         graph,
         layout,
         frames,
+        build_ms: t1 - t0,
+        layout_ms: t2 - t1,
     })
 }
 
@@ -98,7 +122,15 @@ pub(super) fn put(msg: &js_sys::Object, g: GraphView, transfer: &Array) -> Resul
     let buf = Uint8Array::from(bytes.as_slice()).buffer();
     transfer.push(&buf);
     let l = g.layout;
-    let f64s = vec![l.x, l.y, l.w, l.h, l.px, l.py, vec![l.width, l.height]];
+    let f64s = vec![
+        l.x,
+        l.y,
+        l.w,
+        l.h,
+        l.px,
+        l.py,
+        vec![l.width, l.height, g.build_ms, g.layout_ms],
+    ];
     let reversed = l.reversed.iter().map(|&r| u32::from(r)).collect();
     let u32s_ = vec![l.rank, l.edge_start, reversed, g.frames];
     let set = |k: &str, v: &JsValue| {
@@ -117,6 +149,18 @@ pub(super) fn put(msg: &js_sys::Object, g: GraphView, transfer: &Array) -> Resul
 
 /// A graph from its columns ([`put`]); `None` when they do not fit together.
 pub(super) fn take(payload: &JsValue) -> Result<GraphView, String> {
+    let t0 = now();
+    let g = take_columns(payload);
+    // Test builds: what taking the worker's answer cost the page (`scorch-phase`, as `state::timed` logs).
+    #[cfg(feature = "testing")]
+    if now() - t0 >= 10.0 {
+        web_sys::console::log_1(&format!("scorch-phase graph take {:.1} at {t0:.0}", now() - t0).into());
+    }
+    let _ = t0;
+    g
+}
+
+fn take_columns(payload: &JsValue) -> Result<GraphView, String> {
     let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
     let bytes = Uint8Array::new(&get("graph")).to_vec();
     let graph: CallGraph = postcard::from_bytes(&bytes)
@@ -159,7 +203,7 @@ pub(super) fn take(payload: &JsValue) -> Result<GraphView, String> {
         && edge_start.len() == e + 1
         && px.len() == py.len()
         && edge_start.iter().all(|&s| s as usize <= px.len())
-        && size.len() == 2;
+        && size.len() == 4;
     if !fits {
         return Err(bad());
     }
@@ -181,5 +225,7 @@ pub(super) fn take(payload: &JsValue) -> Result<GraphView, String> {
         graph,
         layout,
         frames,
+        build_ms: size.get(2).copied().unwrap_or(0.0),
+        layout_ms: size.get(3).copied().unwrap_or(0.0),
     })
 }

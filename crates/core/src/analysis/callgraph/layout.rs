@@ -4,7 +4,9 @@
 //!    deeper (or as deep, to a larger index) is laid out reversed and drawn upwards ([`reversed_edges`]).
 //! 2. **Ranks**: the longest path from the top (a node's rank is one more than its lowest caller's).
 //! 3. **Long edges** get a dummy point in every rank they cross (at most [`LayoutOptions::max_dummies`] in
-//!    all; past it an edge is drawn straight).
+//!    all; past it an edge is drawn straight). A dummy is drawn as two points, at the top and the bottom of its
+//!    rank's row: an edge passes a rank straight down between its boxes and slants only between ranks, so it
+//!    never crosses a box.
 //! 4. **Order** within ranks: a first order by search, then barycenter sweeps down and up; the order with the
 //!    fewest crossings seen is kept.
 //! 5. **x**: nodes packed in order, then moved towards the mean of their neighbours' centres, each move the
@@ -43,7 +45,7 @@ impl Default for LayoutOptions {
 
 /// A drawing, as columns: per node its box (`x`, `y` the top-left corner; `w`, `h`) and rank; per edge (in
 /// the order given) its polyline, points `edge_start[e]..edge_start[e + 1]` of `px`/`py`, from the caller's box
-/// to the callee's.
+/// to the callee's (two points per rank crossed between them).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Layout {
     pub x: Vec<f64>,
@@ -199,27 +201,8 @@ pub fn layout(n: usize, edges: &[(u32, u32)], width: &[f64], height: &[f64], o: 
             (&down_start, &down_adj)
         };
         for r in order {
-            let Some(layer) = layers.get_mut(r) else { continue };
-            let mut keyed: Vec<(f64, u32)> = layer
-                .iter()
-                .map(|&v| {
-                    let ns = neighbours(start, adj, v as usize);
-                    let key = if ns.is_empty() {
-                        get(&pos, v as usize)
-                    } else {
-                        ns.iter().map(|&u| get(&pos, u as usize)).sum::<f64>() / ns.len() as f64
-                    };
-                    (key, v)
-                })
-                .collect();
-            // Stable on ties: the current position decides.
-            keyed.sort_by(|a, b| {
-                a.0.total_cmp(&b.0)
-                    .then(get(&pos, a.1 as usize).total_cmp(&get(&pos, b.1 as usize)))
-            });
-            for (i, &(_, v)) in keyed.iter().enumerate() {
-                set(&mut pos, v as usize, i as f64);
-                set(layer, i, v);
+            if let Some(layer) = layers.get_mut(r) {
+                reorder(layer, start, adj, &mut pos);
             }
         }
         let c = crossings(&layers, &down_start, &down_adj, &pos);
@@ -254,19 +237,10 @@ pub fn layout(n: usize, edges: &[(u32, u32)], width: &[f64], height: &[f64], o: 
                 (&down_start, &down_adj)
             };
             for r in order {
-                let Some(layer) = layers.get(r) else { continue };
-                let want: Vec<f64> = layer
-                    .iter()
-                    .map(|&v| {
-                        let ns = neighbours(start, adj, v as usize);
-                        if ns.is_empty() {
-                            get(&cx, v as usize)
-                        } else {
-                            ns.iter().map(|&u| get(&cx, u as usize)).sum::<f64>() / ns.len() as f64
-                        }
-                    })
-                    .collect();
-                place(layer, &want, &lw, o.node_gap, &mut cx);
+                if let Some(layer) = layers.get(r) {
+                    let want = means(layer, start, adj, &cx);
+                    place(layer, &want, &lw, o.node_gap, &mut cx);
+                }
             }
         }
     }
@@ -326,8 +300,12 @@ pub fn layout(n: usize, edges: &[(u32, u32)], width: &[f64], height: &[f64], o: 
                 // The upper end leaves from the bottom, the lower end enters at the top.
                 pts.push((x, if k == 0 { y + h } else { y }));
             } else {
+                // Through a rank it crosses, straight down between that rank's boxes: it slants only in the
+                // gaps between ranks, where no box is.
                 let r = get(&lrank, v) as usize;
-                pts.push((get(&cx, v) + shift, get(&rank_y, r) + get(&rank_h, r) / 2.0));
+                let (x, top) = (get(&cx, v) + shift, get(&rank_y, r));
+                pts.push((x, top));
+                pts.push((x, top + get(&rank_h, r)));
             }
         }
         if pts.is_empty() {
@@ -524,6 +502,7 @@ fn first_order(total: usize, down_start: &[u32], down_adj: &[u32], up_start: &[u
 
 /// Crossings between adjacent layers: per pair, segments sorted by upper position, inversions of the lower
 /// positions counted with a Fenwick tree.
+#[inline(never)]
 fn crossings(layers: &[Vec<u32>], down_start: &[u32], down_adj: &[u32], pos: &[f64]) -> u64 {
     let mut total = 0u64;
     let mut ends: Vec<(u32, u32)> = Vec::new();
@@ -532,13 +511,18 @@ fn crossings(layers: &[Vec<u32>], down_start: &[u32], down_adj: &[u32], pos: &[f
         if below == 0 {
             continue;
         }
+        // The layer is in position order: only each node's own segments need sorting.
         ends.clear();
         for &v in layer {
+            let from = ends.len();
             for &u in neighbours(down_start, down_adj, v as usize) {
                 ends.push((get(pos, v as usize) as u32, get(pos, u as usize) as u32));
             }
+            if let Some(own) = ends.get_mut(from..) {
+                own.sort_unstable();
+            }
         }
-        ends.sort_unstable();
+        debug_assert!(ends.windows(2).all(|w| w.first() <= w.get(1)));
         let mut tree = vec![0u32; below + 1];
         for (seen, &(_, lo)) in ends.iter().enumerate() {
             // Segments already seen that end right of `lo` cross this one.
@@ -559,9 +543,59 @@ fn crossings(layers: &[Vec<u32>], down_start: &[u32], down_adj: &[u32], pos: &[f
     total
 }
 
+// The per-rank steps are functions of their own, called once per rank per pass, not loops inlined into
+// `layout`: a browser runs a wasm function in its baseline compiler until its optimised code is ready, which it
+// uses from a later call on, never inside one long call already running (`#[inline(never)]`: each has one call
+// site). The 10,000-node benchmark takes three to five times its native time in the app's worker either way on
+// the loaded machine it was measured on (docs/BENCHMARKS.md).
+
+/// One barycenter step of one layer: its nodes sorted by the mean position of their neighbours (`start`/`adj`)
+/// in the layer before, `pos` updated.
+#[inline(never)]
+fn reorder(layer: &mut [u32], start: &[u32], adj: &[u32], pos: &mut [f64]) {
+    let mut keyed: Vec<(f64, u32)> = layer
+        .iter()
+        .map(|&v| {
+            let ns = neighbours(start, adj, v as usize);
+            let key = if ns.is_empty() {
+                get(pos, v as usize)
+            } else {
+                ns.iter().map(|&u| get(pos, u as usize)).sum::<f64>() / ns.len() as f64
+            };
+            (key, v)
+        })
+        .collect();
+    // On ties the current position decides (positions are distinct: no stable sort needed).
+    keyed.sort_unstable_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(get(pos, a.1 as usize).total_cmp(&get(pos, b.1 as usize)))
+    });
+    for (i, &(_, v)) in keyed.iter().enumerate() {
+        set(pos, v as usize, i as f64);
+        set(layer, i, v);
+    }
+}
+
+/// Per node of `layer`, the mean centre of its neighbours (`start`/`adj`), or its own without any.
+#[inline(never)]
+fn means(layer: &[u32], start: &[u32], adj: &[u32], cx: &[f64]) -> Vec<f64> {
+    layer
+        .iter()
+        .map(|&v| {
+            let ns = neighbours(start, adj, v as usize);
+            if ns.is_empty() {
+                get(cx, v as usize)
+            } else {
+                ns.iter().map(|&u| get(cx, u as usize)).sum::<f64>() / ns.len() as f64
+            }
+        })
+        .collect()
+}
+
 /// Centres for one layer in its order, as near `want` as the gaps allow: the mean of a left-to-right placement
 /// (each box at its wish or just right of its left neighbour) and a right-to-left one; both keep every gap,
 /// so their mean does too.
+#[inline(never)]
 fn place(layer: &[u32], want: &[f64], lw: &dyn Fn(usize) -> f64, gap: f64, cx: &mut [f64]) {
     let m = layer.len();
     let sep = |i: usize| (lw(get(layer, i) as usize) + lw(get(layer, i + 1) as usize)) / 2.0 + gap;
@@ -591,180 +625,4 @@ fn place(layer: &[u32], want: &[f64], lw: &dyn Fn(usize) -> f64, gap: f64, cx: &
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn random_graph(n: usize, m: usize, seed: u64) -> Vec<(u32, u32)> {
-        let mut x = seed | 1;
-        let mut next = |k: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % k
-        };
-        let mut edges = Vec::with_capacity(m);
-        // A tree of calls, then more calls mostly downwards and some back up (recursion).
-        for v in 1..n {
-            edges.push(((next(v as u64)) as u32, v as u32));
-        }
-        while edges.len() < m {
-            let a = next(n as u64) as u32;
-            let b = if next(10) == 0 {
-                next(n as u64) as u32
-            } else {
-                (a as u64 + 1 + next(40)).min(n as u64 - 1) as u32
-            };
-            if a != b {
-                edges.push((a, b));
-            }
-        }
-        edges
-    }
-
-    fn check(n: usize, edges: &[(u32, u32)], l: &Layout) {
-        // No two boxes of a rank overlap.
-        let mut by_rank: Vec<Vec<usize>> =
-            vec![Vec::new(); l.rank.iter().max().map_or(0, |&r| r as usize + 1)];
-        for v in 0..n {
-            by_rank[l.rank[v] as usize].push(v);
-        }
-        for r in &by_rank {
-            let mut r = r.clone();
-            r.sort_by(|&a, &b| l.x[a].total_cmp(&l.x[b]));
-            for w in r.windows(2) {
-                assert!(l.x[w[0]] + l.w[w[0]] <= l.x[w[1]] + 1e-6, "{w:?} overlap");
-            }
-        }
-        // Every edge that is not reversed goes down; reversed ones go up.
-        for (i, &(a, b)) in edges.iter().enumerate() {
-            if a == b {
-                continue;
-            }
-            let (ra, rb) = (l.rank[a as usize], l.rank[b as usize]);
-            if l.reversed[i] {
-                assert!(ra > rb, "edge {i} reversed but {ra} -> {rb}");
-            } else {
-                assert!(ra < rb, "edge {i}: {ra} -> {rb}");
-            }
-            let pts = l.edge_start[i] as usize..l.edge_start[i + 1] as usize;
-            assert!(pts.len() >= 2);
-            let ys: Vec<f64> = l.py[pts].to_vec();
-            for w in ys.windows(2) {
-                if l.reversed[i] {
-                    assert!(w[0] >= w[1]);
-                } else {
-                    assert!(w[0] <= w[1]);
-                }
-            }
-        }
-        assert!(l.x.iter().all(|&x| x >= -1e-6));
-    }
-
-    #[test]
-    fn ranks_down_no_overlaps_deterministic() {
-        for seed in 1..6 {
-            let n = 300;
-            let edges = random_graph(n, 900, seed);
-            let widths: Vec<f64> = (0..n).map(|i| 20.0 + (i % 7) as f64 * 13.0).collect();
-            let heights = vec![30.0; n];
-            let l = layout(n, &edges, &widths, &heights, &LayoutOptions::default());
-            check(n, &edges, &l);
-            let again = layout(n, &edges, &widths, &heights, &LayoutOptions::default());
-            assert_eq!(l, again);
-        }
-    }
-
-    #[test]
-    fn a_cycle_is_broken_and_a_chain_is_straight() {
-        // main → a → b → a (recursion), main → c; then a long edge main → d over c → d's chain.
-        let edges = [(0, 1), (1, 2), (2, 1), (0, 3), (3, 4), (4, 5), (0, 5)];
-        let l = layout(6, &edges, &[10.0; 6], &[10.0; 6], &LayoutOptions::default());
-        check(6, &edges, &l);
-        assert_eq!(l.rank[0], 0);
-        assert_eq!(l.reversed.iter().filter(|&&r| r).count(), 1);
-        // main → 5 spans three ranks: two dummy points between its ends.
-        let e = 6;
-        assert_eq!(l.edge_start[e + 1] - l.edge_start[e], 4);
-    }
-
-    #[test]
-    fn sweeps_remove_avoidable_crossings() {
-        // Two parents, children given crossed: 0 → 3, 1 → 2.
-        let edges = [(0, 3), (1, 2)];
-        let l = layout(4, &edges, &[10.0; 4], &[10.0; 4], &LayoutOptions::default());
-        assert_eq!(l.crossings, 0);
-    }
-
-    #[test]
-    fn bad_input_does_not_panic() {
-        let l = layout(2, &[(0, 5), (1, 1), (0, 1)], &[], &[], &LayoutOptions::default());
-        assert_eq!(l.edge_start.len(), 4);
-        let empty = layout(0, &[], &[], &[], &LayoutOptions::default());
-        assert!(empty.x.is_empty());
-    }
-
-    /// A call-graph-like shape: every node at one of `levels` depths, a tree of calls one level down, more
-    /// calls one to three levels down, and one in twenty back up (recursion).
-    fn levelled_graph(n: usize, m: usize, levels: usize, seed: u64) -> Vec<(u32, u32)> {
-        let mut x = seed | 1;
-        let mut next = |k: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % k.max(1)
-        };
-        let per = n.div_ceil(levels);
-        let level_start = |l: usize| (l * per).min(n);
-        let pick = |l: usize, r: u64| {
-            let (a, b) = (level_start(l), level_start(l + 1));
-            (a + (r as usize) % (b - a).max(1)).min(n - 1) as u32
-        };
-        let mut edges = Vec::with_capacity(m);
-        for v in per..n {
-            let l = v / per;
-            edges.push((pick(l - 1, next(per as u64)), v as u32));
-        }
-        while edges.len() < m {
-            let a = next(n as u64) as usize;
-            let l = a / per;
-            let (a, b) = if next(20) == 0 && l > 0 {
-                (a as u32, pick(next(l as u64) as usize, next(per as u64)))
-            } else {
-                let down = (l + 1 + next(3) as usize).min(levels - 1);
-                (a as u32, pick(down, next(per as u64)))
-            };
-            if a != b {
-                edges.push((a, b));
-            }
-        }
-        edges
-    }
-
-    /// `cargo test -p scorch-core --release --lib layout_benchmark -- --ignored --nocapture`
-    #[test]
-    #[ignore]
-    fn layout_benchmark() {
-        let n = 10_000;
-        for (shape, edges) in [
-            ("call-graph-like (60 levels)", levelled_graph(n, 40_000, 60, 7)),
-            (
-                "deep random (calls up to 40 ids ahead)",
-                random_graph(n, 40_000, 7),
-            ),
-        ] {
-            let widths: Vec<f64> = (0..n).map(|i| 40.0 + (i % 11) as f64 * 9.0).collect();
-            let heights = vec![36.0; n];
-            let t = std::time::Instant::now();
-            let l = layout(n, &edges, &widths, &heights, &LayoutOptions::default());
-            let took = t.elapsed();
-            let dummies = l.px.len() - 2 * edges.len();
-            println!(
-                "{shape}: layout of {n} nodes, {} edges: {took:?} ({} ranks, {dummies} dummy points, {} crossings)",
-                edges.len(),
-                l.rank.iter().max().map_or(0, |&r| r + 1),
-                l.crossings
-            );
-            check(n, &edges, &l);
-        }
-    }
-}
+mod tests;
