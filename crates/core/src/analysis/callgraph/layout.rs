@@ -23,7 +23,8 @@ pub struct LayoutOptions {
     pub node_gap: f64,
     /// Vertical space between two ranks. Default is 48.
     pub rank_gap: f64,
-    /// Barycenter sweeps (each one down or up). Default is 8.
+    /// At most this many barycenter sweeps (each one down or up); they stop early after a pair (down, up)
+    /// that leaves no crossing or removes less than 1/200 of them. Default is 8.
     pub sweeps: usize,
     /// x-placement passes (each one down and up). Default is 4.
     pub x_passes: usize,
@@ -188,6 +189,7 @@ pub fn layout(n: usize, edges: &[(u32, u32)], width: &[f64], height: &[f64], o: 
     index_all(&layers, &mut pos);
     let mut best = layers.clone();
     let mut best_crossings = crossings(&layers, &down_start, &down_adj, &pos);
+    let mut pair_best = best_crossings;
     for sweep in 0..o.sweeps {
         let down = sweep % 2 == 0;
         let order: Vec<usize> = if down {
@@ -209,6 +211,14 @@ pub fn layout(n: usize, edges: &[(u32, u32)], width: &[f64], height: &[f64], o: 
         if c < best_crossings {
             best_crossings = c;
             best = layers.clone();
+        }
+        // After each pair of sweeps (down, up): none left, or less than 1/200 fewer than two sweeps ago, is
+        // as good as it gets (on the 10,000-node benchmark the third and fourth pairs gain 0.1 % and 0.6 %).
+        if !down {
+            if best_crossings == 0 || best_crossings > pair_best - pair_best / 200 {
+                break;
+            }
+            pair_best = best_crossings;
         }
     }
     let layers = best;
@@ -502,42 +512,58 @@ fn first_order(total: usize, down_start: &[u32], down_adj: &[u32], up_start: &[u
 
 /// Crossings between adjacent layers: per pair, segments sorted by upper position, inversions of the lower
 /// positions counted with a Fenwick tree.
-#[inline(never)]
 fn crossings(layers: &[Vec<u32>], down_start: &[u32], down_adj: &[u32], pos: &[f64]) -> u64 {
-    let mut total = 0u64;
     let mut ends: Vec<(u32, u32)> = Vec::new();
+    let mut tree: Vec<u32> = Vec::new();
+    let mut total = 0u64;
     for (r, layer) in layers.iter().enumerate() {
         let below = layers.get(r + 1).map_or(0, Vec::len);
-        if below == 0 {
-            continue;
+        if below > 0 {
+            total += crossings_below(layer, below, down_start, down_adj, pos, &mut ends, &mut tree);
         }
-        // The layer is in position order: only each node's own segments need sorting.
-        ends.clear();
-        for &v in layer {
-            let from = ends.len();
-            for &u in neighbours(down_start, down_adj, v as usize) {
-                ends.push((get(pos, v as usize) as u32, get(pos, u as usize) as u32));
-            }
-            if let Some(own) = ends.get_mut(from..) {
-                own.sort_unstable();
-            }
+    }
+    total
+}
+
+/// The crossings between `layer` and the `below` nodes of the next one (`ends`, `tree`: scratch space).
+#[inline(never)]
+fn crossings_below(
+    layer: &[u32],
+    below: usize,
+    down_start: &[u32],
+    down_adj: &[u32],
+    pos: &[f64],
+    ends: &mut Vec<(u32, u32)>,
+    tree: &mut Vec<u32>,
+) -> u64 {
+    // The layer is in position order: only each node's own segments need sorting.
+    ends.clear();
+    for &v in layer {
+        let from = ends.len();
+        for &u in neighbours(down_start, down_adj, v as usize) {
+            ends.push((get(pos, v as usize) as u32, get(pos, u as usize) as u32));
         }
-        debug_assert!(ends.windows(2).all(|w| w.first() <= w.get(1)));
-        let mut tree = vec![0u32; below + 1];
-        for (seen, &(_, lo)) in ends.iter().enumerate() {
-            // Segments already seen that end right of `lo` cross this one.
-            let mut le = 0u64;
-            let mut i = lo as usize + 1;
-            while i > 0 {
-                le += u64::from(get(&tree, i));
-                i &= i - 1;
-            }
-            total += seen as u64 - le;
-            let mut i = lo as usize + 1;
-            while i <= below {
-                upd(&mut tree, i, |x| x + 1);
-                i += i & i.wrapping_neg();
-            }
+        if let Some(own) = ends.get_mut(from..) {
+            own.sort_unstable();
+        }
+    }
+    debug_assert!(ends.windows(2).all(|w| w.first() <= w.get(1)));
+    tree.clear();
+    tree.resize(below + 1, 0);
+    let mut total = 0u64;
+    for (seen, &(_, lo)) in ends.iter().enumerate() {
+        // Segments already seen that end right of `lo` cross this one.
+        let mut le = 0u64;
+        let mut i = lo as usize + 1;
+        while i > 0 {
+            le += u64::from(get(tree, i));
+            i &= i - 1;
+        }
+        total += seen as u64 - le;
+        let mut i = lo as usize + 1;
+        while i <= below {
+            upd(tree, i, |x| x + 1);
+            i += i & i.wrapping_neg();
         }
     }
     total
