@@ -131,13 +131,12 @@ impl Pixels<'_> {
     }
 }
 
+/// A point (x, y).
+type Point = (f64, f64);
+
 /// The part of segment a–b inside the box (x0, y0, x1, y1) (Liang–Barsky), and how far along a–b it starts;
 /// `None` when none of it is.
-fn clip(
-    a: (f64, f64),
-    b: (f64, f64),
-    (x0, y0, x1, y1): (f64, f64, f64, f64),
-) -> Option<((f64, f64), (f64, f64), f64)> {
+fn clip(a: Point, b: Point, (x0, y0, x1, y1): (f64, f64, f64, f64)) -> Option<(Point, Point, f64)> {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for (p, q) in [(-dx, a.0 - x0), (dx, x1 - a.0), (-dy, a.1 - y0), (dy, y1 - a.1)] {
