@@ -123,6 +123,12 @@ pub fn CallGraphView() -> impl IntoView {
         }
         building.set(true);
         leptos::task::spawn_local(async move {
+            // The request (and the profile, the first time the engine needs it) goes in a task of its own,
+            // not in the one that switched the view and mounted this.
+            crate::worker::page::yield_now().await;
+            if GEN.with(|g| g.get()) != gen {
+                return;
+            }
             let r = worker_build::build(
                 Channel::Graph,
                 shown.key,

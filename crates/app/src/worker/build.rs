@@ -373,7 +373,7 @@ pub async fn build(
             Job::Chart => chart(&payload, imported.profile.frames.len())
                 .await
                 .map(Built::Chart),
-            Job::Graph(_) => super::graph::take(&payload).map(Built::Graph),
+            Job::Graph(_) => super::graph::take(&payload, &mut copier).await.map(Built::Graph),
             _ => copier
                 .flame(&payload)
                 .await
@@ -505,11 +505,12 @@ async fn chart(payload: &JsValue, frames: usize) -> Result<Option<scorch_core::v
     let mut cols = scorch_core::TreeColumns::default();
     for a in u32s.iter() {
         yield_now().await;
-        cols.u32s.push(js_sys::Uint32Array::new(&a).to_vec());
+        cols.u32s.push(a.unchecked_into::<js_sys::Uint32Array>().to_vec());
     }
     for a in u64s.iter() {
         yield_now().await;
-        cols.u64s.push(js_sys::BigUint64Array::new(&a).to_vec());
+        cols.u64s
+            .push(a.unchecked_into::<js_sys::BigUint64Array>().to_vec());
     }
     scorch_core::view::StackChart::from_columns(cols, frames)
         .map(Some)

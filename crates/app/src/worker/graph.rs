@@ -4,6 +4,7 @@
 //! typed arrays (`graph_f64`, `graph_u32`), the graph itself (names, flat, cum, edges and their weights, what
 //! pruning dropped) as one postcard buffer (`graph`). The page only draws it (`render::graph`).
 
+use super::page::{yield_now, Copier};
 use super::payload::{typed, u32s};
 use super::protocol::GraphJob;
 use js_sys::{Array, Reflect, Uint8Array};
@@ -147,38 +148,29 @@ pub(super) fn put(msg: &js_sys::Object, g: GraphView, transfer: &Array) -> Resul
     Ok(())
 }
 
-/// A graph from its columns ([`put`]); `None` when they do not fit together.
-pub(super) fn take(payload: &JsValue) -> Result<GraphView, String> {
+/// A graph from its columns ([`put`]), taken in short tasks (the names decoded in one, the columns copied by
+/// `copier`); an error when they do not fit together.
+pub(super) async fn take(payload: &JsValue, copier: &mut Copier) -> Result<GraphView, String> {
     let t0 = now();
-    let g = take_columns(payload);
-    // Test builds: what taking the worker's answer cost the page (`scorch-phase`, as `state::timed` logs).
+    let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let bytes = Uint8Array::new(&get("graph")).to_vec();
+    let graph: CallGraph = postcard::from_bytes(&bytes)
+        .map_err(|e| format!("could not decode the call graph from the worker: {e}"))?;
+    drop(bytes);
+    // Test builds: what decoding the worker's answer cost the page (`scorch-phase`, as `state::timed` logs).
     #[cfg(feature = "testing")]
     if now() - t0 >= 10.0 {
         web_sys::console::log_1(&format!("scorch-phase graph take {:.1} at {t0:.0}", now() - t0).into());
     }
     let _ = t0;
-    g
+    yield_now().await;
+    let f = copier.columns::<js_sys::Float64Array>(&get("graph_f64")).await;
+    let u = copier.columns::<js_sys::Uint32Array>(&get("graph_u32")).await;
+    fit(graph, f, u)
 }
 
-fn take_columns(payload: &JsValue) -> Result<GraphView, String> {
-    let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
-    let bytes = Uint8Array::new(&get("graph")).to_vec();
-    let graph: CallGraph = postcard::from_bytes(&bytes)
-        .map_err(|e| format!("could not decode the call graph from the worker: {e}"))?;
-    let arrays = |k: &str| -> Vec<JsValue> {
-        get(k)
-            .dyn_into::<Array>()
-            .map(|a| a.iter().collect())
-            .unwrap_or_default()
-    };
-    let mut f: Vec<Vec<f64>> = arrays("graph_f64")
-        .into_iter()
-        .map(|a| js_sys::Float64Array::new(&a).to_vec())
-        .collect();
-    let mut u: Vec<Vec<u32>> = arrays("graph_u32")
-        .into_iter()
-        .map(|a| js_sys::Uint32Array::new(&a).to_vec())
-        .collect();
+/// The graph and its layout's columns as [`put`] sent them, checked to fit together.
+fn fit(graph: CallGraph, mut f: Vec<Vec<f64>>, mut u: Vec<Vec<u32>>) -> Result<GraphView, String> {
     let bad = || "the call graph built in the worker did not fit together".to_string();
     if f.len() != 7 || u.len() != 4 {
         return Err(bad());
