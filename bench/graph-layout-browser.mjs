@@ -81,7 +81,8 @@ const unwatch = () => new Promise((resolve) => setTimeout(() => {
 }, 100));
 const frames = (k) => new Promise((r) => { const f = () => (k-- <= 0 ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); });
 
-const server = await serve(undefined, '/', { '/bench/': dir });
+// SCORCH_DIST=DIR: another build (e.g. one without wasm-opt, whose functions keep their names in a trace).
+const server = await serve(process.env.SCORCH_DIST || undefined, '/', { '/bench/': dir });
 const rows = [];
 try {
   for (let run = 0; run < runs; run++) {
@@ -92,14 +93,31 @@ try {
       if (process.env.SCORCH_PHASES === '1') page.on('console', (m) => { if (m.text().startsWith('scorch-phase')) console.log(`  ${m.text()}`); });
       await page.goto(`${server.url}#url=${encodeURIComponent('/bench/graph.folded')}&gn=0&gnf=0&gef=0`);
       await waitForProfile(page, 'graph.folded');
+      // Let the load's own tasks (the flame graph's first paints) finish before watching.
+      await page.evaluate(frames, 2);
+      await page.waitForTimeout(500);
       await page.evaluate(watch);
+      // SCORCH_TRACE=FILE (Chromium): a Chrome trace of the page from the key to the graph drawn, run 1 only.
+      const trace = process.env.SCORCH_TRACE && run === 0 && page.context().newCDPSession ? await page.context().newCDPSession(page) : null;
+      const traced = [];
+      if (trace) {
+        trace.on('Tracing.dataCollected', (e) => traced.push(...e.value));
+        await trace.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.wasm,blink.user_timing,disabled-by-default-v8.cpu_profiler', transferMode: 'ReportEvents' });
+      }
       const t0 = await page.evaluate(() => performance.now());
+      if (process.env.SCORCH_PHASES === '1') console.log(`  key 7 at ${t0.toFixed(0)}`);
       await page.keyboard.press('7');
       await page.waitForFunction(() => window.__scorchGraphInfo?.()?.nodes > 0
         && !document.querySelector('[data-testid=graph-building]'), null, { timeout: 120000 });
       await page.evaluate(frames, 2);
       const shown = await page.evaluate(() => performance.now());
       const open = await page.evaluate(unwatch);
+      if (trace) {
+        const done = new Promise((r) => trace.on('Tracing.tracingComplete', r));
+        await trace.send('Tracing.end');
+        await done;
+        fs.writeFileSync(process.env.SCORCH_TRACE, JSON.stringify(traced));
+      }
       const info = await page.evaluate(() => window.__scorchGraphInfo());
       // The whole graph on screen: one wheel step to the smallest scale, then a drag across it.
       await page.evaluate(watch);

@@ -110,7 +110,7 @@ async function chromiumBrowser(colorScheme) {
     viewport: { width: 1280, height: 800 },
     colorScheme,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+      '--disable-component-update', '--disable-sync', ...(process.env.SCORCH_CHROMIUM_ARGS || '').split(' ').filter(Boolean)],
   });
   const page = ctx.pages()[0] || (await ctx.newPage());
   return { page, close: async () => { await ctx.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
