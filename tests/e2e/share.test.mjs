@@ -183,6 +183,10 @@ test('notes on a frame, a range and the view: added in the app, carried by the l
     assert.equal(shown.markup, 0, `${where}: a note's markup is text`);
   };
   await check(page, 'where they were added');
+  // Another profile opened: the notes were about this one, and go.
+  await openFile(page, SHOP, 'shop.perf.txt.gz');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid=note]').length), 0);
+  assert.ok(!(await page.evaluate(() => location.href)).includes('note='));
 
   const fresh = await browser();
   try {
