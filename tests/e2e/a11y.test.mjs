@@ -262,12 +262,25 @@ test('axe-core: no serious or critical violation on the main pages in both theme
     const x = await browser({ colorScheme });
     const { page } = x;
     try {
-      await page.goto(server.url);
+      // With notes on the view, a function and a range: the notes panel, the heatmap's marker, the table's pin.
+      await page.goto(`${server.url}#note=v..a%20view%20note&note=f.main.a%20pin&note=r.0-1000000000.a%20range`);
       await waitForProfile(page, 'service.perf.gz');
       await page.locator('[data-testid=heatmap-canvas]').waitFor();
-      await axe(page, `${colorScheme}: perf profile with heatmap`);
+      await page.locator('[data-testid=note-marker]').waitFor();
+      await axe(page, `${colorScheme}: perf profile with heatmap and notes`);
+      // The Export menu with its preview and scrub choices open.
+      await page.click('[data-testid=export-toggle]');
+      await page.click('[data-testid=export-share-summary]');
+      await axe(page, `${colorScheme}: export menu and its preview`);
+      await page.keyboard.press('Escape');
+      // Copy link's panel, with the field that adds a note.
+      await page.click('[data-testid=copy-link]');
+      await page.locator('[data-testid=note-input]').waitFor();
+      await axe(page, `${colorScheme}: copy link and its note field`);
+      await page.click('.link-panel .link-row button:last-child');
       await page.keyboard.press('4');
       await page.locator('[data-testid=function-table]').first().waitFor();
+      await page.locator('[data-testid=note-pin]').waitFor();
       await axe(page, `${colorScheme}: function table`);
       await page.keyboard.press('3');
       await axe(page, `${colorScheme}: sandwich`);

@@ -13,7 +13,8 @@
 //! (the stack chart's zoom window, `START-END` nanoseconds after the heatmap origin), `gf` (the call graph's
 //! focus, a regular expression as pprof's `-focus`), `gn`, `gnf`, `gef` (its pruning: pprof's `-nodecount`,
 //! `-nodefraction`, `-edgefraction`; written when not pprof's defaults), `sel` (selected
-//! function), `order=heavy`, `color` (`module|kind|self`), `widths=base`, `abs=1`.
+//! function), `order=heavy`, `color` (`module|kind|self`), `widths=base`, `abs=1`; then `note` once per note
+//! (`scorch_core::view::notes`: its value is URL-safe as it is and read before any percent-decoding, capped).
 //!
 //! Versions: `v` is the format's version. Links without it are version 1, today's format, and it is written only
 //! when it is not 1 (so today's links are byte for byte what older scorch wrote, and open in it). A key this
@@ -29,6 +30,7 @@ use scorch_core::analysis::{search::Pattern, transforms::Transform};
 use scorch_core::import::many::PROFILE_LABEL;
 use scorch_core::model::DeclaredUnit;
 use scorch_core::view::calltree::Order;
+use scorch_core::view::notes::{notes_fragment, read_notes, Note};
 use scorch_core::{Profile, RootMode, WeightMode};
 
 /// The fragment format this build writes.
@@ -228,6 +230,11 @@ pub struct UrlState {
     pub absolute: bool,
     /// `embed=1`: the viewer framed in another page, without its toolbar, driven by messages (docs/SHARING.md).
     pub embed: bool,
+    /// `note`, once per note (`scorch_core::view::notes`): notes on the view, a frame or a range, as read
+    /// (capped in number and length).
+    pub notes: Vec<Note>,
+    /// What reading the notes left out or cut (for the receiver's message area; never written).
+    pub note_messages: Vec<String>,
     /// Keys this version does not know, as read.
     pub unknown: Vec<(String, String)>,
 }
@@ -265,6 +272,8 @@ impl Default for UrlState {
             widths: Widths::Target,
             absolute: false,
             embed: false,
+            notes: Vec::new(),
+            note_messages: Vec::new(),
             unknown: Vec::new(),
         }
     }
@@ -424,10 +433,15 @@ impl UrlState {
         s.widths = get("widths").and_then(Widths::from_key).unwrap_or(Widths::Target);
         s.absolute = get("abs") == Some("1");
         s.embed = get("embed") == Some("1");
-        const KNOWN: [&str; 40] = [
+        // Read before the fragment's percent-decoding (a note's value is URL-safe as it is), capped.
+        let (notes, note_messages) = read_notes(hash.split('&').filter_map(|kv| kv.strip_prefix("note=")));
+        s.notes = notes;
+        s.note_messages = note_messages;
+        const KNOWN: [&str; 41] = [
             "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "th",
             "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "cw", "gf", "gn",
-            "gnf", "gef", "sel", "order", "color", "widths", "abs", "embed", "series", "mean", "ps", "",
+            "gnf", "gef", "sel", "order", "color", "widths", "abs", "embed", "series", "mean", "ps", "note",
+            "",
         ];
         s.unknown = pairs
             .into_iter()
@@ -585,6 +599,7 @@ impl UrlState {
             .pairs()
             .into_iter()
             .map(|(k, v)| format!("{}={}", encode(k), encode(&v)))
+            .chain((!self.notes.is_empty()).then(|| notes_fragment(&self.notes)))
             .collect();
         (!parts.is_empty()).then(|| format!("#{}", parts.join("&")))
     }

@@ -49,6 +49,7 @@ pub fn App() -> impl IntoView {
         <ThreadList/>
         <super::profile_list::ProfileList/>
         <ExploreBar/>
+        <super::notes_panel::NotesPanel/>
         <Show when=move || matches!(mode(), Mode::Flame | Mode::Inverted) || diff.active()>
             <FlameCanvas pane=panes.main/>
         </Show>

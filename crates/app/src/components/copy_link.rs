@@ -1,7 +1,8 @@
 //! "Copy link": the view as a link, with a note on what it carries; a profile carried in the link is shown
 //! first as the core's report of what it holds, with the scrub choices (the core's `export::scrub`, as
-//! `scorch link --scrub`).
+//! `scorch link --scrub`). Notes are added here too (`notes_panel::NoteAdd`): they go into the link.
 
+use super::share_preview::{drop_leaks, summary_line, with_redact, SharePreview};
 use crate::state::diff::DiffState;
 use crate::state::heatmap::HeatState;
 use crate::state::load::LoadState;
@@ -11,44 +12,10 @@ use crate::state::Actions;
 use crate::url::Source;
 use leptos::prelude::*;
 use scorch_core::export::report::{report, Carries};
-use scorch_core::export::scrub::{scrub, LabelRule, Rules};
+use scorch_core::export::scrub::{scrub, Rules};
 use scorch_core::model::units::group_thousands;
 use scorch_core::ViewOptions;
 use std::sync::Arc;
-
-/// The scrub choices of the panel, as checkboxes: (rule name, label).
-const CHOICES: [(&str, &str); 6] = [
-    ("paths", "File paths → base names"),
-    ("users", "User names in home folders → <user>"),
-    ("header", "Header (host, command line, …) and the hostname"),
-    ("labels", "Labels"),
-    ("threads", "Threads and processes not shown"),
-    ("timestamps", "Timestamps (no heatmap for the receiver)"),
-];
-
-fn rule_on(r: &Rules, name: &str) -> bool {
-    match name {
-        "paths" => r.paths,
-        "users" => r.users,
-        "header" => r.header,
-        "labels" => r.labels != LabelRule::Keep,
-        "threads" => r.threads,
-        "timestamps" => r.timestamps,
-        _ => false,
-    }
-}
-
-fn set_rule(r: &mut Rules, name: &str, on: bool) {
-    match name {
-        "paths" => r.paths = on,
-        "users" => r.users = on,
-        "header" => r.header = on,
-        "labels" => r.labels = if on { LabelRule::All } else { LabelRule::Keep },
-        "threads" => r.threads = on,
-        "timestamps" => r.timestamps = on,
-        _ => {}
-    }
-}
 
 /// What the panel shows: the link, what it holds, and (for a profile carried in the link) the report of what
 /// the view holds before scrubbing and what the link carries after.
@@ -85,9 +52,7 @@ pub fn CopyLink() -> impl IntoView {
         let mut error = None;
         if f.source == Source::None {
             if let Some(loaded) = load.loaded.get_untracked() {
-                let mut r = rules.get_untracked();
-                let rx = redact.get_untracked();
-                r.redact = (!rx.trim().is_empty()).then(|| rx.trim().to_string());
+                let mut r = with_redact(rules.get_untracked(), &redact.get_untracked());
                 // The profile travels as folded stacks of the current view: event, weight, root, labels and
                 // time range are baked into it, so they leave the fragment.
                 let v0 = view.options.get_untracked();
@@ -96,25 +61,7 @@ pub fn CopyLink() -> impl IntoView {
                 let times0 = p0.samples.time_ns.is_some();
                 let rep = report(p0, &v0, &Carries::link(times0));
                 found = Some(rep.text());
-                summary = Some(format!(
-                    "Found: {} file path{}; user names: {}; header: {}",
-                    group_thousands(rep.paths.len() as u64),
-                    if rep.paths.len() == 1 { "" } else { "s" },
-                    if rep.users.is_empty() {
-                        "none".to_string()
-                    } else {
-                        rep.users.join(", ")
-                    },
-                    if rep.header.is_empty() {
-                        "none".to_string()
-                    } else {
-                        rep.header
-                            .iter()
-                            .map(|(k, _)| k.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    }
-                ));
+                summary = Some(summary_line(&rep));
                 let scrubbed = match scrub(p0, &v0, &r) {
                     Ok(s) => Some(s),
                     Err(e) => {
@@ -129,33 +76,7 @@ pub fn CopyLink() -> impl IntoView {
                 };
                 // Names the view state spells (zoom path, selection, search, …) could hold what was scrubbed:
                 // left out when they do.
-                if !r.is_empty() {
-                    let rep0 = report(p0, &v0, &Carries::link(times0));
-                    let mut hidden: Vec<String> = rep0.paths.clone();
-                    hidden.extend(rep0.users.iter().cloned());
-                    hidden.extend(rep0.hosts.iter().cloned());
-                    // (the browser's expression, to check names only: the core's compiled it for the scrub)
-                    let re = r.redact.as_deref().map(|x| js_sys::RegExp::new(x, "u"));
-                    let leaks = |t: &str| {
-                        hidden.iter().any(|h| !h.is_empty() && t.contains(h.as_str()))
-                            || re.as_ref().is_some_and(|re| re.test(t))
-                    };
-                    if f.zoom.iter().any(|z| leaks(z)) {
-                        f.zoom.clear();
-                    }
-                    if f.selected.as_deref().is_some_and(leaks) {
-                        f.selected = None;
-                    }
-                    if f.graph_focus.as_deref().is_some_and(leaks) {
-                        f.graph_focus = None;
-                    }
-                    if leaks(&f.search.text) {
-                        f.search = Default::default();
-                    }
-                    if f.transforms.iter().any(|t| leaks(&format!("{t:?}"))) {
-                        f.transforms.clear();
-                    }
-                }
+                drop_leaks(&mut f, p0, &v0, &r, &Carries::link(times0));
                 // A diff of two local profiles carries the base too (not a range comparison: one profile).
                 let base = diff.base.get_untracked().filter(|b| !Arc::ptr_eq(b, &loaded));
                 // A merge of several files carries each under its name, so the receiver has them apart.
@@ -265,36 +186,6 @@ pub fn CopyLink() -> impl IntoView {
             shown.set(Some(build()));
         }
     };
-    // The expression is applied when the field is left or Enter is pressed (a value set by a script fires no
-    // `change`, so leaving the field counts too), once per new value.
-    let made_with = StoredValue::new(String::new());
-    let remake_redact = move || {
-        let now = redact.get_untracked();
-        if made_with.get_value() != now {
-            made_with.set_value(now);
-            remake();
-        }
-    };
-    let choices = move || {
-        CHOICES
-            .iter()
-            .map(|&(name, label)| {
-                let (id, for_id) = (format!("scrub-{name}"), format!("scrub-{name}"));
-                view! {
-                    <label class="scrub-choice" for=for_id>
-                        <input type="checkbox" id=id data-testid=format!("scrub-{name}")
-                            prop:checked=move || rules.with(|r| rule_on(r, name))
-                            on:change=move |ev| {
-                                let on = event_target_checked(&ev);
-                                rules.update(|r| set_rule(r, name, on));
-                                remake();
-                            }/>
-                        {label}
-                    </label>
-                }
-            })
-            .collect_view()
-    };
     let field = move |get: fn(&Made) -> Option<String>| move || shown.with(|m| m.as_ref().and_then(get));
     let link = field(|m| Some(m.link.clone()));
     let size = field(|m| Some(m.size.clone()));
@@ -316,28 +207,11 @@ pub fn CopyLink() -> impl IntoView {
                         on:click=move |_| copy(&link().unwrap_or_default())>"Copy"</button>
                     <button on:click=move |_| shown.set(None)>"Close"</button>
                 </div>
+                <super::notes_panel::NoteAdd added=Callback::new(move |_| remake())/>
                 {move || error().map(|e| view! { <span class="error" role="alert" data-testid="scrub-error">{e}</span> })}
-                <details class="share-preview" data-testid="share-preview"
-                    style:display=move || if found().is_some() { "" } else { "none" }>
-                    <summary data-testid="share-summary">{summary}" — scrub choices and details"</summary>
-                    <fieldset class="scrub-choices" data-testid="scrub-choices">
-                        <legend>"Scrub before it leaves"</legend>
-                        {choices()}
-                        <label class="scrub-choice" for="scrub-redact">"Rename frames matching "
-                            <input id="scrub-redact" data-testid="scrub-redact" type="text"
-                                placeholder="regular expression" prop:value=move || redact.get()
-                                on:input=move |ev| redact.set(event_target_value(&ev))
-                                on:change=move |_| remake_redact()
-                                on:blur=move |_| remake_redact()/>
-                        </label>
-                        <button data-testid="scrub-apply" title="Make the link with this expression"
-                            on:click=move |_| remake_redact()>"Apply"</button>
-                    </fieldset>
-                    <strong>"What the view holds"</strong>
-                    <pre data-testid="share-found">{found}</pre>
-                    <strong>"What the link carries"</strong>
-                    <pre data-testid="share-carried">{carried}</pre>
-                </details>
+                <SharePreview prefix="" rules=rules redact=redact found=Signal::derive(found)
+                    summary=Signal::derive(summary) carried=Signal::derive(carried)
+                    carried_title="What the link carries" changed=Callback::new(move |_| remake())/>
             </div>
         </Show>
     }

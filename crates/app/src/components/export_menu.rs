@@ -6,12 +6,15 @@
 //! choices (docs/SHARING.md). While the call graph is shown, SVG and PNG are of the drawn graph instead
 //! (`render::graph_svg`: the whole graph as drawn, its colours, boxes, edges and labels).
 
+use super::share_preview::{drop_leaks, summary_line, with_redact, SharePreview};
 use crate::render::{ColorScheme, FlameData, Orientation};
 use crate::state::load::LoadState;
 use crate::state::pane::Panes;
 use crate::state::search::SearchState;
 use crate::state::view::ViewState;
 use leptos::prelude::*;
+use scorch_core::export::report::{report, Carries};
+use scorch_core::export::scrub::{scrub, Rules};
 use scorch_core::export::svg::{self, SvgOptions};
 use scorch_core::view::calltree::NodeId;
 use std::sync::Arc;
@@ -149,15 +152,22 @@ async fn own_file(url: &str) -> Result<Vec<u8>, String> {
 async fn download_html(
     actions: crate::state::Actions,
     loaded: Arc<crate::render::Loaded>,
+    rules: Rules,
 ) -> Result<usize, String> {
     use scorch_core::export::{html, links};
-    let p = &loaded.imported.profile;
-    let v = actions.view.options.get_untracked();
+    let p0 = &loaded.imported.profile;
+    let v0 = actions.view.options.get_untracked();
+    // Scrubbed by the core's `export::scrub` when asked, as `scorch export --to html --scrub`.
+    let scrubbed = (!rules.is_empty()).then(|| scrub(p0, &v0, &rules)).transpose()?;
+    let (p, v) = match &scrubbed {
+        Some((p, v)) => (p, v.clone()),
+        None => (p0, v0.clone()),
+    };
     let shared = links::encode_timed(p, &v, usize::MAX).unwrap_or_else(|| links::encode(p, &v, usize::MAX));
     let stacks = links::decode(&shared.payload).map_err(|e| e.to_string())?;
-    let mut state = actions
-        .link_state()
-        .for_embedded(String::new(), None, shared.times);
+    let mut state = actions.link_state();
+    drop_leaks(&mut state, p0, &v0, &rules, &Carries::link(shared.times));
+    let mut state = state.for_embedded(String::new(), None, shared.times);
     state.source = crate::url::Source::None;
     let fragment = state.render().unwrap_or_default();
     let css_href = web_sys::window()
@@ -253,6 +263,28 @@ fn download_png(svg_text: String, name: String) {
     img.set_src(&url);
 }
 
+/// The SVG of a scrubbed view: the core's picture of it (`scorch export --to svg` with the rules: the app's
+/// colours and search marks were of the names before the scrub), at the pane's width and orientation.
+fn scrubbed_svg(
+    scrubbed: &Option<(scorch_core::Profile, scorch_core::ViewOptions)>,
+    d: &FlameData,
+    width: f64,
+) -> Option<String> {
+    use scorch_core::view::calltree::{CallTree, Order};
+    let (p, v) = scrubbed.as_ref()?;
+    let t = CallTree::build(p, v, Order::Alphabetical);
+    let l = scorch_core::FlameLayout::new(&t);
+    let total = t.total.first().copied().unwrap_or(0);
+    let sub = svg::subtitle(d.name(), d.loaded.imported.gzip, p, v, total);
+    let o = SvgOptions {
+        width: width.round().max(200.0) as u32,
+        title: "Flame Graph",
+        subtitle: &sub,
+        ..SvgOptions::default()
+    };
+    Some(svg::flame_svg(p, &t, &l, &v.unit(p), &o))
+}
+
 /// The toolbar's Export button and its menu.
 #[component]
 pub fn ExportMenu() -> impl IntoView {
@@ -285,13 +317,59 @@ pub fn ExportMenu() -> impl IntoView {
     };
     let actions = expect_context::<crate::state::Actions>();
     let note = RwSignal::new(None::<String>);
-    let export = move |kind: &'static str| {
-        open.set(false);
+    // The scrub choices: nothing by default, as `scorch export`.
+    let rules = RwSignal::new(Rules::default());
+    let redact = RwSignal::new(String::new());
+    // What the view holds, its summary, and what an export carries after the rules (or why they failed).
+    let preview = RwSignal::new(None::<(String, String, String)>);
+    let make_preview = move || {
         let Some(d) = main.data.get_untracked() else {
+            preview.set(None);
             return;
         };
-        let name = d.name().to_string();
+        let rep = report(d.profile(), &d.view, &Carries::pprof());
+        let r = with_redact(rules.get_untracked(), &redact.get_untracked());
+        let carried = match scrub(d.profile(), &d.view, &r) {
+            Ok((p, v)) => report(&p, &v, &Carries::pprof()).text(),
+            Err(e) => format!("not scrubbed: {e}"),
+        };
+        preview.set(Some((rep.text(), summary_line(&rep), carried)));
+    };
+    Effect::new(move |_| {
+        if open.get() {
+            make_preview();
+        }
+    });
+    let export = move |kind: &'static str| {
+        open.set(false);
+        let Some(d0) = main.data.get_untracked() else {
+            return;
+        };
+        let name = d0.name().to_string();
         let graph = view.mode.get_untracked() == crate::state::view::Mode::Graph;
+        let r = with_redact(rules.get_untracked(), &redact.get_untracked());
+        // The view scrubbed by the core's `export::scrub` (as `scorch export --scrub`), when asked.
+        let scrubbed = match (!r.is_empty())
+            .then(|| scrub(d0.profile(), &d0.view, &r))
+            .transpose()
+        {
+            Ok(s) => s,
+            Err(e) => {
+                note.set(Some(format!("Not exported: {e}")));
+                return;
+            }
+        };
+        if scrubbed.is_some() && graph && matches!(kind, "svg" | "png") {
+            note.set(Some(
+                "The call graph's picture is not scrubbed: leave the call graph to export a scrubbed flame graph.".into(),
+            ));
+            return;
+        }
+        let (sp, sv) = match &scrubbed {
+            Some((p, v)) => (p, v),
+            None => (d0.profile(), &d0.view),
+        };
+        let d = &d0;
         match kind {
             "html" => {
                 let Some(loaded) = load.loaded.get_untracked() else {
@@ -305,7 +383,7 @@ pub fn ExportMenu() -> impl IntoView {
                 }
                 note.set(Some("Writing the HTML file…".into()));
                 leptos::task::spawn_local(async move {
-                    note.set(Some(match download_html(actions, loaded).await {
+                    note.set(Some(match download_html(actions, loaded, r).await {
                         Ok(n) => format!(
                             "HTML file written: {:.1} MB (opens from disk, no server needed)",
                             n as f64 / 1e6
@@ -316,7 +394,7 @@ pub fn ExportMenu() -> impl IntoView {
             }
             "svg" => {
                 let ext = if graph { "graph.svg" } else { "svg" };
-                if let Some(text) = svg_now() {
+                if let Some(text) = scrubbed_svg(&scrubbed, d, main.width.get_untracked()).or_else(svg_now) {
                     download(&File {
                         name: file_name(&name, ext),
                         mime: "image/svg+xml",
@@ -326,7 +404,7 @@ pub fn ExportMenu() -> impl IntoView {
             }
             "png" => {
                 let ext = if graph { "graph.png" } else { "png" };
-                if let Some(text) = svg_now() {
+                if let Some(text) = scrubbed_svg(&scrubbed, d, main.width.get_untracked()).or_else(svg_now) {
                     download_png(text, file_name(&name, ext));
                 }
             }
@@ -334,14 +412,19 @@ pub fn ExportMenu() -> impl IntoView {
                 let explored = load
                     .loaded
                     .with_untracked(|l| l.as_ref().is_none_or(|l| !Arc::ptr_eq(l, &d.loaded)));
-                let text = scorch_core::export::fold_view(d.profile(), &d.view, explored);
+                // As `scorch export --to folded`: a scrubbed profile says so in its first line.
+                let text = format!(
+                    "{}{}",
+                    scorch_core::export::links::scrub_line(sp),
+                    scorch_core::export::fold_view(sp, sv, explored)
+                );
                 download(&File {
                     name: file_name(&name, "folded"),
                     mime: "text/plain",
                     bytes: text.into_bytes(),
                 });
             }
-            _ => match scorch_core::export::pprof::to_pprof(d.profile(), &d.view) {
+            _ => match scorch_core::export::pprof::to_pprof(sp, sv) {
                 Ok(bytes) => download(&File {
                     name: file_name(&name, "pb.gz"),
                     mime: "application/octet-stream",
@@ -384,6 +467,14 @@ pub fn ExportMenu() -> impl IntoView {
                     <button data-testid="export-pprof" role="menuitem" on:click=move |_| export("pprof")>"pprof (.pb.gz)"</button>
                     <button data-testid="export-html" role="menuitem" title="The viewer and this view's profile in one file that opens from disk (at most 64 MiB of stacks)"
                         on:click=move |_| export("html")>"One HTML file"</button>
+                </div>
+                <div class="export-preview" role="group" aria-label="What an export carries">
+                    <SharePreview prefix="export-" rules=rules redact=redact
+                        found=Signal::derive(move || preview.with(|p| p.as_ref().map(|p| p.0.clone())))
+                        summary=Signal::derive(move || preview.with(|p| p.as_ref().map(|p| p.1.clone())))
+                        carried=Signal::derive(move || preview.with(|p| p.as_ref().map(|p| p.2.clone())))
+                        carried_title="What an export carries (pprof: all of it; folded, SVG, HTML: the stacks)"
+                        changed=Callback::new(move |_| make_preview())/>
                 </div>
             })}
             {move || note.get().map(|n| view! {

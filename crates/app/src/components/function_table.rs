@@ -42,6 +42,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
             o.then(a.name.cmp(&b.name))
         });
         let matching = rows.len();
+        let pins = view.notes.with(|n| super::notes_panel::frame_notes(n));
         let data = main.data.get_untracked()?;
         let whole = load.whole_total(view.options.get_untracked()).unwrap_or(table.1);
         let fmt = |raw: u64| scorch_core::model::units::format_value(data.value(raw), &data.unit);
@@ -50,8 +51,13 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
             .into_iter()
             .take(LIMIT)
             .map(|r| {
+                let pin: Vec<String> = pins
+                    .iter()
+                    .filter(|(f, _)| *f == r.name)
+                    .map(|(_, t)| t.clone())
+                    .collect();
                 (
-                    r.name.clone(),
+                    (r.name.clone(), (!pin.is_empty()).then(|| pin.join("\n"))),
                     fmt(r.self_w),
                     pct(r.self_w, table.1),
                     fmt(r.total_w),
@@ -98,7 +104,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
                             {header("name", "Function")}
                         </tr></thead>
                         <tbody>
-                            {rows.into_iter().map(|(name, s, sp, t, tp, ci, tw, sn, tn)| {
+                            {rows.into_iter().map(|((name, pin), s, sp, t, tp, ci, tw, sn, tn)| {
                                 let n2 = name.clone();
                                 let n3 = name.clone();
                                 let n4 = super::shown_name(&name);
@@ -114,7 +120,9 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
                                         }}
                                         {tw.map(|w| view! { <td class="num">{w}</td> })}
                                         <td class="num">{sn}</td><td class="num">{tn}</td>
-                                        <td class="fn-name">{super::shown_name(&name)}</td>
+                                        <td class="fn-name">{pin.map(|t| view! {
+                                            <span class="note-pin" data-testid="note-pin" role="img" aria-label=format!("note: {t}") title=t>"✎ "</span>
+                                        })}{super::shown_name(&name)}</td>
                                     </tr>
                                 }
                             }).collect_view()}

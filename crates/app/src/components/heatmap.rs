@@ -317,6 +317,7 @@ pub fn HeatmapPanel() -> impl IntoView {
                         on:keydown=on_key on:blur=on_blur
                         on:mousedown=on_down on:mouseup=on_up on:mousemove=on_move
                         on:mouseleave=move |_| hover_text.set(String::new())></canvas>
+                    <super::notes_panel::NoteMarkers/>
                 </div>
                 <div class="heatmap-status" style:display=move || collapsed.get().then_some("none")>
                     <span data-testid="heatmap-hover">{move || hover_text.get()}</span>

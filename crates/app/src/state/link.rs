@@ -126,6 +126,8 @@ impl Actions {
         self.search.selected.set(s.selected.clone());
         self.view.order.set(s.order);
         self.view.scheme.set(s.scheme);
+        self.view.notes.set(s.notes.clone());
+        self.view.note_messages.set(s.note_messages.clone());
         self.view.options.set(v);
         let main = self.panes.main;
         // A link that only names the profile (`#url=…`) changes nothing shown: no second build.
@@ -223,6 +225,7 @@ impl Actions {
         s.selected = self.search.selected.get_untracked();
         s.order = self.view.order.get_untracked();
         s.scheme = self.view.scheme.get_untracked();
+        s.notes = self.view.notes.get_untracked();
         if self.diff.base.get_untracked().is_some() {
             s.widths = self.diff.widths.get_untracked();
             s.absolute = self.diff.absolute.get_untracked();
@@ -295,6 +298,7 @@ impl Actions {
             a.search.selected.track();
             a.view.order.track();
             a.view.scheme.track();
+            a.view.notes.track();
             if a.load.pending.get_untracked().is_some() || a.load.loaded.get_untracked().is_none() {
                 return; // a link's state is still to be applied
             }

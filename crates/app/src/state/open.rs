@@ -84,6 +84,11 @@ impl Actions {
         // own below (`apply_link`). The search stays.
         self.search.transforms.set(Vec::new());
         self.search.selected.set(None);
+        // So do notes (a comparison keeps them: it is about the profile they were written on).
+        if !compare {
+            self.view.notes.set(Vec::new());
+            self.view.note_messages.set(Vec::new());
+        }
         l.loads.update(|n| *n += 1);
         l.loaded.set(Some(loaded));
         super::timed("rebuild", || self.rebuild());

@@ -73,6 +73,10 @@ pub struct ViewState {
     pub graph_focus: RwSignal<Option<String>>,
     /// The call graph's pruning (pprof's `-nodefraction`, `-edgefraction`, `-nodecount`).
     pub graph_prune: RwSignal<crate::render::graph::GraphPrune>,
+    /// Notes on the view, a function or a time range (`note=`; plain text, capped by the core).
+    pub notes: RwSignal<Vec<scorch_core::view::notes::Note>>,
+    /// What the link's notes left out or cut (shown in the page's message area).
+    pub note_messages: RwSignal<Vec<String>>,
 }
 
 impl Default for ViewState {
@@ -89,6 +93,8 @@ impl Default for ViewState {
             chart_window: RwSignal::new(None),
             graph_focus: RwSignal::new(None),
             graph_prune: RwSignal::new(crate::render::graph::GraphPrune::default()),
+            notes: RwSignal::new(Vec::new()),
+            note_messages: RwSignal::new(Vec::new()),
         }
     }
 }

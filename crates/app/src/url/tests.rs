@@ -226,3 +226,47 @@ fn a_series_and_the_embed_switch() {
         Source::Url("x".into())
     );
 }
+
+#[test]
+fn notes_round_trip_raw_and_capped() {
+    use scorch_core::view::notes::NoteTarget;
+    // Written by hand from docs/SHARING.md: each part percent-encoded, `.` as `%2E`.
+    let hash =
+        "#url=a.pb.gz&note=f.main.look%20%3Cb%3Ehere%3C%2Fb%3E&note=r.1000-2000~0-500.GC%2E&note=v..x%2By";
+    let s = UrlState::parse(hash);
+    assert_eq!(s.notes.len(), 3);
+    assert_eq!(s.notes[0].target, NoteTarget::Frame("main".into()));
+    assert_eq!(s.notes[0].text, "look <b>here</b>");
+    assert_eq!(
+        s.notes[1].target,
+        NoteTarget::Range {
+            start: 1000,
+            end: 2000,
+            band: Some((0, 500))
+        }
+    );
+    assert_eq!(s.notes[1].text, "GC.");
+    // `%2B` is a plus (the fragment's `+` as a space does not apply to a note's raw value).
+    assert_eq!(s.notes[2].text, "x+y");
+    assert!(s.unknown.is_empty(), "{:?}", s.unknown);
+    assert!(s.note_messages.is_empty());
+    let out = s.render().unwrap();
+    assert_eq!(
+        out,
+        "#url=a.pb.gz&note=f.main.look%20%3Cb%3Ehere%3C%2Fb%3E&note=r.1000-2000~0-500.GC%2E&note=v..x%2By"
+    );
+    // Only notes: still a fragment.
+    let only = UrlState {
+        notes: s.notes.clone(),
+        ..UrlState::default()
+    };
+    assert!(only.render().unwrap().starts_with("#note=f.main."));
+    // 10,000 notes: the first 100 and the core's message.
+    let many: String = (0..10_000).map(|i| format!("&note=v..n{i}")).collect();
+    let s = UrlState::parse(&format!("#url=a{many}"));
+    assert_eq!(s.notes.len(), 100);
+    assert_eq!(
+        s.note_messages,
+        vec!["9900 notes left out: a link carries at most 100".to_string()]
+    );
+}

@@ -90,16 +90,8 @@ pub fn run(a: &ExportArgs) -> Result<()> {
     let bytes = match a.to {
         To::Folded => {
             let text = folded_text(p, &v, explored.is_some());
-            match p
-                .meta
-                .info
-                .iter()
-                .find(|(k, _)| k == scorch_core::model::SCRUBBED_INFO)
-            {
-                // The folded reader takes the note back (so a profile scrubbed once says so wherever it goes).
-                Some((_, rules)) => format!("# scorch-scrubbed: {rules}\n{text}").into_bytes(),
-                None => text.into_bytes(),
-            }
+            // The folded reader takes the note back (so a profile scrubbed once says so wherever it goes).
+            format!("{}{text}", export::links::scrub_line(p)).into_bytes()
         }
         To::Pprof => export::pprof::to_pprof(p, &v)?,
         To::Html => one_html(a, p, &v)?,

@@ -16,8 +16,9 @@ pub const DEFAULT_MAX: usize = 256 * 1024;
 /// Ends a payload's header: every line after it is a stack, even one that starts with `#` (a frame can).
 const DATA: &str = "# scorch-data";
 
-/// The `# scorch-scrubbed: RULES` line of a scrubbed profile's payload (empty for any other profile).
-fn scrub_line(p: &Profile) -> String {
+/// The `# scorch-scrubbed: RULES` line of a scrubbed profile's payload (empty for any other profile): links,
+/// the HTML file and folded exports start with it (the folded reader takes it back).
+pub fn scrub_line(p: &Profile) -> String {
     match p.meta.info.iter().find(|(k, _)| k == SCRUBBED_INFO) {
         Some((_, rules)) => format!("# scorch-scrubbed: {rules}\n"),
         None => String::new(),
