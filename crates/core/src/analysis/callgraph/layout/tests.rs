@@ -31,8 +31,7 @@ fn random_graph(n: usize, m: usize, seed: u64) -> Vec<(u32, u32)> {
 
 fn check(n: usize, edges: &[(u32, u32)], l: &Layout) {
     // No two boxes of a rank overlap.
-    let mut by_rank: Vec<Vec<usize>> =
-        vec![Vec::new(); l.rank.iter().max().map_or(0, |&r| r as usize + 1)];
+    let mut by_rank: Vec<Vec<usize>> = vec![Vec::new(); l.rank.iter().max().map_or(0, |&r| r as usize + 1)];
     for v in 0..n {
         by_rank[l.rank[v] as usize].push(v);
     }
@@ -78,10 +77,16 @@ fn check(n: usize, edges: &[(u32, u32)], l: &Layout) {
             let (y0, y1) = (s[0].1.min(s[1].1), s[0].1.max(s[1].1));
             let (x0, x1) = (s[0].0.min(s[1].0), s[0].0.max(s[1].0));
             // The boxes of the ranks the segment's height meets whose width meets its width (by rank, by x).
-            for r in by_rank.iter().filter(|r| r.first().is_some_and(|&v| l.y[v] < y1 && l.y[v] + l.h[v] > y0)) {
+            for r in by_rank
+                .iter()
+                .filter(|r| r.first().is_some_and(|&v| l.y[v] < y1 && l.y[v] + l.h[v] > y0))
+            {
                 let from = r.partition_point(|&v| l.x[v] + l.w[v] <= x0);
                 for &v in r[from..].iter().take_while(|&&v| l.x[v] <= x1) {
-                    assert!(!through(s[0], s[1], (l.x[v], l.y[v], l.w[v], l.h[v])), "edge {i} crosses box {v}");
+                    assert!(
+                        !through(s[0], s[1], (l.x[v], l.y[v], l.w[v], l.h[v])),
+                        "edge {i} crosses box {v}"
+                    );
                 }
             }
         }
