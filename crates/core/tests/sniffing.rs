@@ -112,3 +112,21 @@ fn the_folded_corpus_stays_folded() {
         assert!(p.meta.warnings.count >= bad as u64, "{name}");
     }
 }
+
+/// A V8 heap profile (`crates/cli/tests/data/heapprofile/PROVENANCE.md`) has `callFrame`s as a `.cpuprofile`
+/// has, under `head` instead of `nodes`: it is read as a heap profile, the same in chunks of any size and
+/// gzip'd, and its first bytes are not taken for a `.cpuprofile` or a trace.
+#[test]
+fn a_heap_profile_is_not_a_cpu_profile() {
+    use scorch_core::import::v8::{ChromeTraceFormat, CpuProfileFormat};
+    use scorch_core::import::{Applicable, Importer};
+    let dir = "../../../cli/tests/data/heapprofile";
+    let bytes = data(dir, "prog.heapprofile");
+    let p = common::same_however_cut(dir, "prog.heapprofile", scorch_core::Format::V8HeapProfile);
+    assert_eq!(p.events.len(), 2);
+    for at_end in [false, true] {
+        assert_ne!(CpuProfileFormat.is_applicable(&bytes[..4096], at_end), Applicable::Yes);
+        assert_ne!(ChromeTraceFormat.is_applicable(&bytes[..4096], at_end), Applicable::Yes);
+    }
+    assert_eq!(CpuProfileFormat.is_applicable(&bytes, true), Applicable::No);
+}

@@ -376,7 +376,10 @@ fn written_by_go(p: &Profile) -> bool {
 fn basis(p: &Profile, ok: &[bool]) -> Basis {
     if written_by_go(p) {
         Basis::GoRuntime
-    } else if matches!(p.meta.format, Format::V8CpuProfile | Format::ChromeTrace) {
+    } else if matches!(
+        p.meta.format,
+        Format::V8CpuProfile | Format::ChromeTrace | Format::V8HeapProfile
+    ) {
         Basis::V8Profiler
     } else if matches!(p.meta.format, Format::Pprof | Format::Speedscope) && !ok.iter().any(|&b| b) {
         Basis::NoEntryPoints

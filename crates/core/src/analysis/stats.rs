@@ -152,6 +152,8 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
         }
         // Callgrind counts every instruction (or event): no samples, no sampling error.
         Format::Callgrind => None,
+        // A heap profile's bytes are V8's estimates per node, not sample counts.
+        Format::V8HeapProfile => None,
     }
 }
 

@@ -11,16 +11,20 @@ use super::perf::{PerfFormat, PerfOptions, PerfParser};
 use super::perfdata::{PerfDataFormat, PerfDataOptions, PerfDataParser};
 use super::pprof::{PprofFormat, PprofOptions, PprofParser};
 use super::speedscope::{SpeedscopeFormat, SpeedscopeOptions, SpeedscopeParser};
-use super::v8::{ChromeTraceFormat, CpuProfileFormat, CpuProfileParser, TraceParser, V8Options};
+use super::v8::{
+    ChromeTraceFormat, CpuProfileFormat, CpuProfileParser, HeapProfileFormat, HeapProfileParser, TraceParser,
+    V8Options,
+};
 use crate::model::{Format, ImportError, Profile};
 
 /// The registry: every format once, its importer (the sniffer) and how its parser is made from the options, in
 /// the order the importers are asked: binary first (perf.data by its magic, then pprof) (text never starts with a valid run of
 /// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope and Gecko first, since
-/// they answer no at once on another JSON format's keys while the V8 formats wait for theirs), then callgrind
+/// they answer no at once on another JSON format's keys while the V8 formats wait for theirs; the heap profile
+/// before the `.cpuprofile`, as each says no at once on the other's first key), then callgrind
 /// (its first line, or a header of known `key:` lines up to `events:`), then bpftrace's `@[` blocks,
 /// then perf script, then folded (whose lines are the least distinctive).
-static FORMATS: [Registered; 10] = [
+static FORMATS: [Registered; 11] = [
     Registered {
         importer: &PerfDataFormat,
         parser: |o| {
@@ -50,6 +54,14 @@ static FORMATS: [Registered; 10] = [
         importer: &GeckoFormat,
         parser: |o| {
             Box::new(GeckoParser::new(&GeckoOptions {
+                max_bytes: o.max_whole_input_bytes,
+            }))
+        },
+    },
+    Registered {
+        importer: &HeapProfileFormat,
+        parser: |o| {
+            Box::new(HeapProfileParser::new(&V8Options {
                 max_bytes: o.max_whole_input_bytes,
             }))
         },
@@ -137,6 +149,7 @@ parse! {
     PerfParser, samples samples;
     PprofParser;
     CpuProfileParser;
+    HeapProfileParser;
     TraceParser, samples samples;
     SpeedscopeParser;
     BpftraceParser, samples samples;

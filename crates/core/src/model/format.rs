@@ -25,6 +25,8 @@ pub enum Format {
     PerfData,
     /// Callgrind's profile format (`valgrind --tool=callgrind`; cachegrind's files are its subset).
     Callgrind,
+    /// V8's sampling heap profile, the `.heapprofile` JSON (`node --heap-prof`, DevTools' allocation sampling).
+    V8HeapProfile,
 }
 
 impl Format {
@@ -40,6 +42,7 @@ impl Format {
             Format::Gecko => "gecko",
             Format::PerfData => "perf-data",
             Format::Callgrind => "callgrind",
+            Format::V8HeapProfile => "v8-heapprofile",
         }
     }
 }
@@ -58,6 +61,7 @@ impl Format {
             Format::Gecko => "Firefox Profiler (Gecko) JSON",
             Format::PerfData => "perf.data recordings",
             Format::Callgrind => "callgrind",
+            Format::V8HeapProfile => "V8 .heapprofile",
         }
     }
 
@@ -70,6 +74,7 @@ impl Format {
             Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope | Format::Gecko => "samples",
             Format::Bpftrace => "stack blocks",
             Format::Callgrind => "cost lines",
+            Format::V8HeapProfile => "nodes",
         }
     }
 }
