@@ -68,19 +68,15 @@ fn fold_per_stack_equals_self_size_and_sample_counts() {
     assert_eq!(fold(&["fold", "--event", "bytes", &file]), pick(|v| v.0));
     assert_eq!(fold(&["fold", "--event", "allocations", &file]), pick(|v| v.1));
     // The program's own allocations are there, under its functions (recursion kept: tree;tree;…).
-    assert!(want.keys().any(|k| k.ends_with(";main;makeArray;makeString;repeat")));
+    assert!(want
+        .keys()
+        .any(|k| k.ends_with(";main;makeArray;makeString;repeat")));
     assert!(want.keys().any(|k| k.contains(";main;tree;tree;tree;tree;")));
 }
 
 #[test]
 fn top_per_function_equals_the_oracle() {
-    let (code, out, err) = scorch(&[
-        "top",
-        "--json",
-        "-n",
-        "100000",
-        &data("prog.heapprofile"),
-    ]);
+    let (code, out, err) = scorch(&["top", "--json", "-n", "100000", &data("prog.heapprofile")]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let mut got = BTreeMap::new();
@@ -107,7 +103,10 @@ fn info_totals_and_the_samples_outside_the_tree() {
     let allocations: u64 = want.values().map(|x| x.1).sum();
     let events = v["events"].as_array().unwrap();
     assert_eq!(events.len(), 2, "{out}");
-    assert_eq!((events[0]["name"].as_str(), events[0]["total"].as_u64()), (Some("bytes"), Some(bytes)));
+    assert_eq!(
+        (events[0]["name"].as_str(), events[0]["total"].as_u64()),
+        (Some("bytes"), Some(bytes))
+    );
     assert_eq!(events[0]["unit"], "bytes");
     assert_eq!(
         (events[1]["name"].as_str(), events[1]["total"].as_u64()),
@@ -118,7 +117,13 @@ fn info_totals_and_the_samples_outside_the_tree() {
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(data("prog.heapprofile")).unwrap()).unwrap();
     let samples = doc["samples"].as_array().unwrap().len() as u64;
-    assert!(samples > allocations, "{samples} samples, {allocations} in the tree");
+    assert!(
+        samples > allocations,
+        "{samples} samples, {allocations} in the tree"
+    );
     assert_eq!(v["warnings"].as_u64(), Some(1), "{out}");
-    assert!(err.contains(&format!("{} of {samples} samples name", samples - allocations)), "{err}");
+    assert!(
+        err.contains(&format!("{} of {samples} samples name", samples - allocations)),
+        "{err}"
+    );
 }

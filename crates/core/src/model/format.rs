@@ -27,6 +27,10 @@ pub enum Format {
     Callgrind,
     /// V8's sampling heap profile, the `.heapprofile` JSON (`node --heap-prof`, DevTools' allocation sampling).
     V8HeapProfile,
+    /// Python's cProfile/profile statistics as `pstats` saves them (`python -m cProfile -o FILE`; marshal).
+    Cprofile,
+    /// DHAT's JSON profile (`valgrind --tool=dhat`, `dhat.out.PID`; the Rust `dhat` crate's `dhat-heap.json`).
+    Dhat,
 }
 
 impl Format {
@@ -43,6 +47,8 @@ impl Format {
             Format::PerfData => "perf-data",
             Format::Callgrind => "callgrind",
             Format::V8HeapProfile => "v8-heapprofile",
+            Format::Cprofile => "cprofile",
+            Format::Dhat => "dhat",
         }
     }
 }
@@ -62,6 +68,8 @@ impl Format {
             Format::PerfData => "perf.data recordings",
             Format::Callgrind => "callgrind",
             Format::V8HeapProfile => "V8 .heapprofile",
+            Format::Cprofile => "Python cProfile (pstats)",
+            Format::Dhat => "DHAT JSON",
         }
     }
 
@@ -75,6 +83,8 @@ impl Format {
             Format::Bpftrace => "stack blocks",
             Format::Callgrind => "cost lines",
             Format::V8HeapProfile => "nodes",
+            Format::Cprofile => "functions",
+            Format::Dhat => "program points",
         }
     }
 }

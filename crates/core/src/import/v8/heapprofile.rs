@@ -61,6 +61,9 @@ impl HeapProfileParser {
     }
 }
 
+/// The `samples` array as read, with where it starts.
+type Samples = Option<(Vec<Sample>, u64)>;
+
 /// The tree as read: nodes in pre-order with their self sizes and where each starts.
 struct Tree {
     nodes: Vec<Node>,
@@ -68,7 +71,7 @@ struct Tree {
     offsets: Vec<u64>,
 }
 
-fn build(tree: Tree, samples: Option<(Vec<Sample>, u64)>) -> Result<Profile, ImportError> {
+fn build(tree: Tree, samples: Samples) -> Result<Profile, ImportError> {
     let mut namer = Namer::default();
     for n in &tree.nodes {
         namer.add(&n.call_frame);
@@ -174,7 +177,11 @@ impl<'a> Walk<'a> {
 
     fn fail(&self, what: &str) -> ImportError {
         if self.i >= self.b.len() {
-            err(ImportErrorKind::Malformed, self.at(), format!("{what}: the input ends early"))
+            err(
+                ImportErrorKind::Malformed,
+                self.at(),
+                format!("{what}: the input ends early"),
+            )
         } else {
             err(ImportErrorKind::Malformed, self.at(), what.to_string())
         }
@@ -270,7 +277,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The top-level object: `head` (the tree) and `samples`; other keys skipped.
-    fn document(&mut self) -> Result<(Tree, Option<(Vec<Sample>, u64)>), ImportError> {
+    fn document(&mut self) -> Result<(Tree, Samples), ImportError> {
         let top = || "the document".to_string();
         self.eat(b'{', &top)?;
         let (mut tree, mut samples) = (None, None);
@@ -297,7 +304,13 @@ impl<'a> Walk<'a> {
         if self.peek().is_some() {
             return Err(self.fail("the document: text after its end"));
         }
-        let tree = tree.ok_or_else(|| err(ImportErrorKind::Malformed, self.base, "no `head`: not a heap profile"))?;
+        let tree = tree.ok_or_else(|| {
+            err(
+                ImportErrorKind::Malformed,
+                self.base,
+                "no `head`: not a heap profile",
+            )
+        })?;
         Ok((tree, samples))
     }
 
@@ -317,7 +330,9 @@ impl<'a> Walk<'a> {
         loop {
             if self.peek() == Some(b'}') {
                 self.i += 1;
-                let Some(&Open { node: done, .. }) = open.last() else { break };
+                let Some(&Open { node: done, .. }) = open.last() else {
+                    break;
+                };
                 let id = t.nodes.get(done).map_or(i64::MIN, |n| n.id);
                 let at = t.offsets.get(done).copied().unwrap_or(0);
                 if id == i64::MIN {
@@ -357,7 +372,9 @@ impl<'a> Walk<'a> {
             first = false;
             let key = self.string(&|| path_of(&open))?;
             self.eat(b':', &|| path_of(&open))?;
-            let Some(cur) = open.last().map(|o| o.node) else { break };
+            let Some(cur) = open.last().map(|o| o.node) else {
+                break;
+            };
             match key {
                 b"callFrame" => {
                     let cf: CallFrame = self.typed(&|| format!("{}.callFrame", path_of(&open)))?;
@@ -460,14 +477,18 @@ mod tests {
             ));
         }
         text.push_str(&"]}".repeat(depth as usize));
-        text.push_str(r#","samples":[{"size":8,"nodeId":4999,"ordinal":1},{"size":8,"nodeId":99999,"ordinal":2}]}"#);
+        text.push_str(
+            r#","samples":[{"size":8,"nodeId":4999,"ordinal":1},{"size":8,"nodeId":99999,"ordinal":2}]}"#,
+        );
         let p = read(text.as_bytes()).unwrap();
         assert_eq!(p.events[0].total, u64::from(depth));
         assert_eq!(p.events.len(), 2);
         assert_eq!(p.events[1].total, 1);
         assert_eq!(p.meta.warnings.count, 1);
         let folded = crate::export::to_folded(&p);
-        assert!(folded.lines().any(|l| l.matches(';').count() == depth as usize - 1));
+        assert!(folded
+            .lines()
+            .any(|l| l.matches(';').count() == depth as usize - 1));
     }
 
     #[test]
@@ -486,13 +507,30 @@ mod tests {
         let e = read(br#"{"head":{"callFrame":{},"selfSize":1}}"#).unwrap_err();
         assert!(e.message.contains("head: a node without an `id`"), "{e}");
         assert_eq!(e.offset, 8);
-        let bad = format!(r#"{{"head":{}}}"#, node("r", 1, 0, &node("a", 2, 1, &node("b", 3, 0, "")).replace(r#""selfSize":0"#, r#""selfSize":-4"#)));
+        let bad = format!(
+            r#"{{"head":{}}}"#,
+            node(
+                "r",
+                1,
+                0,
+                &node("a", 2, 1, &node("b", 3, 0, "")).replace(r#""selfSize":0"#, r#""selfSize":-4"#)
+            )
+        );
         let e = read(bad.as_bytes()).unwrap_err();
-        assert!(e.message.starts_with("head.children[0].children[0].selfSize"), "{e}");
+        assert!(
+            e.message.starts_with("head.children[0].children[0].selfSize"),
+            "{e}"
+        );
         // serde stops inside the value, after its sign.
-        assert_eq!(&bad.as_bytes()[e.offset as usize - 1..e.offset as usize + 1], b"-4");
+        assert_eq!(
+            &bad.as_bytes()[e.offset as usize - 1..e.offset as usize + 1],
+            b"-4"
+        );
         let dup = format!(r#"{{"head":{}}}"#, node("r", 1, 0, &node("a", 1, 1, "")));
-        assert!(read(dup.as_bytes()).unwrap_err().message.contains("node id 1 appears twice"));
+        assert!(read(dup.as_bytes())
+            .unwrap_err()
+            .message
+            .contains("node id 1 appears twice"));
         let cut = format!(r#"{{"head":{}}}"#, node("r", 1, 3, ""));
         for n in 0..cut.len() {
             let e = read(&cut.as_bytes()[..n]).unwrap_err();

@@ -130,7 +130,10 @@ mod tests {
         assert_eq!(HeapProfileFormat.is_applicable(hp, false), Applicable::Yes);
         assert_eq!(CpuProfileFormat.is_applicable(hp, true), Applicable::No);
         assert_eq!(ChromeTraceFormat.is_applicable(hp, true), Applicable::No);
-        assert_eq!(HeapProfileFormat.is_applicable(br#"{"head":{"#, false), Applicable::NeedMore);
+        assert_eq!(
+            HeapProfileFormat.is_applicable(br#"{"head":{"#, false),
+            Applicable::NeedMore
+        );
         // A `callFrame` that is not under `head` does not count.
         let other = br#"{"x":{"callFrame":{}},"head":1}"#;
         assert_eq!(HeapProfileFormat.is_applicable(other, true), Applicable::No);
