@@ -1,4 +1,5 @@
-// speedscope, Firefox Profiler (samply), bpftrace, async-profiler and callgrind files in the browser: each recorded or vendored
+// speedscope, Firefox Profiler (samply), bpftrace, async-profiler, callgrind, V8 heap profile, cProfile and DHAT
+// files in the browser: each recorded or vendored
 // file opens by drop and by `#url=` with the status totals the native CLI gives, the timed ones fill the heatmap, and
 // a broken speedscope file says where and keeps the open profile.
 import { test, before, after } from 'node:test';
@@ -25,6 +26,10 @@ const FILES = [
   // one with 13 event columns.
   ['cli/callgrind', 'callgrind.out', 'callgrind', false],
   ['cli/callgrind', 'callgrind-instr.out.gz', 'callgrind', false],
+  // node --heap-prof, python -m cProfile -o, valgrind --tool=dhat (their PROVENANCE.md in crates/cli/tests/data).
+  ['cli/heapprofile', 'prog.heapprofile', 'v8-heapprofile', false],
+  ['cli/cprofile', 'prog.prof', 'cprofile', false],
+  ['cli/dhat', 'dhat.out', 'dhat', false],
 ];
 let server, b;
 before(async () => { server = await serve(undefined, '/', { '/data/': DATA, '/cli-data/': CLI_DATA }); b = await browser(); });

@@ -9,7 +9,9 @@
 //! with one location per frame of a very deep location list, a gzip inside a gzip, and perf.data (written here
 //! byte by byte, `perf_data`): very many samples of one callchain, very many mappings and forks across many
 //! processes and threads (the mappings forks copy), and file headers whose sections claim huge sizes; and
-//! callgrind call graphs whose expansion into stacks could outgrow them (`resources/graphs.rs`).
+//! callgrind call graphs whose expansion into stacks could outgrow them (`resources/graphs.rs`); V8 heap
+//! profiles' nested node trees and DHAT's program points, very deep and very wide (`resources/heap.rs`); and
+//! cProfile's call graphs (`resources/graphs.rs`).
 //!
 //! Size: the test binary runs the debug `scorch` (10–30× slower than release), so by default the shapes are a
 //! fifth of the sizes (a 1,000,000-frame stack instead of 5,000,000, 200,000 children, 200,000 perf
@@ -24,6 +26,8 @@
 
 #[path = "resources/graphs.rs"]
 mod graphs;
+#[path = "resources/heap.rs"]
+mod heap;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

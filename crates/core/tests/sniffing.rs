@@ -112,3 +112,51 @@ fn the_folded_corpus_stays_folded() {
         assert!(p.meta.warnings.count >= bad as u64, "{name}");
     }
 }
+
+/// A V8 heap profile (`crates/cli/tests/data/heapprofile/PROVENANCE.md`) has `callFrame`s as a `.cpuprofile`
+/// has, under `head` instead of `nodes`: it is read as a heap profile, the same in chunks of any size and
+/// gzip'd, and its first bytes are not taken for a `.cpuprofile` or a trace.
+#[test]
+fn a_heap_profile_is_not_a_cpu_profile() {
+    use scorch_core::import::v8::{ChromeTraceFormat, CpuProfileFormat};
+    use scorch_core::import::{Applicable, Importer};
+    let dir = "../../../cli/tests/data/heapprofile";
+    let bytes = data(dir, "prog.heapprofile");
+    let p = common::same_however_cut(dir, "prog.heapprofile", scorch_core::Format::V8HeapProfile);
+    assert_eq!(p.events.len(), 2);
+    for at_end in [false, true] {
+        assert_ne!(
+            CpuProfileFormat.is_applicable(&bytes[..4096], at_end),
+            Applicable::Yes
+        );
+        assert_ne!(
+            ChromeTraceFormat.is_applicable(&bytes[..4096], at_end),
+            Applicable::Yes
+        );
+    }
+    assert_eq!(CpuProfileFormat.is_applicable(&bytes, true), Applicable::No);
+}
+
+/// A cProfile file (`crates/cli/tests/data/cprofile/PROVENANCE.md`) is binary marshal: it is read as cProfile
+/// (not pprof, not JSON, whose first byte `{` it shares without `FLAG_REF`), the same in chunks and gzip'd.
+#[test]
+fn a_pstats_file_is_read_as_cprofile() {
+    let dir = "../../../cli/tests/data/cprofile";
+    let p = common::same_however_cut(dir, "prog.prof", scorch_core::Format::Cprofile);
+    assert_eq!(p.events.len(), 3);
+    // Without `FLAG_REF` (marshal before version 3) its first byte is JSON's `{`: still cProfile.
+    let mut old = data(dir, "prog.prof");
+    old[0] &= 0x7f;
+    old[1] &= 0x7f;
+    let e = load(&old).unwrap_err();
+    assert_eq!(e.format, Some(scorch_core::Format::Cprofile), "{e}");
+}
+
+/// A DHAT profile (`crates/cli/tests/data/dhat/PROVENANCE.md`) is JSON that names itself by its first key: read
+/// as DHAT, the same in chunks and gzip'd.
+#[test]
+fn a_dhat_file_is_read_as_dhat() {
+    let dir = "../../../cli/tests/data/dhat";
+    let p = common::same_however_cut(dir, "dhat.out", scorch_core::Format::Dhat);
+    assert_eq!(p.events.len(), 11);
+}

@@ -44,8 +44,12 @@ pub enum Basis {
     /// A V8 CPU profile (`.cpuprofile`, a Chrome trace's profile): V8's sampler records every JavaScript frame
     /// from its `(root)`, so stacks are whole by construction; `broken` is 0.
     V8Profiler,
-    /// A pprof from another producer, or a speedscope file, in which no stack names any entry point: its
-    /// producer trims them, so names cannot tell; `broken` is 0 and not judged.
+    /// A deterministic profiler's call graph (Python's cProfile): every call from where profiling began was
+    /// seen, so the stacks expanded from it are whole by construction; `broken` is 0.
+    Traced,
+    /// A pprof from another producer, a speedscope file, or a DHAT profile (valgrind stops below `main`), in
+    /// which no stack names any entry point: its producer trims them, so names cannot tell; `broken` is 0 and
+    /// not judged.
     NoEntryPoints,
 }
 
@@ -162,6 +166,7 @@ impl StackHealth {
         let broken = match self.basis {
             Basis::GoRuntime => "complete by construction (pprof from the Go runtime)".to_string(),
             Basis::V8Profiler => "complete by construction (V8's profiler records every frame)".to_string(),
+            Basis::Traced => "complete by construction (the profiler saw every call)".to_string(),
             Basis::NoEntryPoints => {
                 "not judged (no stack names an entry point: this file's producer trims them)".to_string()
             }
@@ -376,9 +381,16 @@ fn written_by_go(p: &Profile) -> bool {
 fn basis(p: &Profile, ok: &[bool]) -> Basis {
     if written_by_go(p) {
         Basis::GoRuntime
-    } else if matches!(p.meta.format, Format::V8CpuProfile | Format::ChromeTrace) {
+    } else if matches!(
+        p.meta.format,
+        Format::V8CpuProfile | Format::ChromeTrace | Format::V8HeapProfile
+    ) {
         Basis::V8Profiler
-    } else if matches!(p.meta.format, Format::Pprof | Format::Speedscope) && !ok.iter().any(|&b| b) {
+    } else if p.meta.format == Format::Cprofile {
+        Basis::Traced
+    } else if matches!(p.meta.format, Format::Pprof | Format::Speedscope | Format::Dhat)
+        && !ok.iter().any(|&b| b)
+    {
         Basis::NoEntryPoints
     } else {
         Basis::EntryPoints

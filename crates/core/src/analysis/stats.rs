@@ -152,6 +152,12 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
         }
         // Callgrind counts every instruction (or event): no samples, no sampling error.
         Format::Callgrind => None,
+        // A heap profile's bytes are V8's estimates per node, not sample counts.
+        Format::V8HeapProfile => None,
+        // cProfile measures every call (deterministic profiling): no samples.
+        Format::Cprofile => None,
+        // DHAT records every allocation: no samples.
+        Format::Dhat => None,
     }
 }
 

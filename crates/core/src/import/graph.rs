@@ -70,10 +70,14 @@ struct Row {
 }
 
 /// A call graph: `self_cost[i]` is node `i`'s self cost; `edges` hold (caller, callee, inclusive cost), each
-/// pair once, in the order they came.
+/// pair once, in the order they came. `roots`, when the format knows them (cProfile: the functions nobody
+/// called), are the only nodes that get a root weight, instead of every node whose own cost passes the calls
+/// into it: inside a cycle the calls' inclusive costs count nested levels again, which can make a callee look
+/// like a root.
 pub(crate) struct Graph<'a> {
     pub self_cost: &'a [u64],
     pub edges: &'a [(u32, u32, u64)],
+    pub roots: Option<&'a [bool]>,
 }
 
 fn overflow(format: Format) -> ImportError {
@@ -148,7 +152,11 @@ pub(crate) fn expand(
     let mut state = vec![0u8; n];
     let mut back = vec![false; edges.len()];
     let mut post = Vec::with_capacity(n);
-    let roots = (0..n).filter(|&v| own.get(v) > into.get(v));
+    let is_root = |v: usize| match g.roots {
+        Some(r) => r.get(v) == Some(&true),
+        None => own.get(v) > into.get(v),
+    };
+    let roots = (0..n).filter(|&v| is_root(v));
     let mut walk: Vec<(usize, usize)> = Vec::new();
     for s in roots.chain(0..n) {
         if state.get(s) != Some(&0) {
@@ -208,11 +216,14 @@ pub(crate) fn expand(
         }
         let parts = u64::try_from(parts).map_err(|_| overflow(format))?;
         let mut rows = std::mem::take(paths.get_mut(v).unwrap_or(&mut Vec::new()));
-        let root = own
-            .get(v)
-            .copied()
-            .unwrap_or(0)
-            .saturating_sub(into.get(v).copied().unwrap_or(0));
+        let root = if is_root(v) {
+            own.get(v)
+                .copied()
+                .unwrap_or(0)
+                .saturating_sub(into.get(v).copied().unwrap_or(0))
+        } else {
+            0
+        };
         let arrived: u128 = rows.iter().map(|r| u128::from(r.weight)).sum();
         let root = if root == 0 && arrived == 0 {
             u128::from(parts)
@@ -377,7 +388,11 @@ mod tests {
         let mut b = ProfileBuilder::new(Format::Folded);
         let frames: Vec<FrameId> = names.iter().map(|n| b.frame(n, FrameKind::User)).collect();
         let mut budget = budget;
-        let g = Graph { self_cost, edges };
+        let g = Graph {
+            self_cost,
+            edges,
+            roots: None,
+        };
         let e = b.event("x", Unit::Samples);
         let done = expand(&g, &mut b, &frames, Some(e), &mut budget, Format::Folded).unwrap();
         let p = b.build(Unit::Samples, 0, 0, Warnings::default());

@@ -10,7 +10,7 @@ use crate::import::importer::Applicable;
 use crate::model::{Format, ImportError, ImportErrorKind};
 
 /// A UTF-8 byte order mark, which some tools write before JSON.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The first byte that is not whitespace (after an optional byte order mark), with its index.
 pub(crate) fn first_significant(prefix: &[u8]) -> Option<(usize, u8)> {
@@ -455,6 +455,11 @@ impl WholeJson {
         }
         self.buf.extend_from_slice(chunk);
         Ok(())
+    }
+
+    /// The collected bytes, for a format that walks the document itself.
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        self.buf
     }
 
     /// The document as `T` (the collected bytes are dropped before `T` is returned).

@@ -3,6 +3,8 @@
 
 use super::bpftrace::{BpftraceFormat, BpftraceOptions, BpftraceParser};
 use super::callgrind::{CallgrindFormat, CallgrindOptions, CallgrindParser};
+use super::cprofile::{CprofileFormat, CprofileOptions, CprofileParser};
+use super::dhat::{DhatFormat, DhatOptions, DhatParser};
 use super::folded::{FoldedFormat, FoldedOptions, FoldedParser};
 use super::gecko::{GeckoFormat, GeckoOptions, GeckoParser};
 use super::importer::{Applicable, Importer, Parse};
@@ -11,16 +13,21 @@ use super::perf::{PerfFormat, PerfOptions, PerfParser};
 use super::perfdata::{PerfDataFormat, PerfDataOptions, PerfDataParser};
 use super::pprof::{PprofFormat, PprofOptions, PprofParser};
 use super::speedscope::{SpeedscopeFormat, SpeedscopeOptions, SpeedscopeParser};
-use super::v8::{ChromeTraceFormat, CpuProfileFormat, CpuProfileParser, TraceParser, V8Options};
+use super::v8::{
+    ChromeTraceFormat, CpuProfileFormat, CpuProfileParser, HeapProfileFormat, HeapProfileParser, TraceParser,
+    V8Options,
+};
 use crate::model::{Format, ImportError, Profile};
 
 /// The registry: every format once, its importer (the sniffer) and how its parser is made from the options, in
-/// the order the importers are asked: binary first (perf.data by its magic, then pprof) (text never starts with a valid run of
+/// the order the importers are asked: binary first (perf.data by its magic, then cProfile's marshalled dict by the type
+/// bytes of its first key, then pprof) (text never starts with a valid run of
 /// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope and Gecko first, since
-/// they answer no at once on another JSON format's keys while the V8 formats wait for theirs), then callgrind
+/// they answer no at once on another JSON format's keys while the V8 formats wait for theirs; DHAT's, by its first key;
+/// the heap profile before the `.cpuprofile`, as each says no at once on the other's first key), then callgrind
 /// (its first line, or a header of known `key:` lines up to `events:`), then bpftrace's `@[` blocks,
 /// then perf script, then folded (whose lines are the least distinctive).
-static FORMATS: [Registered; 10] = [
+static FORMATS: [Registered; 13] = [
     Registered {
         importer: &PerfDataFormat,
         parser: |o| {
@@ -28,6 +35,14 @@ static FORMATS: [Registered; 10] = [
                 max_bytes: o.max_whole_input_bytes,
                 keep_warnings: Some(o.keep_warnings),
             }))))
+        },
+    },
+    Registered {
+        importer: &CprofileFormat,
+        parser: |o| {
+            Box::new(CprofileParser::new(&CprofileOptions {
+                max_bytes: o.max_whole_input_bytes,
+            }))
         },
     },
     Registered {
@@ -50,6 +65,22 @@ static FORMATS: [Registered; 10] = [
         importer: &GeckoFormat,
         parser: |o| {
             Box::new(GeckoParser::new(&GeckoOptions {
+                max_bytes: o.max_whole_input_bytes,
+            }))
+        },
+    },
+    Registered {
+        importer: &DhatFormat,
+        parser: |o| {
+            Box::new(DhatParser::new(&DhatOptions {
+                max_bytes: o.max_whole_input_bytes,
+            }))
+        },
+    },
+    Registered {
+        importer: &HeapProfileFormat,
+        parser: |o| {
+            Box::new(HeapProfileParser::new(&V8Options {
                 max_bytes: o.max_whole_input_bytes,
             }))
         },
@@ -137,12 +168,15 @@ parse! {
     PerfParser, samples samples;
     PprofParser;
     CpuProfileParser;
+    HeapProfileParser;
     TraceParser, samples samples;
     SpeedscopeParser;
     BpftraceParser, samples samples;
     GeckoParser;
     PerfDataParser;
     CallgrindParser, samples samples;
+    CprofileParser;
+    DhatParser;
 }
 
 /// The formats the dispatcher tries, in order: every format scorch reads.

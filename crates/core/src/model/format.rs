@@ -25,6 +25,12 @@ pub enum Format {
     PerfData,
     /// Callgrind's profile format (`valgrind --tool=callgrind`; cachegrind's files are its subset).
     Callgrind,
+    /// V8's sampling heap profile, the `.heapprofile` JSON (`node --heap-prof`, DevTools' allocation sampling).
+    V8HeapProfile,
+    /// Python's cProfile/profile statistics as `pstats` saves them (`python -m cProfile -o FILE`; marshal).
+    Cprofile,
+    /// DHAT's JSON profile (`valgrind --tool=dhat`, `dhat.out.PID`; the Rust `dhat` crate's `dhat-heap.json`).
+    Dhat,
 }
 
 impl Format {
@@ -40,6 +46,9 @@ impl Format {
             Format::Gecko => "gecko",
             Format::PerfData => "perf-data",
             Format::Callgrind => "callgrind",
+            Format::V8HeapProfile => "v8-heapprofile",
+            Format::Cprofile => "cprofile",
+            Format::Dhat => "dhat",
         }
     }
 }
@@ -58,6 +67,9 @@ impl Format {
             Format::Gecko => "Firefox Profiler (Gecko) JSON",
             Format::PerfData => "perf.data recordings",
             Format::Callgrind => "callgrind",
+            Format::V8HeapProfile => "V8 .heapprofile",
+            Format::Cprofile => "Python cProfile (pstats)",
+            Format::Dhat => "DHAT JSON",
         }
     }
 
@@ -70,6 +82,9 @@ impl Format {
             Format::V8CpuProfile | Format::ChromeTrace | Format::Speedscope | Format::Gecko => "samples",
             Format::Bpftrace => "stack blocks",
             Format::Callgrind => "cost lines",
+            Format::V8HeapProfile => "nodes",
+            Format::Cprofile => "functions",
+            Format::Dhat => "program points",
         }
     }
 }

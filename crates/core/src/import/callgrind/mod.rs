@@ -522,6 +522,7 @@ impl State {
                 let g = Graph {
                     self_cost: &selfs,
                     edges: edges_by_event.get(ev).map_or(&[], Vec::as_slice),
+                    roots: None,
                 };
                 let d = graph::expand(&g, &mut b, &frames, Some(id), &mut budget, Format::Callgrind)?;
                 if ev == 0 {

@@ -12,20 +12,26 @@
 //! - A trace's profiles are threads, one per (pid, tid) of their `Profile` event, named by the `thread_name` /
 //!   `process_name` metadata; every other event is skipped without being built.
 //!
-//! Files: `nodes.rs` (shared), `cpuprofile.rs`, `trace.rs`, `sniff.rs` (whether an input is either).
+//! - V8's sampling heap profile (`.heapprofile`, `node --heap-prof`) is the third: the same call frames and
+//!   naming, in a tree of nested nodes with a size each (`heapprofile.rs`).
+//!
+//! Files: `nodes.rs` (shared), `cpuprofile.rs`, `trace.rs`, `heapprofile.rs`, `sniff.rs` (whether an input is
+//! one of them).
 
 mod cpuprofile;
+mod heapprofile;
 mod nodes;
 mod sniff;
 mod trace;
 
 pub use cpuprofile::CpuProfileParser;
-pub use sniff::{ChromeTraceFormat, CpuProfileFormat};
+pub use heapprofile::HeapProfileParser;
+pub use sniff::{ChromeTraceFormat, CpuProfileFormat, HeapProfileFormat};
 pub use trace::TraceParser;
 
 use crate::model::{Format, ImportError, ImportErrorKind};
 
-/// Options for the V8 importers.
+/// Options for the V8 importers (the heap profile's too).
 #[derive(Debug, Clone)]
 pub struct V8Options {
     /// Largest `.cpuprofile` (held whole to parse) and largest single trace event, in bytes. Default is 1 GiB.

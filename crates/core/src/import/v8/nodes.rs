@@ -174,7 +174,7 @@ impl Namer {
 type Stacks = (FxHashMap<i64, usize>, Vec<Option<StackId>>);
 
 /// A profile's nodes as stacks: the stack of each node (`None` for the `(root)` node).
-fn stacks(b: &mut ProfileBuilder, namer: &Namer, p: &RawProfile) -> Result<Stacks, ImportError> {
+pub(super) fn stacks(b: &mut ProfileBuilder, namer: &Namer, p: &RawProfile) -> Result<Stacks, ImportError> {
     let n = p.nodes.len();
     let at = |i: usize| format!("{}nodes[{i}]", p.path);
     let mut index: FxHashMap<i64, usize> = FxHashMap::default();
