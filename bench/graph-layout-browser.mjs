@@ -102,7 +102,7 @@ try {
       const traced = [];
       if (trace) {
         trace.on('Tracing.dataCollected', (e) => traced.push(...e.value));
-        await trace.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.wasm,blink.user_timing,disabled-by-default-v8.cpu_profiler', transferMode: 'ReportEvents' });
+        await trace.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.wasm,blink.user_timing,' + (process.env.SCORCH_TRACE_CATS || 'disabled-by-default-v8.cpu_profiler'), transferMode: 'ReportEvents' });
       }
       const t0 = await page.evaluate(() => performance.now());
       if (process.env.SCORCH_PHASES === '1') console.log(`  key 7 at ${t0.toFixed(0)}`);

@@ -143,6 +143,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         let look = Look {
             search: search.mask(&data),
             selected: search.selected_mask(&data),
+            noted: noted_mask(&data, &view),
             scheme: view.scheme.get_untracked(),
             dark: ui.is_dark(),
             colorblind: colorblind.get_untracked(),
@@ -166,6 +167,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         pane.zoom.track();
         search.pattern.track();
         search.selected.track();
+        view.notes.track();
         view.scheme.track();
         ui.theme.track();
         colorblind.track();
@@ -404,4 +406,18 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// The frames the view's notes are on, per frame id of `data` (`None` without such notes).
+fn noted_mask(data: &crate::render::data::FlameData, view: &ViewState) -> Option<std::sync::Arc<Vec<bool>>> {
+    let names = view.notes.with_untracked(|n| super::notes_panel::frame_notes(n));
+    let mut mask: Option<Vec<bool>> = None;
+    for (name, _) in names {
+        let m = crate::state::search::selected_mask(data, &name);
+        match &mut mask {
+            None => mask = Some(m.to_vec()),
+            Some(v) => v.iter_mut().zip(m.iter()).for_each(|(a, b)| *a |= *b),
+        }
+    }
+    mask.map(std::sync::Arc::new)
 }

@@ -15,6 +15,8 @@ pub struct Paint<'a> {
     pub search: Option<&'a [bool]>,
     /// The selected function per frame id: outlined.
     pub selected: Option<&'a [bool]>,
+    /// Frames a note is on, per frame id: a pin (a corner folded down, amber) on each of their boxes.
+    pub noted: Option<&'a [bool]>,
     pub scheme: ColorScheme,
     pub dark: bool,
     /// A diff in the colour-blind-safe palette (orange/blue).
@@ -22,6 +24,25 @@ pub struct Paint<'a> {
 }
 
 const MATCH_RGB: Rgb = [230, 0, 230];
+/// A note's pin: the box's top-right corner, this many CSS px, folded down.
+const PIN: f64 = 9.0;
+/// The pin's amber and its edge, the same in both themes (it sits on the box's own colour).
+const PIN_FILL: &str = "#f59e0b";
+const PIN_EDGE: &str = "#78350f";
+
+/// A note's pin on the box whose top-right corner is (`x1`, `y`).
+fn pin(ctx: &CanvasRenderingContext2d, x1: f64, y: f64) {
+    ctx.begin_path();
+    ctx.move_to(x1 - PIN, y);
+    ctx.line_to(x1, y);
+    ctx.line_to(x1, y + PIN);
+    ctx.close_path();
+    ctx.set_fill_style_str(PIN_FILL);
+    ctx.fill();
+    ctx.set_stroke_style_str(PIN_EDGE);
+    ctx.set_line_width(1.0);
+    ctx.stroke();
+}
 /// Runs of frames narrower than a pixel.
 const SLIVER_RGB: Rgb = [214, 196, 176];
 
@@ -175,6 +196,9 @@ pub fn draw(
             ctx.set_stroke_style_str(if paint.dark { "#7dd3fc" } else { "#0b4fd6" });
             ctx.set_line_width(2.0);
             ctx.stroke_rect(l.x0 + 1.0, l.y + 1.0, (l.w - gap - 2.0).max(0.0), ROW_H - 3.0);
+        }
+        if l.w > PIN + 2.0 && paint.noted.is_some_and(|m| d.node_in(m, l.n)) {
+            pin(ctx, l.x0 + l.w - gap, l.y);
         }
     }
     // Each label in black or white, whichever contrasts more with its box as it shows on the page (the fill

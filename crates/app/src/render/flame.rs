@@ -16,6 +16,8 @@ pub struct Look {
     pub search: Option<Arc<Vec<bool>>>,
     /// The selected function per frame id.
     pub selected: Option<Arc<Vec<bool>>>,
+    /// Frames a note is on, per frame id: their boxes get a pin.
+    pub noted: Option<Arc<Vec<bool>>>,
     pub scheme: ColorScheme,
     pub dark: bool,
     pub colorblind: bool,
@@ -54,6 +56,7 @@ pub fn paint(canvas: &HtmlCanvasElement, data: &FlameData, zoom: NodeId, g: &Geo
     let paint = Paint {
         search: look.search.as_deref().map(|v| v.as_slice()),
         selected: look.selected.as_deref().map(|v| v.as_slice()),
+        noted: look.noted.as_deref().map(|v| v.as_slice()),
         scheme: look.scheme,
         dark: look.dark,
         colorblind: look.colorblind,
