@@ -373,7 +373,7 @@ pub async fn build(
             Job::Chart => chart(&payload, imported.profile.frames.len())
                 .await
                 .map(Built::Chart),
-            Job::Graph(_) => super::graph::take(&payload, &mut copier).await.map(Built::Graph),
+            Job::Graph(_) => take_graph(&payload, &mut copier).await.map(Built::Graph),
             _ => copier
                 .flame(&payload)
                 .await
@@ -515,4 +515,26 @@ async fn chart(payload: &JsValue, frames: usize) -> Result<Option<scorch_core::v
     scorch_core::view::StackChart::from_columns(cols, frames)
         .map(Some)
         .ok_or_else(|| "the stack chart built in the worker did not fit together".to_string())
+}
+
+/// A graph from its columns (`graph::put`), taken in short tasks (the names decoded in one, the columns copied by
+/// `copier`); an error when they do not fit together.
+async fn take_graph(payload: &JsValue, copier: &mut Copier) -> Result<super::graph::GraphView, String> {
+    let now = super::graph::now;
+    let t0 = now();
+    let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let bytes = Uint8Array::new(&get("graph")).to_vec();
+    let graph: scorch_core::analysis::callgraph::CallGraph = postcard::from_bytes(&bytes)
+        .map_err(|e| format!("could not decode the call graph from the worker: {e}"))?;
+    drop(bytes);
+    // Test builds: what decoding the worker's answer cost the page (`scorch-phase`, as `state::timed` logs).
+    #[cfg(feature = "testing")]
+    if now() - t0 >= 10.0 {
+        web_sys::console::log_1(&format!("scorch-phase graph take {:.1} at {t0:.0}", now() - t0).into());
+    }
+    let _ = t0;
+    yield_now().await;
+    let f = copier.columns::<js_sys::Float64Array>(&get("graph_f64")).await;
+    let u = copier.columns::<js_sys::Uint32Array>(&get("graph_u32")).await;
+    super::graph::fit(graph, f, u)
 }

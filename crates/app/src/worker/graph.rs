@@ -4,7 +4,6 @@
 //! typed arrays (`graph_f64`, `graph_u32`), the graph itself (names, flat, cum, edges and their weights, what
 //! pruning dropped) as one postcard buffer (`graph`). The page only draws it (`render::graph`).
 
-use super::page::{yield_now, Copier};
 use super::payload::{typed, u32s};
 use super::protocol::GraphJob;
 use js_sys::{Array, Reflect, Uint8Array};
@@ -44,13 +43,13 @@ pub struct GraphView {
 
 /// Native builds (the app's unit tests): no clock.
 #[cfg(not(target_arch = "wasm32"))]
-fn now() -> f64 {
+pub(super) fn now() -> f64 {
     0.0
 }
 
 /// `performance.now()` of the page or the worker this runs in (0 where there is none).
 #[cfg(target_arch = "wasm32")]
-fn now() -> f64 {
+pub(super) fn now() -> f64 {
     js_sys::Reflect::get(&js_sys::global(), &"performance".into())
         .ok()
         .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
@@ -148,29 +147,8 @@ pub(super) fn put(msg: &js_sys::Object, g: GraphView, transfer: &Array) -> Resul
     Ok(())
 }
 
-/// A graph from its columns ([`put`]), taken in short tasks (the names decoded in one, the columns copied by
-/// `copier`); an error when they do not fit together.
-pub(super) async fn take(payload: &JsValue, copier: &mut Copier) -> Result<GraphView, String> {
-    let t0 = now();
-    let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
-    let bytes = Uint8Array::new(&get("graph")).to_vec();
-    let graph: CallGraph = postcard::from_bytes(&bytes)
-        .map_err(|e| format!("could not decode the call graph from the worker: {e}"))?;
-    drop(bytes);
-    // Test builds: what decoding the worker's answer cost the page (`scorch-phase`, as `state::timed` logs).
-    #[cfg(feature = "testing")]
-    if now() - t0 >= 10.0 {
-        web_sys::console::log_1(&format!("scorch-phase graph take {:.1} at {t0:.0}", now() - t0).into());
-    }
-    let _ = t0;
-    yield_now().await;
-    let f = copier.columns::<js_sys::Float64Array>(&get("graph_f64")).await;
-    let u = copier.columns::<js_sys::Uint32Array>(&get("graph_u32")).await;
-    fit(graph, f, u)
-}
-
 /// The graph and its layout's columns as [`put`] sent them, checked to fit together.
-fn fit(graph: CallGraph, mut f: Vec<Vec<f64>>, mut u: Vec<Vec<u32>>) -> Result<GraphView, String> {
+pub(super) fn fit(graph: CallGraph, mut f: Vec<Vec<f64>>, mut u: Vec<Vec<u32>>) -> Result<GraphView, String> {
     let bad = || "the call graph built in the worker did not fit together".to_string();
     if f.len() != 7 || u.len() != 4 {
         return Err(bad());
