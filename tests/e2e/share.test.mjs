@@ -194,23 +194,6 @@ test('notes on a frame, a range and the view: added in the app, carried by the l
     const got = await waitForProfile(fresh.page, 'service.perf.gz');
     assert.equal(got.total, st.total);
     await check(fresh.page, 'opened from the link');
-    // In the flame graph, the noted frame's boxes carry the pin (its amber, #f59e0b) and no other row does.
-    await fresh.page.keyboard.press('1');
-    await fresh.page.waitForFunction(() => window.__scorchFramePoint('main'));
-    await fresh.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const pin = await fresh.page.evaluate(() => {
-      const c = document.querySelector('[data-testid=flame-canvas]');
-      const r = c.getBoundingClientRect();
-      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      const k = c.width / r.width;
-      const ys = new Set();
-      for (let i = 0; i < px.length; i += 4) {
-        if (px[i] === 245 && px[i + 1] === 158 && px[i + 2] === 11) ys.add(Math.floor(i / 4 / c.width) / k + r.top);
-      }
-      return { ys: [...ys], main: window.__scorchFramePoint('main')[1] };
-    });
-    assert.ok(pin.ys.length > 0, 'the noted frame has a pin in the flame graph');
-    for (const y of pin.ys) assert.ok(Math.abs(y - pin.main) <= 10, `a pin at y ${y} is on main's row (centre ${pin.main})`);
     // The HTML export carries them too.
     await fresh.page.keyboard.press('e');
     await fresh.page.locator('[data-testid=export-menu]').waitFor();
@@ -233,6 +216,23 @@ test('notes on a frame, a range and the view: added in the app, carried by the l
       await check(third.page, 'opened from the HTML export');
       assert.deepEqual(third.errors, []);
     } finally { await third.close(); fs.rmSync(dir, { recursive: true, force: true }); }
+    // In the flame graph (last: the HTML export above keeps the table's view), the noted frame's boxes carry the pin (its amber, #f59e0b) and no other row does.
+    await fresh.page.keyboard.press('1');
+    await fresh.page.waitForFunction(() => window.__scorchFramePoint('main'));
+    await fresh.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const pin = await fresh.page.evaluate(() => {
+      const c = document.querySelector('[data-testid=flame-canvas]');
+      const r = c.getBoundingClientRect();
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      const k = c.width / r.width;
+      const ys = new Set();
+      for (let i = 0; i < px.length; i += 4) {
+        if (px[i] === 245 && px[i + 1] === 158 && px[i + 2] === 11) ys.add(Math.floor(i / 4 / c.width) / k + r.top);
+      }
+      return { ys: [...ys], main: window.__scorchFramePoint('main')[1] };
+    });
+    assert.ok(pin.ys.length > 0, 'the noted frame has a pin in the flame graph');
+    for (const y of pin.ys) assert.ok(Math.abs(y - pin.main) <= 10, `a pin at y ${y} is on main's row (centre ${pin.main})`);
     assert.deepEqual(fresh.errors, []);
   } finally { await fresh.close(); await own.close(); }
 });
