@@ -34,3 +34,17 @@ pub use importer::{Applicable, Importer, SNIFF_WINDOW};
 pub use loader::{import_bytes, Loader};
 pub use options::ImportOptions;
 pub use sniff::{formats, sniff, Sniff};
+
+/// Control characters as `\xNN`, so names are always safe to show (the
+/// importers whose names are text; pprof's reader has its own, over bytes).
+pub(crate) fn safe_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

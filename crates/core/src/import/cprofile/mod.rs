@@ -393,16 +393,9 @@ fn frame_names(keys: &[Key]) -> Vec<String> {
         .collect()
 }
 
-/// Control characters as `\xNN`, so names are always safe to show.
+/// Control characters as `\xNN` ([`crate::import::safe_text`]); an empty name as `(empty)`.
 fn safe(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\x{:02x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
+    let out = crate::import::safe_text(s);
     if out.is_empty() {
         "(empty)".to_string()
     } else {

@@ -213,14 +213,7 @@ fn function(text: &str) -> String {
         Some(i) if rest.ends_with(')') && !rest.starts_with("???") => &rest[..i],
         _ => rest,
     };
-    let mut out = String::with_capacity(name.len());
-    for c in name.chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\x{:02x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
+    let out = crate::import::safe_text(name);
     if out.is_empty() {
         "(unnamed)".to_string()
     } else {

@@ -107,25 +107,12 @@ pub(super) struct Namer {
 
 /// The name a call frame has before disambiguation.
 fn base_name(cf: &CallFrame) -> String {
-    let name = safe_text(cf.function_name.trim());
+    let name = crate::import::safe_text(cf.function_name.trim());
     if name.is_empty() {
         "(anonymous)".to_string()
     } else {
         name
     }
-}
-
-/// Control characters as `\xNN`, so names are always safe to show.
-fn safe_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\x{:02x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 impl Namer {
@@ -152,7 +139,7 @@ impl Namer {
         let Some(&with_column) = self.qualified.get(&base) else {
             return base;
         };
-        let mut loc = safe_text(cf.url.trim());
+        let mut loc = crate::import::safe_text(cf.url.trim());
         if cf.line >= 0 {
             if !loc.is_empty() {
                 loc.push(':');
