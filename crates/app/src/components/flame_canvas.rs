@@ -411,13 +411,19 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
 /// The frames the view's notes are on, per frame id of `data` (`None` without such notes).
 fn noted_mask(data: &crate::render::data::FlameData, view: &ViewState) -> Option<std::sync::Arc<Vec<bool>>> {
     let names = view.notes.with_untracked(|n| super::notes_panel::frame_notes(n));
-    let mut mask: Option<Vec<bool>> = None;
-    for (name, _) in names {
-        let m = crate::state::search::selected_mask(data, &name);
-        match &mut mask {
-            None => mask = Some(m.to_vec()),
-            Some(v) => v.iter_mut().zip(m.iter()).for_each(|(a, b)| *a |= *b),
-        }
+    if names.is_empty() {
+        return None;
     }
-    mask.map(std::sync::Arc::new)
+    // One mask for all of them, made once per set of names (a paint only looks it up).
+    let names: std::collections::BTreeSet<String> = names.into_iter().map(|(name, _)| name).collect();
+    let key = std::iter::once("notes")
+        .chain(names.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some(data.loaded.mask_with(&key, || {
+        let p = &data.loaded.imported.profile;
+        (0..p.frames.len())
+            .map(|i| names.contains(p.frame_name(scorch_core::FrameId(i as u32))))
+            .collect()
+    }))
 }

@@ -124,13 +124,18 @@ impl Loaded {
 
     /// Per frame id of this profile: does it match? Cached by `key`.
     pub fn mask(&self, key: &str, m: &scorch_core::analysis::search::Matcher) -> Arc<Vec<bool>> {
+        self.mask_with(key, || m.frame_mask(&self.imported.profile))
+    }
+
+    /// A per-frame mask kept under `key` (the last few are), made by `make` when not kept.
+    pub fn mask_with(&self, key: &str, make: impl FnOnce() -> Vec<bool>) -> Arc<Vec<bool>> {
         let Ok(mut cache) = self.masks.lock() else {
-            return Arc::new(m.frame_mask(&self.imported.profile));
+            return Arc::new(make());
         };
         if let Some((_, v)) = cache.iter().find(|(k, _)| k == key) {
             return v.clone();
         }
-        let v = Arc::new(m.frame_mask(&self.imported.profile));
+        let v = Arc::new(make());
         if cache.len() >= 4 {
             cache.remove(0);
         }
