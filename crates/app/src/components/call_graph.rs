@@ -42,6 +42,8 @@ thread_local! {
     static CACHE: std::cell::RefCell<Option<Arc<GraphData>>> = const { std::cell::RefCell::new(None) };
     /// Bumped by every request: an answer for an older one is dropped.
     static GEN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// Whether the paint's code was run once ahead (`graph::warm_up`).
+    static WARM: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The call graph last drawn (the Export menu's SVG while the graph is shown).
@@ -122,6 +124,15 @@ pub fn CallGraphView() -> impl IntoView {
             return show(Some(d));
         }
         building.set(true);
+        if !WARM.with(|w| w.replace(true)) {
+            // While the engine lays the graph out, the page runs its paint once on a tiny graph, after the
+            // request has gone, so the first real picture does not compile that code in its frame.
+            leptos::task::spawn_local(async {
+                crate::worker::page::yield_now().await;
+                crate::worker::page::yield_now().await;
+                graph::warm_up();
+            });
+        }
         leptos::task::spawn_local(async move {
             // The request (and the profile, the first time the engine needs it) goes in a task of its own,
             // not in the one that switched the view and mounted this.

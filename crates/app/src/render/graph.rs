@@ -14,6 +14,7 @@ use scorch_core::analysis::callgraph::GraphEdge;
 use scorch_core::model::units::{format_percent, format_value};
 use scorch_core::{FrameKind, Unit, ViewOptions};
 use std::sync::Arc;
+use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 /// The call graph's pruning, pprof's `-nodefraction`, `-edgefraction` and `-nodecount` (the view's controls; links
@@ -272,6 +273,10 @@ fn font(px: f64) -> String {
 /// Above this many boxes and edges on screen the picture is drawn into a pixel buffer (`graph_raster`): canvas
 /// calls per box and per edge point cost about 20 µs each, so a large graph zoomed out took a second a frame.
 const RASTER_ITEMS: usize = 1_500;
+/// Or above this many edge segments on screen (long edges of a large graph pass through dozens of ranks): the
+/// browser rasterises a canvas's recorded paths when it draws the frame, on the main thread here, and the first
+/// picture of a 10,000-node graph at its opening zoom spent 40–60 ms there.
+const RASTER_SEGMENTS: usize = 3_000;
 
 thread_local! {
     /// The pixel buffer of the last raster paint, reused.
@@ -289,7 +294,14 @@ pub fn paint(canvas: &HtmlCanvasElement, d: &GraphData, g: &GraphGeom, look: &Gr
     ctx.clear_rect(0.0, 0.0, g.width, g.height);
     let (edges_on, nodes_on) = on_screen(d, g);
     let mut left = 0;
-    if edges_on.len() + nodes_on.len() > RASTER_ITEMS {
+    let segments: usize = edges_on
+        .iter()
+        .map(|&e| {
+            let at = |k: usize| d.g.layout.edge_start.get(k).copied().unwrap_or(0) as usize;
+            at(e + 1).saturating_sub(at(e) + 1)
+        })
+        .sum();
+    if edges_on.len() + nodes_on.len() > RASTER_ITEMS || segments > RASTER_SEGMENTS {
         left = raster(ctx, d, g, look, (&edges_on, &nodes_on), surface.dpr);
     } else {
         edges(ctx, d, g, look, &edges_on);
@@ -312,6 +324,47 @@ pub fn paint(canvas: &HtmlCanvasElement, d: &GraphData, g: &GraphGeom, look: &Gr
         let _ = ctx.fill_text(&text, 10.0, g.height - 6.0);
     }
     left
+}
+
+/// Runs the paint's code once on a tiny graph, on a canvas that is never shown, in both its ways (vectors, and
+/// the pixel buffer with its labels), so that the browser has compiled that code before the first real picture:
+/// wasm is compiled function by function on first call, and on the first picture of a 10,000-node graph that was
+/// 18–36 ms of one frame. The component calls it in a task of its own while the engine lays the graph out.
+pub fn warm_up() {
+    let Ok(imported) = scorch_core::import_bytes(
+        b"main;run;parse 3\nmain;run;draw 2\nmain;draw 1\n",
+        scorch_core::ImportOptions::default(),
+    ) else {
+        return;
+    };
+    let view = ViewOptions::default_for(&imported.profile);
+    let job = GraphJob::default();
+    let Ok(g) = crate::worker::graph::compute(&imported.profile, &view, &job) else {
+        return;
+    };
+    let d = GraphData::new(Arc::new(Loaded::new(String::new(), imported)), view, job, g);
+    let Some(canvas) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|doc| doc.create_element("canvas").ok())
+        .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
+    else {
+        return;
+    };
+    let geom = GraphGeom::fit(320.0, 240.0, &d);
+    for dark in [false, true] {
+        let look = GraphLook {
+            scheme: ColorScheme::default(),
+            dark,
+            selected: Some(0),
+            cursor: None,
+            hover: None,
+        };
+        paint(&canvas, &d, &geom, &look);
+        if let Some(surface) = canvas::prepare(&canvas, geom.width, geom.height) {
+            let on = on_screen(&d, &geom);
+            raster(&surface.ctx, &d, &geom, &look, (&on.0, &on.1), surface.dpr);
+        }
+    }
 }
 
 /// Whether edge `e` is drawn dark: the heavier half of the edges, and those of the selected or hovered node.
