@@ -31,15 +31,33 @@ step "wasm build (release, with the test hooks: the \`testing\` feature)"
 trunk build --release --features testing
 
 # One harness, two engines: every browser test runs in each (tests/e2e/harness.mjs; SCORCH_BROWSER picks one).
-for engine in ${SCORCH_BROWSERS:-chromium firefox}; do
+# The two engines' runs go side by side: a browser test mostly waits on its browser, so on two cores the pair takes
+# about as long as the slower engine alone. Each run's TAP goes to target/e2e-ENGINE.log, printed when it ends.
+engines=${SCORCH_BROWSERS:-chromium firefox}
+for engine in $engines; do
     case "$engine" in
-        chromium) step "browser tests (headless Chromium, through playwright-core)" ;;
-        firefox) step "browser tests (headless Firefox ESR, through puppeteer-core over WebDriver BiDi)" ;;
+        chromium | firefox) ;;
         *) echo "SCORCH_BROWSERS: unknown engine $engine (chromium, firefox)" >&2; exit 2 ;;
     esac
-    start=$SECONDS
+done
+step "browser tests: $engines (headless Chromium through playwright-core, headless Firefox ESR through puppeteer-core over WebDriver BiDi)"
+start=$SECONDS
+declare -A runs
+for engine in $engines; do
     # --test-force-exit: a file whose tests are over exits even if something it opened (a browser a failed hook
     # never handed on) is still alive, so a failed setup ends its file with a failure instead of hanging the run.
-    SCORCH_BROWSER=$engine node --test --test-concurrency=1 --test-force-exit tests/e2e/
-    echo "browser tests in $engine: $((SECONDS - start)) s"
+    SCORCH_BROWSER=$engine node --test --test-concurrency=1 --test-force-exit tests/e2e/ >"target/e2e-$engine.log" 2>&1 &
+    runs[$engine]=$!
 done
+failed=""
+for engine in $engines; do
+    rc=0
+    wait "${runs[$engine]}" || rc=$?
+    step "browser tests in $engine: exit $rc, $((SECONDS - start)) s since both started"
+    cat "target/e2e-$engine.log"
+    [ "$rc" = 0 ] || failed="$failed $engine"
+done
+if [ -n "$failed" ]; then
+    echo "browser tests failed in:$failed (logs: target/e2e-*.log)" >&2
+    exit 1
+fi

@@ -15,7 +15,9 @@ import { execFileSync } from 'node:child_process';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = path.join(ROOT, 'dist');
 export const FIXTURES = path.join(ROOT, 'tests', 'e2e', 'fixtures');
-export const OUT = path.join(ROOT, 'tests', 'out');
+// Screenshots and files the tests write: tests/out/ for Chromium, tests/out/firefox/ for Firefox (the two engines'
+// runs go side by side in scripts/test.sh, and must not write over each other's files).
+export const OUT = path.join(ROOT, 'tests', 'out', ...(process.env.SCORCH_BROWSER === 'firefox' ? ['firefox'] : []));
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
