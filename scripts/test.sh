@@ -20,10 +20,9 @@ cargo test --locked -p scorch-core -p scorch-cli
 # The app's own unit tests (the URL state) run natively too.
 cargo test --locked -p scorch-app --lib
 
-step "fuzz (20 s per target; long runs: fuzz/run.sh TARGET SECONDS, figures in docs/BENCHMARKS.md)"
-for t in loader folded perf perfdata pprof link json callgrind heapprofile cprofile dhat; do
-    FUZZ_QUIET=1 fuzz/run.sh "$t" 20
-done
+step "fuzz (20 s per target, two at a time; long runs: fuzz/run.sh TARGET SECONDS, figures in docs/BENCHMARKS.md)"
+printf '%s\n' loader folded perf perfdata pprof link json callgrind heapprofile cprofile dhat |
+    FUZZ_QUIET=1 xargs -P 2 -I '{}' fuzz/run.sh '{}' 20
 
 step "wasm build (release, with the test hooks: the \`testing\` feature)"
 # The browser tests reach the page through hooks (window.__scorchFramePoint, the load throttle…) that only a
