@@ -414,3 +414,59 @@ fn a_packed_recording_folds_and_counts_as_the_recording() {
         }
     }
 }
+
+/// Per binary (perf's dso column, by its file name), the weight of the samples perf script prints with at least
+/// one frame in it: what `scorch info --no-symbols` must name as the binaries without symbols.
+fn dso_weights(stem: &str) -> Vec<(String, u64)> {
+    let text = std::fs::read_to_string(dir().join(format!("{stem}.script"))).unwrap();
+    let mut out: std::collections::BTreeMap<String, u64> = Default::default();
+    let (mut period, mut seen) = (0u64, std::collections::BTreeSet::<String>::new());
+    let mut flush = |period: u64, seen: &mut std::collections::BTreeSet<String>| {
+        for d in std::mem::take(seen) {
+            *out.entry(d).or_default() += period;
+        }
+    };
+    for line in text.lines() {
+        if line.starts_with('\t') {
+            let (_, _, dso) = split_frame(line).unwrap();
+            if dso != "[unknown]" {
+                seen.insert(dso.rsplit('/').next().unwrap().replace(" (deleted)", ""));
+            }
+        } else if !line.trim().is_empty() {
+            flush(period, &mut seen);
+            // `COMM TID TIME: PERIOD EVENT:` — the period is the token before the event.
+            let t: Vec<&str> = line.split_ascii_whitespace().collect();
+            period = t[t.len() - 2].parse().unwrap();
+        }
+    }
+    flush(period, &mut seen);
+    let mut v: Vec<(String, u64)> = out.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v
+}
+
+#[test]
+fn without_symbols_the_stack_health_names_the_binaries_perf_script_shows() {
+    for (file, stem) in [
+        ("spin.data", "spin"),
+        ("threads.data", "threads"),
+        ("go.data", "go"),
+        ("pipe.data", "pipe"),
+    ] {
+        let info: serde_json::Value =
+            serde_json::from_str(&scorch(&["info", "--json", "--no-symbols", file])).unwrap();
+        let h = &info["stack_health"];
+        let got: Vec<(String, u64)> = serde_json::from_value(h["unresolved"].clone()).unwrap();
+        assert_eq!(got, dso_weights(stem), "{file}");
+        // Every stack has an address not named yet, and none is judged cut short for it: a frame not named may
+        // be an entry point (a stack is judged once its binaries name it).
+        assert_eq!(h["unsymbolized_share"], 1.0, "{file}");
+        assert_eq!(h["broken_share"], 0.0, "{file}");
+        let text = scorch(&["info", "--no-symbols", file]);
+        let names: Vec<&str> = got.iter().map(|(m, _)| m.as_str()).collect();
+        assert!(
+            text.contains(&format!("no symbols for:  {}", names.join(", "))),
+            "{file}: {text}"
+        );
+    }
+}

@@ -72,6 +72,11 @@ pub struct StackHealth {
     pub counts: bool,
     /// Whether an unsymbolized frame looks like JIT code (a `perf-PID.map` frame, or a JIT-kind frame).
     pub jit_seen: bool,
+    /// The binaries whose addresses are not named yet (frames `MODULE+0xOFFSET`, as a perf.data recording
+    /// names an address until its binary's symbols resolve it), each with the weight of the view's stacks that
+    /// pass through one of its frames, heaviest first: the binaries that would name them.
+    #[serde(default)]
+    pub unresolved: Vec<(String, u64)>,
 }
 
 /// One piece of advice: a short title and a paragraph in plain words.
@@ -107,6 +112,14 @@ const ADVICE_SYMBOLS: Advice = Advice {
            strip what you build, and run perf script (or symbolize the pprof) on the machine that recorded.",
 };
 
+const ADVICE_UNRESOLVED: Advice = Advice {
+    title: "Addresses not named yet",
+    text: "This recording names code by binary and offset (spin+0x1155): perf.data keeps addresses, and their \
+           names are in the binaries' symbol tables on the machine that recorded. There, scorch pack perf.data -o \
+           profile.pb.gz names them as perf script does (from the binaries, their debug files in ~/.debug or \
+           /usr/lib/debug, and /proc/kallsyms), and the packed file opens anywhere with the names.",
+};
+
 const ADVICE_GO: Advice = Advice {
     title: "Complete by construction",
     text: "This profile was written by the Go runtime, whose own unwinder walks each goroutine's stack to its \
@@ -137,12 +150,32 @@ impl StackHealth {
             ))
         } else if u >= ATTENTION_PERCENT {
             Some(format!(
-                "{} {of} in stacks with unnamed frames — why?",
-                format_percent(u, 100.0)
+                "{} {of} in stacks with unnamed frames{} — why?",
+                format_percent(u, 100.0),
+                self.unresolved_names(3)
+                    .map_or(String::new(), |m| format!(" (no symbols: {m})"))
             ))
         } else {
             None
         }
+    }
+
+    /// The first `k` binaries of [`StackHealth::unresolved`], comma-separated, `…` when there are more.
+    pub fn unresolved_names(&self, k: usize) -> Option<String> {
+        if self.unresolved.is_empty() {
+            return None;
+        }
+        let mut s = self
+            .unresolved
+            .iter()
+            .take(k)
+            .map(|(m, _)| m.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        if self.unresolved.len() > k {
+            s.push_str(", …");
+        }
+        Some(s)
     }
 
     /// Plain-words cause and fix for what this view shows: frame-pointer unwinding when stacks are cut short,
@@ -156,7 +189,13 @@ impl StackHealth {
             out.push(ADVICE_FRAME_POINTERS);
         }
         if self.unsymbolized_percent() >= ATTENTION_PERCENT {
-            out.push(if self.jit_seen { ADVICE_JIT } else { ADVICE_SYMBOLS });
+            out.push(if !self.unresolved.is_empty() {
+                ADVICE_UNRESOLVED
+            } else if self.jit_seen {
+                ADVICE_JIT
+            } else {
+                ADVICE_SYMBOLS
+            });
         }
         out
     }
@@ -186,6 +225,9 @@ impl StackHealth {
                 self.depth.median, self.depth.p99, self.depth.max
             ),
         ]
+        .into_iter()
+        .chain(self.unresolved_names(8).map(|m| format!("no symbols for:  {m}")))
+        .collect()
     }
 }
 
@@ -280,14 +322,25 @@ pub fn is_kernel_entry(name: &str) -> bool {
         || ((f.starts_with("el0") || f.starts_with("el1")) && f.contains("_64_"))
 }
 
+/// The binary of a frame named `MODULE+0xOFFSET` (`spin+0x1155`, `[kernel.kallsyms]+0xffffffff81000d62`): the
+/// name a perf.data recording gives an address until its binary's symbols resolve it (`import::perfdata`).
+pub fn unresolved_module(name: &str) -> Option<&str> {
+    let (module, off) = name.trim().rsplit_once("+0x")?;
+    (!module.is_empty() && is_hex(off) && !module.contains(char::is_whitespace)).then_some(module)
+}
+
 /// Does this frame have no name: `[unknown]`, a module in brackets (`[libc.so.6]`, `[perf-123.map]`), a module
-/// and offset (`base.odex[+41107f]`), or an address (`0x4a5f20`, `0x4a5f20 (app)`, `7f3a12bc40`)?
+/// and offset (`base.odex[+41107f]`, perf.data's `spin+0x1155`), or an address (`0x4a5f20`, `0x4a5f20 (app)`,
+/// `7f3a12bc40`)?
 pub fn is_unsymbolized(name: &str) -> bool {
     let name = name.trim();
     if name == TRUNCATED_ROOT {
         return false;
     }
     if name.starts_with('[') && name.ends_with(']') {
+        return true;
+    }
+    if unresolved_module(name).is_some() {
         return true;
     }
     if let Some((_, off)) = name.rsplit_once("[+") {
@@ -323,6 +376,9 @@ pub fn reaches_entry(p: &Profile) -> (Vec<bool>, Vec<u32>) {
         if is_kernel_entry(name) {
             b |= KERNEL_ENTRY;
         }
+        if unresolved_module(name).is_some() {
+            b |= UNRESOLVED;
+        }
         match p.frame_kind(f) {
             FrameKind::Kernel => b |= KERNEL,
             FrameKind::Process => b |= PSEUDO,
@@ -350,7 +406,11 @@ pub fn reaches_entry(p: &Profile) -> (Vec<bool>, Vec<u32>) {
             )
         };
         let kernel_ok = b & KERNEL_ENTRY != 0 && !puser;
-        ok.push(pok || b & USER_ENTRY != 0 || kernel_ok);
+        // A frame not named yet (perf.data's `MODULE+0xOFFSET`) may be an entry point: such a stack is not
+        // judged cut short until its binary's symbols name it (a kernel one only where it could be the kernel
+        // entry: no user frame above it).
+        let unresolved_ok = b & UNRESOLVED != 0 && (b & KERNEL == 0 || !puser);
+        ok.push(pok || b & USER_ENTRY != 0 || kernel_ok || unresolved_ok);
         let counts_as_user =
             b & (KERNEL | PSEUDO) == 0 && !(folded && parent == NO_PARENT) && b & KERNEL_ENTRY == 0;
         user.push(puser || counts_as_user);
@@ -363,6 +423,7 @@ const USER_ENTRY: u8 = 1;
 const KERNEL_ENTRY: u8 = 2;
 const KERNEL: u8 = 4;
 const PSEUDO: u8 = 8;
+const UNRESOLVED: u8 = 16;
 
 /// Was this pprof written by the Go runtime? Go's `runtime/pprof` starts each goroutine's stack at its own
 /// function (it drops `runtime.goexit`), so names cannot tell a cut stack from a whole one; what marks a Go
@@ -437,7 +498,10 @@ pub fn stack_health(p: &Profile, v: &ViewOptions) -> StackHealth {
             ok.get(parent).copied().unwrap_or(false),
         );
         any.push(pany || here);
-        after.push(pafter || (here && pok));
+        // `ok` of this row without its parent's: this frame made the stack whole (an entry point, named, or a
+        // frame not named yet, which is itself unnamed and counts).
+        let own = ok.get(i).copied().unwrap_or(false) && !pok;
+        after.push(pafter || (here && (pok || own)));
     }
     let unnamed: Vec<bool> = (0..n)
         .map(|i| {
@@ -470,6 +534,7 @@ pub fn stack_health(p: &Profile, v: &ViewOptions) -> StackHealth {
             *h = h.saturating_add(w);
         }
     }
+    let unresolved = unresolved_weights(p, &per_stack);
     let basis = basis(p, &ok);
     StackHealth {
         total,
@@ -480,7 +545,59 @@ pub fn stack_health(p: &Profile, v: &ViewOptions) -> StackHealth {
         format: p.meta.format,
         counts: v.weight == WeightMode::Count || v.unit(p) == crate::model::Unit::Samples,
         jit_seen,
+        unresolved,
     }
+}
+
+/// Per binary with frames not named yet ([`unresolved_module`]), the weight of the stacks through one of its
+/// frames (a stack once per binary), heaviest first, then by name. Nothing to do (one pass over the frames) when
+/// no frame is unresolved; else each weighed stack's path is walked: O(distinct stacks × depth).
+fn unresolved_weights(p: &Profile, per_stack: &[u64]) -> Vec<(String, u64)> {
+    let mut modules: Vec<&str> = Vec::new();
+    let module_of: Vec<Option<u32>> = (0..p.frames.len())
+        .map(|i| {
+            let m = unresolved_module(p.frame_name(FrameId(i as u32)))?;
+            let k = modules.iter().position(|x| *x == m).unwrap_or_else(|| {
+                modules.push(m);
+                modules.len() - 1
+            });
+            Some(k as u32)
+        })
+        .collect();
+    if modules.is_empty() {
+        return Vec::new();
+    }
+    let mut weight = vec![0u64; modules.len()];
+    let mut seen: Vec<u32> = Vec::new();
+    for (i, &w) in per_stack.iter().enumerate() {
+        if w == 0 {
+            continue;
+        }
+        seen.clear();
+        let mut row = i;
+        while let Some(&f) = p.stacks.frame.get(row) {
+            if let Some(Some(m)) = module_of.get(f.idx()) {
+                if !seen.contains(m) {
+                    seen.push(*m);
+                    if let Some(x) = weight.get_mut(*m as usize) {
+                        *x = x.saturating_add(w);
+                    }
+                }
+            }
+            match p.stacks.parent.get(row) {
+                Some(&parent) if parent != NO_PARENT => row = parent as usize,
+                _ => break,
+            }
+        }
+    }
+    let mut out: Vec<(String, u64)> = modules
+        .into_iter()
+        .zip(weight)
+        .filter(|&(_, w)| w > 0)
+        .map(|(m, w)| (m.to_string(), w))
+        .collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out
 }
 
 /// Weighted median (the smallest depth with at least half the weight at or below it), p99 likewise, and the
@@ -519,6 +636,27 @@ pub fn truncated_rows(p: &Profile) -> Vec<bool> {
 mod tests {
     use super::*;
     use crate::import::folded::parse;
+
+    #[test]
+    fn unresolved_addresses_name_their_binary() {
+        assert_eq!(unresolved_module("spin+0x1155"), Some("spin"));
+        assert_eq!(
+            unresolved_module("[kernel.kallsyms]+0xffffffff81000d62"),
+            Some("[kernel.kallsyms]")
+        );
+        assert_eq!(unresolved_module("libc.so.6+0x2724a"), Some("libc.so.6"));
+        for named in ["leaf_a", "+0x12", "f+0x", "f+0xzz", "a b+0x1", "x+0x1 (y)"] {
+            assert_eq!(unresolved_module(named), None, "{named}");
+        }
+        assert!(is_unsymbolized("spin+0x1155"));
+        // A stack whose only unnamed frames are addresses of binaries is not judged cut short; the binaries
+        // are named with the weight through them.
+        let p = parse(b"p;a+0x10;a+0x20;b+0x5 3\np;a+0x10;main 2\np;work 1\n").unwrap();
+        let h = stack_health(&p, &ViewOptions::default_for(&p));
+        assert_eq!((h.total, h.broken, h.unsymbolized), (6, 1, 5));
+        assert_eq!(h.unresolved, vec![("a".to_string(), 5), ("b".to_string(), 3)]);
+        assert!(h.badge().unwrap().contains("(no symbols: a, b)"));
+    }
 
     #[test]
     fn names() {

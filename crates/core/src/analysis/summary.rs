@@ -75,6 +75,10 @@ pub struct Health {
     /// How `broken_share` was decided: `entry_points`, or 0 by construction (`go_runtime`, `v8_profiler`) or not judged
     /// (`no_entry_points`).
     pub truncation_basis: Basis,
+    /// Binaries whose addresses have no names yet (`MODULE+0xOFFSET` frames), each with the weight of the
+    /// stacks through it, heaviest first; absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<(String, u64)>,
 }
 
 #[derive(Debug, Serialize)]
@@ -167,6 +171,7 @@ pub fn summary(p: &Profile, v: &ViewOptions, gzip: bool) -> Summary {
             unsymbolized_share: health.unsymbolized_percent() / 100.0,
             depth: health.depth,
             truncation_basis: health.basis,
+            unresolved: health.unresolved.clone(),
         },
         shown,
         view_unit: unit,
