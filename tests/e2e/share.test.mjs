@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import zlib from 'node:zlib';
-import { openApp, browser, openFile, waitForProfile, ROOT } from './harness.mjs';
+import { openApp, browser, openFile, waitForProfile, outFile, ROOT } from './harness.mjs';
 
 // A perf script of Node run from a made-up user's home folder (crates/cli/tests/data/scrub/README.md).
 const SHOP = path.join(ROOT, 'crates', 'cli', 'tests', 'data', 'scrub', 'shop.perf.txt.gz');
@@ -194,6 +194,7 @@ test('notes on a frame, a range and the view: added in the app, carried by the l
     const got = await waitForProfile(fresh.page, 'service.perf.gz');
     assert.equal(got.total, st.total);
     await check(fresh.page, 'opened from the link');
+    await fresh.page.screenshot({ path: outFile('notes-table.png') });
     // The HTML export carries them too.
     await fresh.page.keyboard.press('e');
     await fresh.page.locator('[data-testid=export-menu]').waitFor();
@@ -231,6 +232,7 @@ test('notes on a frame, a range and the view: added in the app, carried by the l
       }
       return { ys: [...ys], main: window.__scorchFramePoint('main')[1] };
     });
+    await fresh.page.screenshot({ path: outFile('notes-flame.png') });
     assert.ok(pin.ys.length > 0, 'the noted frame has a pin in the flame graph');
     for (const y of pin.ys) assert.ok(Math.abs(y - pin.main) <= 10, `a pin at y ${y} is on main's row (centre ${pin.main})`);
     assert.deepEqual(fresh.errors, []);

@@ -460,6 +460,7 @@ pub fn ExportMenu() -> impl IntoView {
             <button data-testid="export-toggle" title="Export this view (e)" prop:disabled=move || !has()
                 on:click=move |_| open.update(|o| *o = !*o)>"Export"</button>
             {move || open.get().then(|| view! {
+                <div class="export-panel">
                 <div class="export-menu" data-testid="export-menu" role="menu">
                     <button data-testid="export-svg" role="menuitem" on:click=move |_| export("svg")>"SVG (vector)"</button>
                     <button data-testid="export-png" role="menuitem" on:click=move |_| export("png")>"PNG (2×)"</button>
@@ -475,6 +476,7 @@ pub fn ExportMenu() -> impl IntoView {
                         carried=Signal::derive(move || preview.with(|p| p.as_ref().map(|p| p.2.clone())))
                         carried_title="What an export carries (pprof: all of it; folded, SVG, HTML: the stacks)"
                         changed=Callback::new(move |_| make_preview())/>
+                </div>
                 </div>
             })}
             {move || note.get().map(|n| view! {
