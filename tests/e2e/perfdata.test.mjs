@@ -91,6 +91,32 @@ test('a perf.data recording opens by drop and by #url= with the CLI totals, MODU
   assert.deepEqual(b.errors, []);
 });
 
+test('a recording dropped with its program names the program\'s frames as perf script does; the other binaries stay listed', async () => {
+  const { page } = b;
+  await page.goto(server.url);
+  await waitForProfile(page, 'service.perf.gz');
+  for (const stem of ['spin', 'threads']) {
+    // The recording and its program's binary (kept beside the recordings), together, as a drop gives them.
+    await page.setInputFiles('[data-testid=open-file]', [path.join(PD, `${stem}.data`), path.join(PD, stem)]);
+    const s = await waitForProfile(page, `${stem}.data`);
+    const want = nativeInfo(path.join(PD, `${stem}.data`));
+    assert.deepEqual([s.samples, s.total], [want.samples, want.total], stem);
+    const frames = script(stem).flatMap((x) => x.frames);
+    const names = new Set(frames.filter((f) => f[2].endsWith(`/${stem}`)).map((f) => f[1]));
+    assert.ok(names.size >= 2, stem);
+    for (const n of names) await page.waitForFunction((x) => window.__scorchFramePoint(x), n);
+    // No frame of the program is left as an address; the binaries not given are, and the badge names them.
+    const left = await page.evaluate((p) => window.__scorchFramePoint(p), `${stem}+0x${frames.find((f) => f[2].endsWith(`/${stem}`))[0]}`);
+    assert.equal(left, null, stem);
+    const rest = binaries(stem).filter((x) => x !== stem);
+    const badge = page.locator('[data-testid=health-badge]');
+    await badge.waitFor();
+    assert.match(await badge.textContent(), new RegExp(`\\(no symbols: ${escape(rest.slice(0, 3).join(', '))}\\) — why\\?$`));
+    await page.screenshot({ path: outFile(`perfdata-with-${stem}.png`) });
+  }
+  assert.deepEqual(b.errors, []);
+});
+
 test('a scorch pack of a recording opens by drop and by #url= with the same totals and the names perf script prints', async () => {
   const { page } = b;
   for (const stem of ['spin', 'threads']) {

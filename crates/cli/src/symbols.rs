@@ -8,126 +8,12 @@
 //! [`Symbolizer`]; the I/O is here. Function symbols only: no DWARF (no inlined frames), no demangling, no
 //! PLT entries.
 
-use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
+use scorch_core::import::perfdata::elf::{
+    hex, read_elf as load_elf, ElfSymbols as Loaded, SymbolTable as Table,
+};
 use scorch_core::import::perfdata::{Binary, RecordedKernel, Symbolizer};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-/// One binary's function symbols, sorted by start, each `[start, end)`, and its loadable segments.
-#[derive(Debug, Default)]
-struct Table {
-    /// `(file offset, size, virtual address)` of each loadable segment.
-    segments: Vec<(u64, u64, u64)>,
-    syms: Vec<(u64, u64, String)>,
-}
-
-impl Table {
-    fn find(&self, vaddr: u64) -> Option<&str> {
-        let i = self.syms.partition_point(|s| s.0 <= vaddr);
-        let (_, end, name) = self.syms.get(i.checked_sub(1)?)?;
-        (vaddr < *end).then_some(name.as_str())
-    }
-
-    /// A file offset's virtual address, through the segment that holds it.
-    fn vaddr(&self, offset: u64) -> Option<u64> {
-        self.segments
-            .iter()
-            .find(|&&(off, size, _)| offset >= off && offset - off < size.max(1))
-            .map(|&(off, _, va)| offset - off + va)
-    }
-}
-
-/// perf's choice between two function symbols at one address (`choose_best_symbol`): one with a size, then
-/// not weak, then global, then fewer leading underscores, then the longer name. `true`: `a` wins.
-fn better(a: &Sym, b: &Sym) -> bool {
-    if (a.size > 0) != (b.size > 0) {
-        return a.size > 0;
-    }
-    if a.weak != b.weak {
-        return !a.weak;
-    }
-    if a.global != b.global {
-        return a.global;
-    }
-    let under = |s: &str| s.bytes().take_while(|&c| c == b'_').count();
-    if under(&a.name) != under(&b.name) {
-        return under(&a.name) < under(&b.name);
-    }
-    a.name.len() >= b.name.len()
-}
-
-struct Sym {
-    addr: u64,
-    size: u64,
-    weak: bool,
-    global: bool,
-    name: String,
-}
-
-/// The function symbols of an ELF file: `.symtab` when it has one, else `.dynsym`.
-fn load_elf<'data, R: object::ReadRef<'data>>(data: R) -> Option<Loaded> {
-    let file = object::File::parse(data).ok()?;
-    fn take<'data, 'file, R: object::ReadRef<'data>>(
-        raw: &mut Vec<Sym>,
-        it: &mut dyn Iterator<Item = object::Symbol<'data, 'file, R>>,
-    ) {
-        for s in it {
-            if s.kind() != SymbolKind::Text || s.is_undefined() || s.address() == 0 {
-                continue;
-            }
-            let Ok(name) = s.name() else { continue };
-            raw.push(Sym {
-                addr: s.address(),
-                size: s.size(),
-                weak: s.is_weak(),
-                global: s.is_global(),
-                name: name.to_string(),
-            });
-        }
-    }
-    let mut raw: Vec<Sym> = Vec::new();
-    take(&mut raw, &mut file.symbols());
-    let symtab = !raw.is_empty();
-    if raw.is_empty() {
-        take(&mut raw, &mut file.dynamic_symbols());
-    }
-    raw.sort_by_key(|s| s.addr);
-    let mut best: Vec<Sym> = Vec::with_capacity(raw.len());
-    for s in raw {
-        match best.last_mut() {
-            Some(last) if last.addr == s.addr => {
-                if !better(last, &s) {
-                    *last = s;
-                }
-            }
-            _ => best.push(s),
-        }
-    }
-    let mut syms = Vec::with_capacity(best.len());
-    for i in 0..best.len() {
-        let Some(s) = best.get(i) else { break };
-        let next = best.get(i + 1).map_or(u64::MAX, |n| n.addr);
-        let end = if s.size > 0 {
-            s.addr.saturating_add(s.size)
-        } else {
-            next
-        };
-        syms.push((s.addr, end, s.name.clone()));
-    }
-    let segments = file
-        .segments()
-        .map(|seg| {
-            let (off, size) = seg.file_range();
-            (off, size, seg.address())
-        })
-        .collect();
-    let build_id = file.build_id().ok().flatten().map(hex);
-    Some(Loaded {
-        table: Table { segments, syms },
-        build_id,
-        symtab,
-    })
-}
 
 /// [`load_elf`] of a file, reading only the parts it needs rather than the whole binary (a system-wide
 /// recording maps compilers and libraries of hundreds of MB): the file's image is a zeroed buffer (the kernel
@@ -189,17 +75,6 @@ fn load_elf_file(path: &Path) -> Option<Loaded> {
         fill(&mut file, &mut image, at, n)?;
     }
     load_elf(&*image)
-}
-
-/// An ELF file's symbols, its build id, and whether they came from `.symtab` (else `.dynsym`).
-struct Loaded {
-    table: Table,
-    build_id: Option<String>,
-    symtab: bool,
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// A kallsyms file: the kernel's text symbols, each up to the next (as perf reads them), and the addresses of

@@ -113,6 +113,8 @@ impl Actions {
     /// combined by `scorch_core::import::many` — summed, as `scorch fold a b c` and `go tool pprof` merge, every
     /// sample labelled `profile=FILE`, so the Root menu's *label profile* puts each file at its own root and the
     /// label filter `profile=FILE` keeps one. Files without the first file's event are left out, and said so.
+    /// ELF files among them are binaries: with one other file (a perf.data recording) they name its addresses
+    /// (`worker::binaries`); beside several, they are left out.
     pub fn open_files(&self, files: Vec<web_sys::File>) {
         if files.len() <= 1 {
             if let Some(f) = files.into_iter().next() {
@@ -120,12 +122,49 @@ impl Actions {
             }
             return;
         }
-        let inputs = files
-            .into_iter()
-            .map(|f| (f.name(), load::Source::File(f)))
-            .collect();
+        let a = *self;
+        leptos::task::spawn_local(async move {
+            let (mut profiles, mut binaries) = (Vec::new(), Vec::new());
+            for f in files {
+                if is_elf(&f).await {
+                    binaries.push(f);
+                } else {
+                    profiles.push(f);
+                }
+            }
+            if profiles.len() == 1 && !binaries.is_empty() {
+                if let Some(file) = profiles.pop() {
+                    a.open_recording(file, binaries);
+                }
+                return;
+            }
+            if profiles.len() <= 1 {
+                if let Some(f) = profiles.pop() {
+                    a.open_file(f);
+                }
+                return;
+            }
+            let inputs = profiles
+                .into_iter()
+                .map(|f| (f.name(), load::Source::File(f)))
+                .collect();
+            a.load.next_source.set(Source::None);
+            a.open_merged(inputs);
+        });
+    }
+
+    /// A perf.data recording with the binaries it names.
+    fn open_recording(&self, file: web_sys::File, binaries: Vec<web_sys::File>) {
         self.load.next_source.set(Source::None);
-        self.open_merged(inputs);
+        let name = file.name();
+        let seq = self.start_load(name.clone());
+        let a = *self;
+        leptos::task::spawn_local(async move {
+            let r = a
+                .load_in_steps(seq, &name, load::Source::Recording(file, binaries))
+                .await;
+            a.finish_loaded(seq, name, r, false);
+        });
     }
 
     /// `#series=a,b,c`: several hosted profiles (each as `#url=` names one) opened merged, as [`Self::open_files`].
@@ -373,5 +412,16 @@ impl Actions {
         l.error.set(Some(
             "Loading cancelled. The open profile (if any) is unchanged.".to_string(),
         ));
+    }
+}
+
+/// Does this file start as an ELF binary does?
+async fn is_elf(f: &web_sys::File) -> bool {
+    let Ok(head) = f.slice_with_i32_and_i32(0, 4) else {
+        return false;
+    };
+    match wasm_bindgen_futures::JsFuture::from(head.array_buffer()).await {
+        Ok(buf) => scorch_core::import::perfdata::elf::is_elf(&js_sys::Uint8Array::new(&buf).to_vec()),
+        Err(_) => false,
     }
 }

@@ -13,6 +13,7 @@
 //! Dependencies flow page → protocol ← side, and one way among the rest (side → jobs → build → page, side →
 //! slices), `post`, `payload` and `blob` below them all; nothing here knows about the app's state or components.
 
+mod binaries;
 mod blob;
 pub mod build;
 pub mod graph;

@@ -11,7 +11,7 @@
 use super::protocol::{FromWorker, Open, Progress, ToWorker};
 use super::{js_err, LoadError};
 use crate::url::UrlKey;
-use js_sys::{Promise, Reflect, Uint8Array};
+use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::view::calltree::Order;
 use scorch_core::{CallTree, FlameLayout, ImportOptions, Imported, Loader, TreeColumns};
 use std::cell::RefCell;
@@ -26,6 +26,8 @@ pub(crate) const SLICE: u32 = 4 * 1024 * 1024;
 /// What to import.
 pub enum Source {
     File(web_sys::File),
+    /// A perf.data recording and the binaries it names (ELF files), dropped or picked together.
+    Recording(web_sys::File, Vec<web_sys::File>),
     Url(String),
     /// A link's `p=` payload (deflate + base64url).
     Link(String),
@@ -224,6 +226,15 @@ pub async fn load(
             );
             let imported = match source {
                 Source::File(file) => read_file_here(file).await,
+                Source::Recording(file, bins) => match read_file_here(file).await {
+                    Ok(mut imported) => {
+                        let files: Array = bins.into_iter().map(JsValue::from).collect();
+                        super::binaries::name_frames(&mut imported, &files)
+                            .await
+                            .map(|()| imported)
+                    }
+                    Err(e) => Err(e),
+                },
                 Source::Url(url) | Source::Demo(url) => fetch_url_here(&url).await,
                 Source::Link(payload) => scorch_core::export::links::decode(&payload)
                     .map_err(|e| e.to_string())
@@ -404,11 +415,11 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
         id,
         url: match source {
             Source::Url(u) | Source::Demo(u) => Some(absolute(u)),
-            Source::File(_) | Source::Link(_) => None,
+            Source::File(_) | Source::Recording(..) | Source::Link(_) => None,
         },
         link: match source {
             Source::Link(p) => Some(p.clone()),
-            Source::File(_) | Source::Url(_) | Source::Demo(_) => None,
+            Source::File(_) | Source::Recording(..) | Source::Url(_) | Source::Demo(_) => None,
         },
         slice_bytes: SLICE,
         order: order.key().to_string(),
@@ -423,9 +434,13 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
     let _ = Reflect::set(&message, &"request".into(), &request);
     let request: JsValue = message.into();
     let file = match source {
-        Source::File(f) => Some(f.clone()),
+        Source::File(f) | Source::Recording(f, _) => Some(f.clone()),
         Source::Url(_) | Source::Link(_) | Source::Demo(_) => None,
     };
+    if let Source::Recording(_, bins) = source {
+        let files: Array = bins.iter().map(JsValue::from).collect();
+        let _ = Reflect::set(&request, &"binaries".into(), &files);
+    }
     let (worker, ready) = match take_ahead() {
         Some(w) => w,
         None => match start_worker() {

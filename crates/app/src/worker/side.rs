@@ -145,6 +145,15 @@ async fn open_profile(open: Open, data: &JsValue) {
             None => Err("no file in the request".to_string()),
         },
     };
+    // A perf.data recording's binaries, when they ride beside it (`binaries`, an array of `File`s).
+    let result = match (result, Reflect::get(data, &"binaries".into())) {
+        (Ok(mut imported), Ok(files)) if files.is_instance_of::<Array>() => {
+            super::binaries::name_frames(&mut imported, files.unchecked_ref())
+                .await
+                .map(|()| imported)
+        }
+        (r, _) => r,
+    };
     let mut imported = match result {
         Ok(i) => i,
         Err(e) => {

@@ -26,6 +26,7 @@
 //! through a symbolizer).
 
 mod bytes;
+pub mod elf;
 mod header;
 mod maps;
 mod parser;

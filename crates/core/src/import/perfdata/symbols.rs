@@ -27,6 +27,13 @@ pub trait Symbolizer {
     /// The function at `address` of `binary`: a file offset for user-space binaries (what `perf script`
     /// prints), the address itself for the kernel. `None` when unknown.
     fn symbolize(&mut self, binary: &Binary, address: u64) -> Option<String>;
+
+    /// Whether this symbolizer reads `binary` at all: the frames of one it does not keep their
+    /// `MODULE+0xOFFSET` names (the stack health lists them); of one it does, an address without a symbol
+    /// becomes `[BASENAME]`.
+    fn knows(&mut self, _binary: &Binary) -> bool {
+        true
+    }
 }
 
 /// The binaries a perf.data profile's frames point into (from its facts), in the order their names were
@@ -105,6 +112,9 @@ pub fn symbolize(p: &Profile, s: &mut dyn Symbolizer) -> Profile {
         }
         let (m, addr) = split_frame(name)?;
         let bin = by_name.get(m)?;
+        if !s.knows(bin) {
+            return None;
+        }
         Some(s.symbolize(bin, addr).unwrap_or_else(|| {
             let base = bin.path.rsplit('/').next().unwrap_or(&bin.path);
             format!("[{base}]")
