@@ -80,6 +80,14 @@ test('a perf.data recording opens by drop and by #url= with the CLI totals, MODU
     await page.setInputFiles('[data-testid=open-file]', path.join(PD, `${stem}.data`));
     await checkUnnamed(page, stem);
   }
+  // A recording has facts, so the toolbar has Info too: still one row at 1,280 px.
+  const bar = await page.evaluate(() => ({
+    bar: document.querySelector('.toolbar').getBoundingClientRect().height,
+    button: document.querySelector('[data-testid=help-toggle]').getBoundingClientRect().height,
+    width: window.innerWidth,
+  }));
+  assert.equal(bar.width, 1280);
+  assert.ok(bar.bar < 2 * bar.button + 8, `one toolbar row: ${bar.bar} px for ${bar.button} px buttons`);
   await page.locator('[data-testid=health-badge]').click();
   await page.locator('[data-testid=health-panel]').waitFor();
   assert.match(await page.locator('[data-testid=health-panel]').textContent(), /scorch pack perf\.data/);

@@ -115,9 +115,10 @@ const ADVICE_SYMBOLS: Advice = Advice {
 const ADVICE_UNRESOLVED: Advice = Advice {
     title: "Addresses not named yet",
     text: "This recording names code by binary and offset (spin+0x1155): perf.data keeps addresses, and their \
-           names are in the binaries' symbol tables on the machine that recorded. There, scorch pack perf.data -o \
-           profile.pb.gz names them as perf script does (from the binaries, their debug files in ~/.debug or \
-           /usr/lib/debug, and /proc/kallsyms), and the packed file opens anywhere with the names.",
+           names are in the binaries' symbol tables. In the viewer, open the recording together with the binaries \
+           it names (unstripped): each names its own frames. On the machine that recorded, scorch pack \
+           perf.data -o profile.pb.gz names them all as perf script does (from the binaries, ~/.debug, \
+           /usr/lib/debug and /proc/kallsyms), and the packed file opens anywhere with the names.",
 };
 
 const ADVICE_GO: Advice = Advice {
