@@ -9,7 +9,8 @@ use scorch_core::analysis::sandwich;
 use scorch_core::analysis::transforms::{self, Transform};
 use scorch_core::model::DeclaredUnit;
 use scorch_core::view::{
-    label_key, parse_offsets_ms, takes_declared_unit, RootMode, SampleFilter, ViewOptions, WeightMode,
+    label_key, parse_offsets_ms, takes_declared_unit, Granularity, RootMode, SampleFilter, ViewOptions,
+    WeightMode,
 };
 use scorch_core::Profile;
 
@@ -80,6 +81,42 @@ pub struct RootArgs {
     /// Weigh each sample 1 instead of its period
     #[arg(long)]
     pub count: bool,
+}
+
+/// `--granularity`: what one row or node stands for.
+#[derive(Args, Debug, Clone, Default)]
+pub struct GranularityArgs {
+    /// What a row stands for: functions (default), lines (`function file:line`), files or addresses, as
+    /// `go tool pprof -lines|-files|-addresses` (profiles with locations: pprof; others stay functions)
+    #[arg(long, value_name = "G", value_parser = granularity(), default_value = "functions")]
+    pub granularity: Granularity,
+}
+
+fn granularity() -> impl TypedValueParser<Value = Granularity> {
+    PossibleValuesParser::new(Granularity::ALL.map(Granularity::name))
+        .map(|s| Granularity::parse(&s).expect("a possible value"))
+}
+
+impl GranularityArgs {
+    /// The profile at this granularity (the profile itself for functions or without locations).
+    pub fn apply<'p>(&self, p: &'p Profile) -> std::borrow::Cow<'p, Profile> {
+        scorch_core::view::granularity::at(p, self.granularity)
+    }
+
+    /// What a row is called: `functions`, `lines`, `files`, `addresses`.
+    pub fn noun(&self) -> &'static str {
+        self.granularity.name()
+    }
+
+    /// One row: `function`, `line`, `file`, `address`.
+    pub fn singular(&self) -> &'static str {
+        match self.granularity {
+            Granularity::Functions => "function",
+            Granularity::Lines => "line",
+            Granularity::Files => "file",
+            Granularity::Addresses => "address",
+        }
+    }
 }
 
 fn root_mode() -> impl TypedValueParser<Value = RootMode> {
