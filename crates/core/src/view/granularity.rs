@@ -267,8 +267,14 @@ mod tests {
         assert!(matches!(at(&p, Granularity::Functions), Cow::Borrowed(_)));
         let lines = at(&p, Granularity::Lines);
         lines.validate().unwrap();
-        assert_eq!(folded(&lines), ["main 5", "main a.go:3;f a.go:7 1", "main a.go:3;f a.go:8 1"]);
-        assert_eq!(folded(&at(&p, Granularity::Files)), ["a.go;a.go 1", "a.go;a.go 1", "main 5"]);
+        assert_eq!(
+            folded(&lines),
+            ["main 5", "main a.go:3;f a.go:7 1", "main a.go:3;f a.go:8 1"]
+        );
+        assert_eq!(
+            folded(&at(&p, Granularity::Files)),
+            ["a.go;a.go 1", "a.go;a.go 1", "main 5"]
+        );
         assert_eq!(
             folded(&at(&p, Granularity::Addresses)),
             [
