@@ -20,6 +20,10 @@ use crate::model::{FrameId, FrameKind, Profile, StackId, StackTable, StrId, EMPT
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
+/// The key of a link's URL fragment that carries a view's granularity (`gran=lines`; absent: functions),
+/// its value [`Granularity::name`].
+pub const LINK_KEY: &str = "gran";
+
 /// What one node of a view stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub enum Granularity {
