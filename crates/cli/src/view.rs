@@ -175,6 +175,8 @@ pub struct WholeViewArgs {
     #[arg(long, num_args = 2, value_names = ["FROM_MS", "TO_MS"])]
     pub offsets: Option<Vec<String>>,
     #[command(flatten)]
+    pub granularity: GranularityArgs,
+    #[command(flatten)]
     pub explore: ExploreArgs,
 }
 
@@ -182,7 +184,13 @@ impl WholeViewArgs {
     /// The explored profile (`None` when no transform or side is asked for: then the view is of `profile`) and
     /// the view.
     pub fn apply(&self, profile: &Profile) -> Result<(Option<Profile>, ViewOptions)> {
-        let explored = explore(profile, &self.explore)?;
+        // The granularity first: the transforms and sides then work on its nodes.
+        let gran = self.granularity.apply(profile);
+        let explored = match (explore(&gran, &self.explore)?, gran) {
+            (Some(x), _) => Some(x),
+            (None, std::borrow::Cow::Owned(g)) => Some(g),
+            (None, std::borrow::Cow::Borrowed(_)) => None,
+        };
         let p = explored.as_ref().unwrap_or(profile);
         let offsets = match self.offsets.as_deref() {
             Some([from, to]) => Some(parse_offsets_ms(from, to).map_err(CliError::Usage)?),
@@ -194,7 +202,8 @@ impl WholeViewArgs {
             offsets,
             ..ViewSpec::new(&self.event).tagfilter(&self.filter)
         };
-        let v = view(p, &spec)?;
+        let mut v = view(p, &spec)?;
+        v.granularity = self.granularity.granularity;
         Ok((explored, v))
     }
 }

@@ -184,3 +184,58 @@ fn list_refuses_what_matches_nothing_and_reads_no_file_outside_the_folder() {
     );
     assert!(out.contains("    32:\n"), "{out}");
 }
+
+/// Per-line self sample counts of a V8 `.cpuprofile`, by an independent reading of the file (Python's json):
+/// each node's `positionTicks` summed per `url:line`. Fails when some node with a URL has samples its ticks
+/// do not account for (the comparison below would then not be of the ticks alone).
+const V8_TICKS: &str = r#"
+import json, sys, collections
+d = json.load(open(sys.argv[1]))
+hits = collections.Counter(d["samples"])
+out = collections.Counter()
+for n in d["nodes"]:
+    ticks = n.get("positionTicks", [])
+    if n["callFrame"]["url"] and hits[n["id"]] != sum(t["ticks"] for t in ticks):
+        sys.exit("node %d: %d samples, ticks for %d" % (n["id"], hits[n["id"]], sum(t["ticks"] for t in ticks)))
+    for t in ticks:
+        out["%s:%d" % (n["callFrame"]["url"], t["line"])] += t["ticks"]
+for k, v in sorted(out.items()):
+    print("%s\t%d" % (k, v))
+"#;
+
+#[test]
+fn v8_line_self_counts_equal_position_ticks() {
+    let file = data("hot.cpuprofile");
+    let py = std::process::Command::new("python3")
+        .args(["-c", V8_TICKS, &file])
+        .output()
+        .unwrap();
+    assert!(py.status.success(), "{}", String::from_utf8_lossy(&py.stderr));
+    let want: BTreeMap<String, u64> = String::from_utf8(py.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (k, v) = l.rsplit_once('\t').unwrap();
+            (k.to_string(), v.parse().unwrap())
+        })
+        .collect();
+    assert!(want["file:///tmp/lines/hot.js:15"] > 50, "{want:?}");
+    // scorch: samples per stack at the lines granularity; a leaf `FUNCTION URL:LINE` is a sample on that line.
+    let (code, out, err) = scorch(&["fold", "--count", "--granularity", "lines", &file]);
+    assert_eq!(code, 0, "{err}");
+    let mut got: BTreeMap<String, u64> = BTreeMap::new();
+    for line in out.lines() {
+        let (stack, n) = line.rsplit_once(' ').unwrap();
+        let leaf = stack.rsplit(';').next().unwrap();
+        let Some((_, place)) = leaf.rsplit_once(' ') else {
+            continue; // (program), (idle): no place
+        };
+        match place.rsplit_once(':') {
+            Some((url, l)) if !url.is_empty() && l.parse::<u32>().is_ok() => {
+                *got.entry(place.to_string()).or_default() += n.parse::<u64>().unwrap();
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(got, want, "per-line self counts vs positionTicks");
+}
