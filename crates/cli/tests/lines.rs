@@ -239,3 +239,38 @@ fn v8_line_self_counts_equal_position_ticks() {
     }
     assert_eq!(got, want, "per-line self counts vs positionTicks");
 }
+
+#[test]
+fn hostile_source_is_text_and_bounded() {
+    // A "source" whose hot line is 8 MB of bytes with escapes, HTML and invalid UTF-8, and no end of line.
+    let dir = std::env::temp_dir().join(format!("scorch-lines-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = Vec::new();
+    for i in 1..32 {
+        text.extend_from_slice(format!("line {i}\n").as_bytes());
+    }
+    text.extend_from_slice(b"\x1b[31m<script>alert(1)</script>\x00\xff\xfe");
+    text.extend(std::iter::repeat_n(b'a', 8 << 20));
+    std::fs::write(dir.join("main.go"), &text).unwrap();
+    let (code, out, err) = scorch(&[
+        "list",
+        "main\\.sum",
+        &data("cpu.pb.gz"),
+        "--source-dir",
+        dir.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    let hot = out
+        .lines()
+        .find(|l| l.contains("    32:"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(hot.len() < 5000, "the line is cut: {} bytes", hot.len());
+    assert!(hot.contains("\\x1b[31m<script>"), "{hot}");
+    assert!(
+        !out.chars().any(|c| c.is_control() && c != '\n' && c != '\t'),
+        "text only"
+    );
+    // The file ends on line 32: nothing past it is printed.
+    assert!(!out.contains("    33:"), "{out}");
+}
