@@ -9,7 +9,8 @@ use scorch_core::analysis::sandwich;
 use scorch_core::analysis::transforms::{self, Transform};
 use scorch_core::model::DeclaredUnit;
 use scorch_core::view::{
-    label_key, parse_offsets_ms, takes_declared_unit, RootMode, SampleFilter, ViewOptions, WeightMode,
+    label_key, parse_offsets_ms, takes_declared_unit, Granularity, RootMode, SampleFilter, ViewOptions,
+    WeightMode,
 };
 use scorch_core::Profile;
 
@@ -82,6 +83,42 @@ pub struct RootArgs {
     pub count: bool,
 }
 
+/// `--granularity`: what one row or node stands for.
+#[derive(Args, Debug, Clone, Default)]
+pub struct GranularityArgs {
+    /// What a row stands for: functions (default), lines (`function file:line`), files or addresses, as
+    /// `go tool pprof -lines|-files|-addresses` (profiles with locations: pprof; others stay functions)
+    #[arg(long, value_name = "G", value_parser = granularity(), default_value = "functions")]
+    pub granularity: Granularity,
+}
+
+fn granularity() -> impl TypedValueParser<Value = Granularity> {
+    PossibleValuesParser::new(Granularity::ALL.map(Granularity::name))
+        .map(|s| Granularity::parse(&s).expect("a possible value"))
+}
+
+impl GranularityArgs {
+    /// The profile at this granularity (the profile itself for functions or without locations).
+    pub fn apply<'p>(&self, p: &'p Profile) -> std::borrow::Cow<'p, Profile> {
+        scorch_core::view::granularity::at(p, self.granularity)
+    }
+
+    /// What a row is called: `functions`, `lines`, `files`, `addresses`.
+    pub fn noun(&self) -> &'static str {
+        self.granularity.name()
+    }
+
+    /// One row: `function`, `line`, `file`, `address`.
+    pub fn singular(&self) -> &'static str {
+        match self.granularity {
+            Granularity::Functions => "function",
+            Granularity::Lines => "line",
+            Granularity::Files => "file",
+            Granularity::Addresses => "address",
+        }
+    }
+}
+
 fn root_mode() -> impl TypedValueParser<Value = RootMode> {
     PossibleValuesParser::new(["comm", "pid", "tid", "none"])
         .map(|s| RootMode::parse(&s).expect("a possible value"))
@@ -138,6 +175,8 @@ pub struct WholeViewArgs {
     #[arg(long, num_args = 2, value_names = ["FROM_MS", "TO_MS"])]
     pub offsets: Option<Vec<String>>,
     #[command(flatten)]
+    pub granularity: GranularityArgs,
+    #[command(flatten)]
     pub explore: ExploreArgs,
 }
 
@@ -145,7 +184,13 @@ impl WholeViewArgs {
     /// The explored profile (`None` when no transform or side is asked for: then the view is of `profile`) and
     /// the view.
     pub fn apply(&self, profile: &Profile) -> Result<(Option<Profile>, ViewOptions)> {
-        let explored = explore(profile, &self.explore)?;
+        // The granularity first: the transforms and sides then work on its nodes.
+        let gran = self.granularity.apply(profile);
+        let explored = match (explore(&gran, &self.explore)?, gran) {
+            (Some(x), _) => Some(x),
+            (None, std::borrow::Cow::Owned(g)) => Some(g),
+            (None, std::borrow::Cow::Borrowed(_)) => None,
+        };
         let p = explored.as_ref().unwrap_or(profile);
         let offsets = match self.offsets.as_deref() {
             Some([from, to]) => Some(parse_offsets_ms(from, to).map_err(CliError::Usage)?),
@@ -157,7 +202,8 @@ impl WholeViewArgs {
             offsets,
             ..ViewSpec::new(&self.event).tagfilter(&self.filter)
         };
-        let v = view(p, &spec)?;
+        let mut v = view(p, &spec)?;
+        v.granularity = self.granularity.granularity;
         Ok((explored, v))
     }
 }

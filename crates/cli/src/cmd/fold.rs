@@ -9,7 +9,7 @@ use scorch_core::view::{RootMode, ViewOptions};
 use scorch_core::{export, ImportOptions};
 
 /// The options `--compat inferno` cannot be combined with.
-const VIEW_ARGS: [&str; 12] = [
+const VIEW_ARGS: [&str; 13] = [
     "event",
     "sample_type",
     "root",
@@ -22,6 +22,7 @@ const VIEW_ARGS: [&str; 12] = [
     "invert",
     "callers",
     "callees",
+    "granularity",
 ];
 
 #[derive(Args, Debug)]

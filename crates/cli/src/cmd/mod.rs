@@ -7,6 +7,7 @@ pub mod graph;
 pub mod heatmap;
 pub mod info;
 pub mod link;
+pub mod list;
 pub mod pack;
 pub mod search;
 pub mod series;
@@ -70,6 +71,8 @@ pub enum Command {
     Fold(fold::FoldArgs),
     /// Functions by flat and cumulative weight, like `go tool pprof -top`
     Top(top::TopArgs),
+    /// Each matching function's source lines with flat and cum, like `go tool pprof -list`
+    List(list::ListArgs),
     /// The call graph: a node per function (flat, cum), an edge per call, pruned like `go tool pprof -dot`
     Graph(graph::GraphArgs),
     /// The share of samples whose stack has a matching frame (each sample once): prints MATCHED TOTAL PERCENT
@@ -96,6 +99,7 @@ impl Command {
         match self {
             Command::Fold(a) => fold::run(a),
             Command::Top(a) => top::run(a),
+            Command::List(a) => list::run(a),
             Command::Graph(a) => graph::run(a),
             Command::Search(a) => search::run(a),
             Command::Info(a) => info::run(a),

@@ -3,7 +3,7 @@
 
 use crate::error::Result;
 use crate::io::{load_warn, write_out};
-use crate::view::{view, EventArgs, LimitArgs, TagFilterArgs, ViewSpec};
+use crate::view::{view, EventArgs, GranularityArgs, LimitArgs, TagFilterArgs, ViewSpec};
 use clap::Args;
 use scorch_core::analysis::functions;
 use scorch_core::analysis::stats::{self, CountSource, Interval};
@@ -20,6 +20,8 @@ pub struct TopArgs {
     pub filter: TagFilterArgs,
     #[command(flatten)]
     pub limit: LimitArgs,
+    #[command(flatten)]
+    pub granularity: GranularityArgs,
     /// Exact integers: flat<TAB>cum<TAB>name, all functions
     #[arg(long, conflicts_with = "json")]
     pub tsv: bool,
@@ -33,8 +35,9 @@ pub struct TopArgs {
 
 pub fn run(a: &TopArgs) -> Result<()> {
     let imp = load_warn(&a.file, ImportOptions::default())?;
-    let p = &imp.profile;
-    let v = view(p, &ViewSpec::new(&a.event).tagfilter(&a.filter))?;
+    let p = &*a.granularity.apply(&imp.profile);
+    let mut v = view(p, &ViewSpec::new(&a.event).tagfilter(&a.filter))?;
+    v.granularity = a.granularity.granularity;
     let (rows, total) = scorch_core::analysis::top::top(p, &v);
     if a.tsv {
         let text: String = rows
@@ -105,8 +108,9 @@ pub fn run(a: &TopArgs) -> Result<()> {
         .map(|t| format!("; {t}"))
         .unwrap_or_default();
     let mut text = format!(
-        "Showing {shown} of {} functions, {} total{}{few}\n{:>16} {:>7} {:>7} {:>16} {:>7} {:>6}  function\n",
+        "Showing {shown} of {} {}, {} total{}{few}\n{:>16} {:>7} {:>7} {:>16} {:>7} {:>6}  {}\n",
         rows.len(),
+        a.granularity.noun(),
         fmt(total),
         if kind.is_empty() {
             String::new()
@@ -119,6 +123,7 @@ pub fn run(a: &TopArgs) -> Result<()> {
         "cum",
         "cum%",
         "±pp",
+        a.granularity.singular(),
     );
     let mut sum = 0i128;
     for r in rows.iter().take(shown) {

@@ -29,6 +29,7 @@ pub mod lost;
 pub mod sandwich;
 pub mod search;
 pub mod series;
+pub mod source;
 pub mod stats;
 pub mod summary;
 pub mod threads;

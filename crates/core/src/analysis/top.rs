@@ -17,6 +17,27 @@ pub struct TopRow {
 /// All functions of a view, by flat (descending), then cum (descending), then name.
 /// Returns the rows and the view's signed total.
 pub fn top(p: &Profile, v: &ViewOptions) -> (Vec<TopRow>, i128) {
+    let (per_stack, total) = signed_per_stack(p, v);
+    let mut rows: Vec<TopRow> = by_function(p, &per_stack)
+        .into_iter()
+        .map(|f| TopRow {
+            name: f.name.to_string(),
+            flat: f.self_w,
+            cum: f.total_w,
+        })
+        .filter(|r| r.flat != 0 || r.cum != 0)
+        .collect();
+    rows.sort_by(|a, b| {
+        b.flat
+            .cmp(&a.flat)
+            .then(b.cum.cmp(&a.cum))
+            .then(a.name.cmp(&b.name))
+    });
+    (rows, total)
+}
+
+/// The signed self weight of each stack in a view (an event's negative twin subtracted), and the view's total.
+pub fn signed_per_stack(p: &Profile, v: &ViewOptions) -> (Vec<i128>, i128) {
     let mut parts = vec![(v.clone(), 1i128)];
     if let Some(e) = v.event {
         if let Some(twin) = p.events.iter().position(|x| x.negative_of == Some(e)) {
@@ -40,20 +61,5 @@ pub fn top(p: &Profile, v: &ViewOptions) -> (Vec<TopRow>, i128) {
             }
         }
     }
-    let mut rows: Vec<TopRow> = by_function(p, &per_stack)
-        .into_iter()
-        .map(|f| TopRow {
-            name: f.name.to_string(),
-            flat: f.self_w,
-            cum: f.total_w,
-        })
-        .filter(|r| r.flat != 0 || r.cum != 0)
-        .collect();
-    rows.sort_by(|a, b| {
-        b.flat
-            .cmp(&a.flat)
-            .then(b.cum.cmp(&a.cum))
-            .then(a.name.cmp(&b.name))
-    });
-    (rows, total)
+    (per_stack, total)
 }

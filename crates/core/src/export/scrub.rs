@@ -358,6 +358,7 @@ fn bake(p: &Profile, v: &mut ViewOptions, r: &Rules) -> Profile {
         threads: None,
         declared: None,
         mean_of: 0,
+        granularity: Default::default(),
     };
     let thread_of = |i: usize| p.samples.thread.as_ref().and_then(|c| c.get(i)).copied();
     let mut out = p.retain_samples(|i| {

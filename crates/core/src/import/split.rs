@@ -373,7 +373,7 @@ impl From<EnvelopeError> for PartError {
 
 /// Bumped whenever [`WirePart`] or the model changes shape (both ends are one build; this guards a stale
 /// cached worker).
-const PART_VERSION: u8 = 1;
+const PART_VERSION: u8 = 2;
 
 impl SlicePart {
     /// A slice's result as bytes (postcard), for [`SlicePart::decode_result`] on the worker that merges. The

@@ -4,6 +4,7 @@
 use super::error::{ImportError, ImportErrorKind, Warnings};
 use super::format::Format;
 use super::intern::{StackIndex, StrIndex};
+use super::sites::{Location, SiteIndex, Sites};
 use super::units::Unit;
 use super::{
     EventInfo, FrameId, FrameKind, FrameTable, Label, LabelValue, Meta, Profile, SampleTable, StackId,
@@ -42,6 +43,8 @@ pub struct ProfileBuilder {
     info: Vec<(String, String)>,
     duration_ns: Option<u64>,
     lost: Option<super::Lost>,
+    /// Allocated at the first [`ProfileBuilder::location`].
+    sites: Option<Box<(Sites, SiteIndex)>>,
     total: u64,
 }
 
@@ -69,6 +72,7 @@ impl ProfileBuilder {
             info: Vec::new(),
             duration_ns: None,
             lost: None,
+            sites: None,
             total: 0,
         }
     }
@@ -86,8 +90,13 @@ impl ProfileBuilder {
             events,
             label_sets,
             meta,
+            sites,
             total,
         } = p;
+        let sites = sites.map(|s| {
+            let index = SiteIndex::of(&s);
+            Box::new((*s, index))
+        });
         let string_ids = StrIndex::of(&strings);
         let frame_ids = frames
             .name
@@ -119,8 +128,33 @@ impl ProfileBuilder {
             info: meta.info,
             duration_ns: meta.duration_ns,
             lost: meta.lost,
+            sites,
             total,
         }
+    }
+
+    /// The row of a location (where a frame's code is, see [`super::sites`]), added when new. The first call
+    /// allocates the location columns; an input that never calls it pays nothing.
+    pub fn location(&mut self, l: Location) -> u32 {
+        let (sites, index) = &mut **self.sites.get_or_insert_with(Box::default);
+        index.location(sites, l)
+    }
+
+    /// The location stack of `loc` (a [`ProfileBuilder::location`] row) under `parent`.
+    pub fn site_stack(&mut self, parent: Option<StackId>, loc: u32) -> StackId {
+        let (sites, index) = &mut **self.sites.get_or_insert_with(Box::default);
+        index.stack(sites, parent, loc)
+    }
+
+    /// Gives the sample added last its location stack (samples given none have [`super::EMPTY_STACK`]).
+    pub fn set_sample_site(&mut self, site: StackId) {
+        let n = self.samples.len();
+        if n == 0 {
+            return;
+        }
+        let (sites, _) = &mut **self.sites.get_or_insert_with(Box::default);
+        sites.sample.resize(n - 1, super::EMPTY_STACK);
+        sites.sample.push(site);
     }
 
     /// Gives every sample so far the label set `fill` when the samples have no label column yet (an importer
@@ -333,6 +367,12 @@ impl ProfileBuilder {
     /// [`ProfileBuilder::build`], keeping the interning maps, so that a [`super::Merger`] can append to the
     /// profile without indexing its tables again.
     pub fn build_indexed(self, unit: Unit, decimals: u32, records: u64, warnings: Warnings) -> Indexed {
+        let n = self.samples.len();
+        let sites = self.sites.map(|b| {
+            let (mut sites, _) = *b;
+            sites.sample.resize(n, super::EMPTY_STACK);
+            Box::new(sites)
+        });
         let profile = Profile {
             strings: self.strings,
             frames: self.frames,
@@ -352,6 +392,7 @@ impl ProfileBuilder {
                 duration_ns: self.duration_ns,
                 lost: self.lost,
             },
+            sites,
             total: self.total,
         };
         Indexed {

@@ -333,6 +333,15 @@ impl Merger {
             label_map.push(id);
         }
 
+        let (a_samples, b_samples) = (self.p.samples.len(), b.samples.len());
+        super::sites::append(
+            &mut self.p.sites,
+            a_samples,
+            b.sites.take(),
+            b_samples,
+            smap,
+            fmap,
+        );
         self.append_samples(
             std::mem::take(&mut b.samples),
             by,
@@ -497,10 +506,15 @@ pub fn merge(a: Profile, b: Profile) -> Result<Profile, ImportError> {
 
 /// One sample per stack that has samples, weights summed, in stack-table order, then the empty stack's:
 /// the shape of a profile read from an input without per-sample columns (folded). Only for profiles without
-/// optional sample columns (returns `false`, changing nothing, otherwise). O(samples + stacks).
+/// optional sample columns and without locations (returns `false`, changing nothing, otherwise). O(samples + stacks).
 pub fn collapse_by_stack(p: &mut Profile) -> bool {
     let s = &p.samples;
-    if s.time_ns.is_some() || s.thread.is_some() || s.event.is_some() || s.cpu.is_some() || s.labels.is_some()
+    if s.time_ns.is_some()
+        || s.thread.is_some()
+        || s.event.is_some()
+        || s.cpu.is_some()
+        || s.labels.is_some()
+        || p.sites.is_some()
     {
         return false;
     }

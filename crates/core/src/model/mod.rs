@@ -20,6 +20,7 @@ pub mod lost;
 pub mod merge;
 pub mod pprof_proto;
 mod rename;
+pub mod sites;
 pub mod units;
 pub mod wire;
 
@@ -28,6 +29,7 @@ pub use error::{ImportError, ImportErrorKind, KindCount, Warning, WarningKind, W
 pub use format::Format;
 pub use lost::Lost;
 pub use merge::Merger;
+pub use sites::{Location, Sites, NO_STR};
 pub use units::{DeclaredUnit, Unit, Weight};
 
 macro_rules! id_type {
@@ -348,6 +350,9 @@ pub struct Profile {
     /// Distinct label sets; samples point into this.
     pub label_sets: Vec<Vec<Label>>,
     pub meta: Meta,
+    /// Where code lives (file, line, address, …) and the samples' call paths over those locations; `None`
+    /// when the input gave no location ([`sites`]).
+    pub sites: Option<Box<Sites>>,
     total: u64,
 }
 
@@ -494,6 +499,8 @@ impl Profile {
             }
         }
         let total = samples.weight.iter().fold(0u64, |a, &w| a.saturating_add(w));
+        // The location stacks are the samples' original call paths: the kept samples keep theirs.
+        let sites = self.sites.as_ref().map(|s| Box::new(s.pick(&keep)));
         Profile {
             strings: self.strings.clone(),
             frames: self.frames.clone(),
@@ -503,6 +510,7 @@ impl Profile {
             events,
             label_sets: self.label_sets.clone(),
             meta: self.meta.clone(),
+            sites,
             total,
         }
     }
@@ -586,6 +594,9 @@ impl Profile {
             if (count, sum) != (e.samples, e.total) {
                 return Err(format!("event {i}: counts differ"));
             }
+        }
+        if let Some(s) = &self.sites {
+            s.validate(self.strings.len(), self.frames.len(), n)?;
         }
         Ok(())
     }

@@ -60,6 +60,12 @@ impl Profile {
         let mut p = self.restack(stacks, |s| stack_map.get(s.idx()).copied());
         p.strings = strings;
         p.frames = frames;
+        // Locations keep their rows (their other columns still tell them apart); their function is renamed.
+        if let Some(sites) = p.sites.as_mut() {
+            for f in &mut sites.frame {
+                *f = frame_map.get(f.idx()).copied().unwrap_or(*f);
+            }
+        }
         (p, frame_map)
     }
 
@@ -94,6 +100,7 @@ impl Profile {
         // Through `restack` with every stack kept: it sums the events and the total again.
         let mut p = self.clone();
         p.samples = samples;
+        p.sites = self.sites.as_ref().map(|s| Box::new(s.pick(&rows)));
         p.restack(self.stacks.clone(), Some)
     }
 }

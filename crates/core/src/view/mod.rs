@@ -5,12 +5,14 @@
 pub mod calltree;
 pub mod chart;
 pub mod color;
+pub mod granularity;
 pub mod layout;
 pub mod notes;
 mod options;
 
 pub use calltree::{CallTree, NodeId, Order, TreeColumns, ROOT_FRAME};
 pub use chart::{ChartRow, Lane, StackChart, MAX_LANES};
+pub use granularity::Granularity;
 pub use layout::FlameLayout;
 pub use options::{
     band_span_ns, has_threads, keyed_weights, label_key, label_keys, parse_offsets_ms, takes_declared_unit,

@@ -359,6 +359,10 @@ pub struct ViewOptions {
     /// sum). Only what is shown: weights, shares and the selection stay those of the sum.
     #[serde(default)]
     pub mean_of: u32,
+    /// What a node stands for: functions (the profile as imported), lines, files or addresses; a view at
+    /// another granularity than functions is of `view::granularity::at(profile, this)`.
+    #[serde(default)]
+    pub granularity: super::Granularity,
 }
 
 impl ViewOptions {

@@ -4,8 +4,8 @@
 use super::{err, proto};
 use crate::import::kind::is_kernel_dso;
 use crate::model::{
-    Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, LabelValue, Profile,
-    ProfileBuilder, StackId, Unit, Warnings, EMPTY_STACK,
+    Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, LabelValue, Location, Profile,
+    ProfileBuilder, StackId, Unit, Warnings, EMPTY_STACK, NO_STR,
 };
 use rustc_hash::FxHashMap;
 
@@ -161,6 +161,7 @@ impl Builder {
         let n = msg.location.len();
         let mut out = Locations {
             frames: Vec::with_capacity(n),
+            sites: Vec::with_capacity(n),
             prune: vec![false; n],
             prune_beneath: vec![false; n],
         };
@@ -193,20 +194,44 @@ impl Builder {
                 }
             }
             let kept = names.get(names.len().saturating_sub(lines)..).unwrap_or_default();
-            let frames = if names.is_empty() {
+            let module = if dso.is_empty() { NO_STR } else { b.intern(&dso) };
+            let at = |frame: FrameId| Location {
+                address: loc.address,
+                module,
+                ..Location::of(frame)
+            };
+            let (frames, sites) = if names.is_empty() {
                 let name = match dso.rsplit('/').next().filter(|b| !b.is_empty()) {
                     Some(base) => format!("0x{:x} ({base})", loc.address),
                     None => format!("0x{:x}", loc.address),
                 };
-                vec![b.frame(&name, base_kind)]
+                let f = b.frame(&name, base_kind);
+                (vec![f], vec![b.location(at(f))])
             } else {
-                kept.iter()
+                // Each line's file and number, innermost first as `names`.
+                let places = self.line_places(msg, loc)?;
+                let first = names.len().saturating_sub(lines);
+                let mut frames = Vec::with_capacity(kept.len());
+                let mut sites = Vec::with_capacity(kept.len());
+                for (j, (n, (file, line))) in kept
+                    .iter()
+                    .zip(places.get(first..).unwrap_or_default())
                     .rev()
                     .enumerate()
-                    .map(|(j, n)| b.frame(n, if j == 0 { base_kind } else { FrameKind::Inline }))
-                    .collect()
+                {
+                    let f = b.frame(n, if j == 0 { base_kind } else { FrameKind::Inline });
+                    let file = if file.is_empty() { NO_STR } else { b.intern(file) };
+                    frames.push(f);
+                    sites.push(b.location(Location {
+                        file,
+                        line: u32::try_from(*line).unwrap_or(0),
+                        ..at(f)
+                    }));
+                }
+                (frames, sites)
             };
             out.frames.push(frames);
+            out.sites.push(sites);
         }
         Ok(out)
     }
@@ -229,6 +254,27 @@ impl Builder {
                 ),
             )),
         }
+    }
+
+    /// The file and line number of a location's lines, innermost first (pprof order).
+    fn line_places<'a>(
+        &'a self,
+        msg: &proto::Profile,
+        loc: &proto::Location,
+    ) -> Result<Vec<(&'a str, i64)>, ImportError> {
+        let mut out = Vec::with_capacity(loc.line.len());
+        for line in &loc.line {
+            let file = match self
+                .functions
+                .get(&line.function_id)
+                .and_then(|&i| msg.function.get(i))
+            {
+                Some(f) => self.s(f.filename, "a function file name")?,
+                None => "",
+            };
+            out.push((file, line.line));
+        }
+        Ok(out)
     }
 
     /// Names of a location's lines, innermost first (pprof order).
@@ -275,7 +321,7 @@ impl Builder {
         pruning: bool,
         negative_twin: &[Option<u16>],
     ) -> Result<SamplesRead, ImportError> {
-        let mut stack_cache: FxHashMap<Vec<u64>, StackId> = FxHashMap::default();
+        let mut stack_cache: FxHashMap<Vec<u64>, (StackId, StackId)> = FxHashMap::default();
         let mut read = SamplesRead {
             records: msg.sample.len() as u64,
             pruned: 0,
@@ -303,16 +349,19 @@ impl Builder {
                 read.pruned += u64::from(locs.len() != before);
             }
             let key: Vec<u64> = locs.iter().map(|&i| i as u64).collect();
-            let leaf = match stack_cache.get(&key) {
+            let (leaf, site) = match stack_cache.get(&key) {
                 Some(&s) => s,
                 None => {
-                    let mut parent: Option<StackId> = None;
+                    let (mut parent, mut site): (Option<StackId>, Option<StackId>) = (None, None);
                     for &li in &locs {
                         for &f in locations.frames.get(li).map(Vec::as_slice).unwrap_or(&[]) {
                             parent = Some(b.stack(parent, f));
                         }
+                        for &l in locations.sites.get(li).map(Vec::as_slice).unwrap_or(&[]) {
+                            site = Some(b.site_stack(site, l));
+                        }
                     }
-                    let s = parent.unwrap_or(EMPTY_STACK);
+                    let s = (parent.unwrap_or(EMPTY_STACK), site.unwrap_or(EMPTY_STACK));
                     stack_cache.insert(key, s);
                     s
                 }
@@ -362,6 +411,7 @@ impl Builder {
                     },
                     0,
                 )?;
+                b.set_sample_site(site);
             }
         }
         Ok(read)
@@ -494,6 +544,8 @@ struct Events {
 /// Frames per location, outermost first, and which locations `drop_frames` prunes.
 struct Locations {
     frames: Vec<Vec<FrameId>>,
+    /// Location rows of the same lines, in step with `frames`.
+    sites: Vec<Vec<u32>>,
     /// The location's outermost line matches: it goes, with everything inside it.
     prune: Vec<bool>,
     /// Some line of the location matches: what it calls goes.

@@ -83,7 +83,7 @@ fn build(tree: Tree, samples: Samples) -> Result<Profile, ImportError> {
         ..RawProfile::default()
     };
     let mut b = ProfileBuilder::new(F);
-    let (index, stack) = stacks(&mut b, &namer, &raw)?;
+    let (index, stack, _) = stacks(&mut b, &namer, &raw)?;
     let bytes = b.event("bytes", Unit::Bytes);
     let mut warnings = Warnings::default();
     let mut records = 0u64;
@@ -447,6 +447,7 @@ fn push_node(t: &mut Tree, open: &mut Vec<Open>, at: u64) {
         },
         parent: None,
         children: Vec::new(),
+        position_ticks: Vec::new(),
     });
 }
 

@@ -4,7 +4,8 @@
 
 use super::err;
 use crate::model::{
-    FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, ProfileBuilder, StackId, EMPTY_STACK,
+    FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Location, ProfileBuilder, StackId, StrId,
+    EMPTY_STACK, NO_STR,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Deserialize;
@@ -77,6 +78,18 @@ pub(super) struct Node {
     /// …a `.cpuprofile` links it to its children.
     #[serde(default)]
     pub children: Vec<i64>,
+    /// How many of the node's own samples were on each source line (`.cpuprofile`; 1-based lines).
+    #[serde(default, rename = "positionTicks")]
+    pub position_ticks: Vec<PositionTick>,
+}
+
+/// One entry of `positionTicks`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub(super) struct PositionTick {
+    #[serde(default)]
+    pub line: i64,
+    #[serde(default)]
+    pub ticks: u64,
 }
 
 /// One profile's content, as read: nodes, sampled node ids and time deltas, in the file's order.
@@ -157,8 +170,19 @@ impl Namer {
     }
 }
 
-/// Node id → index, and the stack of each node (`None` for the `(root)` node).
-type Stacks = (FxHashMap<i64, usize>, Vec<Option<StackId>>);
+/// Node id → index, the stack of each node (`None` for the `(root)` node), and its place among the
+/// locations.
+type Stacks = (FxHashMap<i64, usize>, Vec<Option<StackId>>, Vec<Option<NodeSite>>);
+
+/// A node among the locations: its frame and file, its location stack (the function's own place: `url`,
+/// `lineNumber`, `columnNumber`, 1-based) and its parent's.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NodeSite {
+    frame: FrameId,
+    file: StrId,
+    stack: StackId,
+    parent: Option<StackId>,
+}
 
 /// A profile's nodes as stacks: the stack of each node (`None` for the `(root)` node).
 pub(super) fn stacks(b: &mut ProfileBuilder, namer: &Namer, p: &RawProfile) -> Result<Stacks, ImportError> {
@@ -218,6 +242,7 @@ pub(super) fn stacks(b: &mut ProfileBuilder, namer: &Namer, p: &RawProfile) -> R
     const DONE: u8 = 2;
     let mut state = vec![TODO; n];
     let mut stack: Vec<Option<StackId>> = vec![None; n];
+    let mut sites: Vec<Option<NodeSite>> = vec![None; n];
     let mut frames: FxHashMap<&CallFrame, FrameId> = FxHashMap::default();
     let mut walk: Vec<usize> = Vec::new();
     for start in 0..n {
@@ -260,6 +285,25 @@ pub(super) fn stacks(b: &mut ProfileBuilder, namer: &Namer, p: &RawProfile) -> R
                         f
                     }
                 };
+                let cf = &node.call_frame;
+                let url = crate::import::safe_text(cf.url.trim());
+                let file = if url.is_empty() { NO_STR } else { b.intern(&url) };
+                let one_based = |x: i64| u32::try_from(x.saturating_add(1)).unwrap_or(0);
+                let loc = b.location(Location {
+                    file,
+                    line: one_based(cf.line),
+                    column: one_based(cf.column),
+                    ..Location::of(f)
+                });
+                let parent = up.and_then(|u| sites.get(u).copied().flatten()).map(|s| s.stack);
+                if let Some(x) = sites.get_mut(i) {
+                    *x = Some(NodeSite {
+                        frame: f,
+                        file,
+                        stack: b.site_stack(parent, loc),
+                        parent,
+                    });
+                }
                 Some(b.stack(above, f))
             };
             if let Some(x) = stack.get_mut(i) {
@@ -270,7 +314,7 @@ pub(super) fn stacks(b: &mut ProfileBuilder, namer: &Namer, p: &RawProfile) -> R
             }
         }
     }
-    Ok((index, stack))
+    Ok((index, stack, sites))
 }
 
 /// Adds a profile's samples: sample `i` is at `start + Σ deltas[..=i]` and weighs the time to the next sample
@@ -283,7 +327,11 @@ pub(super) fn add_samples(
     thread: Option<u32>,
     back: &mut u64,
 ) -> Result<u64, ImportError> {
-    let (index, stack) = stacks(b, namer, p)?;
+    let (index, stack, sites) = stacks(b, namer, p)?;
+    // Each node's `positionTicks` left to give out: its samples, in the file's order, take the lines of its
+    // ticks in the file's order (the file has per-line counts, not which sample was on which line), then the
+    // function's own place once the ticks are spent.
+    let mut ticks: Vec<(usize, u64)> = vec![(0, 0); p.nodes.len()];
     let pre = &p.path;
     if p.samples.len() != p.deltas.len() {
         return Err(err(
@@ -323,6 +371,22 @@ pub(super) fn add_samples(
             ));
         };
         let s = stack.get(ni).copied().flatten().unwrap_or(EMPTY_STACK);
+        let site =
+            sites
+                .get(ni)
+                .copied()
+                .flatten()
+                .map(|ns| match next_tick_line(&p.nodes, &mut ticks, ni) {
+                    Some(line) => {
+                        let loc = b.location(Location {
+                            file: ns.file,
+                            line,
+                            ..Location::of(ns.frame)
+                        });
+                        b.site_stack(ns.parent, loc)
+                    }
+                    None => ns.stack,
+                });
         let now = times.get(i).copied().unwrap_or(0);
         let next = times.get(i + 1).copied().or(end).unwrap_or(now);
         b.push_full_sample(
@@ -337,6 +401,25 @@ pub(super) fn add_samples(
             },
             p.offset,
         )?;
+        if let Some(site) = site {
+            b.set_sample_site(site);
+        }
     }
     Ok(p.samples.len() as u64)
+}
+
+/// The line of node `ni`'s next sample by its `positionTicks` (`cursor[ni]`: the entry reached and the ticks
+/// of it given out), or `None` when they are spent (or name no line).
+fn next_tick_line(nodes: &[Node], cursor: &mut [(usize, u64)], ni: usize) -> Option<u32> {
+    let ticks = &nodes.get(ni)?.position_ticks;
+    let (at, used) = cursor.get_mut(ni)?;
+    loop {
+        let t = ticks.get(*at)?;
+        if *used < t.ticks {
+            *used += 1;
+            return u32::try_from(t.line).ok().filter(|&l| l > 0);
+        }
+        *at += 1;
+        *used = 0;
+    }
 }

@@ -1,0 +1,3 @@
+module scorchlines
+
+go 1.19

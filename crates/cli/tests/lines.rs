@@ -1,0 +1,276 @@
+//! Source lines, files and addresses against pprof itself: a real Go CPU profile recorded here from a program
+//! whose source is in the repo (`tests/data/lines/`, PROVENANCE there: with inlining and a recursion), and the
+//! outputs of `go tool pprof -top -nodecount=0 -functions|-lines|-files|-addresses` and `go tool pprof -list`
+//! stored beside it (the test needs no Go). Every row pprof prints is parsed here and its flat and cum must
+//! equal scorch's: `scorch top --granularity G --tsv` per node name, `scorch list` per routine and line (with
+//! the source text beside it from `--source-dir`, the same lines pprof printed).
+
+mod common;
+use common::scorch;
+
+use std::collections::BTreeMap;
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/lines/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(name: &str) -> String {
+    std::fs::read_to_string(data(name)).unwrap()
+}
+
+/// pprof's `-top` table: name → (flat, cum). The rows follow the `flat  flat%   sum%        cum   cum%`
+/// header; the name is everything after the fifth column, without pprof's ` (inline)` mark (a label of the
+/// row, not part of the node's name).
+fn pprof_top(text: &str) -> BTreeMap<String, (i64, i64)> {
+    let mut rows = BTreeMap::new();
+    let mut body = false;
+    for line in text.lines() {
+        if !body {
+            body = line.trim_start().starts_with("flat  flat%");
+            continue;
+        }
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert!(cols.len() >= 6, "a -top row: {line:?}");
+        let name = cols[5..].join(" ");
+        let name = name.strip_suffix(" (inline)").unwrap_or(&name).to_string();
+        let flat: i64 = cols[0].parse().unwrap();
+        let cum: i64 = cols[3].parse().unwrap();
+        assert!(rows.insert(name.clone(), (flat, cum)).is_none(), "{name} twice");
+    }
+    assert!(body, "no -top header");
+    rows
+}
+
+/// `scorch top --tsv`: name → (flat, cum).
+fn scorch_top(granularity: &str) -> BTreeMap<String, (i64, i64)> {
+    let (code, out, err) = scorch(&[
+        "top",
+        "--sample-type",
+        "samples",
+        "--granularity",
+        granularity,
+        "--tsv",
+        &data("cpu.pb.gz"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .map(|l| {
+            let mut f = l.splitn(3, '\t');
+            let flat = f.next().unwrap().parse().unwrap();
+            let cum = f.next().unwrap().parse().unwrap();
+            (f.next().unwrap().to_string(), (flat, cum))
+        })
+        .collect()
+}
+
+#[test]
+fn top_at_every_granularity_equals_pprof() {
+    for g in ["functions", "lines", "files", "addresses"] {
+        let want = pprof_top(&read(&format!("top-{g}.txt")));
+        assert!(want.len() >= 4, "{g}: {} rows", want.len());
+        let got = scorch_top(g);
+        assert_eq!(
+            got, want,
+            "scorch top --granularity {g} vs go tool pprof -top -{g}"
+        );
+    }
+    // The recording has what the comparison is for: an inlined hot line, a line whose cum exceeds its flat,
+    // and a recursion counted once per sample on each of its lines.
+    let lines = pprof_top(&read("top-lines.txt"));
+    assert!(lines["main.mix scorchlines/main.go:16"].0 < lines["main.mix scorchlines/main.go:16"].1);
+    assert_eq!(
+        lines["main.walk scorchlines/main.go:43"],
+        lines["main.walk scorchlines/main.go:41"]
+    );
+    assert!(read("top-lines.txt").contains("main.mix scorchlines/main.go:17 (inline)"));
+}
+
+/// One routine of `-list`: (function, file) → ((flat, cum) of the header, rows (line, flat, cum, text)).
+type Routines = BTreeMap<(String, String), ((i64, i64), Vec<(u32, i64, i64, String)>)>;
+
+/// pprof's `-list` output (and scorch's, which prints the same shape): `ROUTINE ===… NAME in FILE`, then
+/// `FLAT CUM (flat, cum) P% of Total`, then `FLAT CUM LINE:TEXT` rows with `.` for zero.
+fn parse_list(text: &str) -> Routines {
+    let num = |s: &str| if s == "." { 0 } else { s.parse::<i64>().unwrap() };
+    let mut out = Routines::new();
+    let mut cur: Option<(String, String)> = None;
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("Total: "));
+    while let Some(line) = lines.next() {
+        if let Some(rest) = line.strip_prefix("ROUTINE ======================== ") {
+            let (name, file) = rest.split_once(" in ").unwrap();
+            let head = lines.next().unwrap();
+            let cols: Vec<&str> = head.split_whitespace().collect();
+            assert_eq!(cols[2..4], ["(flat,", "cum)"], "{head:?}");
+            let key = (name.to_string(), file.to_string());
+            out.insert(key.clone(), ((num(cols[0]), num(cols[1])), Vec::new()));
+            cur = Some(key);
+            continue;
+        }
+        let (nums, text) = line.split_once(':').unwrap();
+        let cols: Vec<&str> = nums.split_whitespace().collect();
+        assert_eq!(cols.len(), 3, "{line:?}");
+        let row = (
+            cols[2].parse().unwrap(),
+            num(cols[0]),
+            num(cols[1]),
+            text.to_string(),
+        );
+        out.get_mut(cur.as_ref().unwrap()).unwrap().1.push(row);
+    }
+    out
+}
+
+#[test]
+fn list_equals_pprof_line_by_line() {
+    let want = parse_list(&read("list-main.txt"));
+    assert_eq!(want.len(), 5, "hash, main, mix, sum, walk");
+    let dir = data("");
+    let (code, out, err) = scorch(&[
+        "list",
+        "--sample-type",
+        "samples",
+        "main\\.",
+        &data("cpu.pb.gz"),
+        "--source-dir",
+        &dir,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let got = parse_list(&out);
+    for (key, (head, rows)) in &want {
+        let (ghead, grows) = got.get(key).unwrap_or_else(|| panic!("{key:?} missing:\n{out}"));
+        assert_eq!(ghead, head, "{key:?}: the header's flat and cum");
+        assert_eq!(grows, rows, "{key:?}: every line's flat, cum and text");
+    }
+    assert_eq!(got.len(), want.len());
+    // Without the source: the same numbers on the lines that have samples.
+    let (code, bare, err) = scorch(&["list", "--sample-type", "samples", "main\\.", &data("cpu.pb.gz")]);
+    assert_eq!(code, 0, "{err}");
+    for (key, (head, rows)) in parse_list(&bare) {
+        let (whead, wrows) = &want[&key];
+        assert_eq!(&head, whead);
+        let hot: Vec<(u32, i64, i64)> = wrows
+            .iter()
+            .filter(|r| r.1 != 0 || r.2 != 0)
+            .map(|r| (r.0, r.1, r.2))
+            .collect();
+        let rows: Vec<(u32, i64, i64)> = rows.iter().map(|r| (r.0, r.1, r.2)).collect();
+        assert_eq!(rows, hot, "{key:?}");
+    }
+}
+
+#[test]
+fn list_refuses_what_matches_nothing_and_reads_no_file_outside_the_folder() {
+    let (code, _, err) = scorch(&["list", "^nothing$", &data("cpu.pb.gz")]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no matches"), "{err}");
+    let (code, _, _) = scorch(&["list", "(", &data("cpu.pb.gz")]);
+    assert_eq!(code, 2, "a bad regex is a usage error");
+    // A folder without the file: pprof's error line, then the per-line table.
+    let empty = std::env::temp_dir().join(format!("scorch-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let (code, out, err) = scorch(&[
+        "list",
+        "main\\.sum",
+        &data("cpu.pb.gz"),
+        "--source-dir",
+        empty.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir(&empty);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(" Error: could not find file scorchlines/main.go"),
+        "{out}"
+    );
+    assert!(out.contains("    32:\n"), "{out}");
+}
+
+/// Per-line self sample counts of a V8 `.cpuprofile`, by an independent reading of the file (Python's json):
+/// each node's `positionTicks` summed per `url:line`. Fails when some node with a URL has samples its ticks
+/// do not account for (the comparison below would then not be of the ticks alone).
+const V8_TICKS: &str = r#"
+import json, sys, collections
+d = json.load(open(sys.argv[1]))
+hits = collections.Counter(d["samples"])
+out = collections.Counter()
+for n in d["nodes"]:
+    ticks = n.get("positionTicks", [])
+    if n["callFrame"]["url"] and hits[n["id"]] != sum(t["ticks"] for t in ticks):
+        sys.exit("node %d: %d samples, ticks for %d" % (n["id"], hits[n["id"]], sum(t["ticks"] for t in ticks)))
+    for t in ticks:
+        out["%s:%d" % (n["callFrame"]["url"], t["line"])] += t["ticks"]
+for k, v in sorted(out.items()):
+    print("%s\t%d" % (k, v))
+"#;
+
+#[test]
+fn v8_line_self_counts_equal_position_ticks() {
+    let file = data("hot.cpuprofile");
+    let py = std::process::Command::new("python3")
+        .args(["-c", V8_TICKS, &file])
+        .output()
+        .unwrap();
+    assert!(py.status.success(), "{}", String::from_utf8_lossy(&py.stderr));
+    let want: BTreeMap<String, u64> = String::from_utf8(py.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (k, v) = l.rsplit_once('\t').unwrap();
+            (k.to_string(), v.parse().unwrap())
+        })
+        .collect();
+    assert!(want["file:///tmp/lines/hot.js:15"] > 50, "{want:?}");
+    // scorch: samples per stack at the lines granularity; a leaf `FUNCTION URL:LINE` is a sample on that line.
+    let (code, out, err) = scorch(&["fold", "--count", "--granularity", "lines", &file]);
+    assert_eq!(code, 0, "{err}");
+    let mut got: BTreeMap<String, u64> = BTreeMap::new();
+    for line in out.lines() {
+        let (stack, n) = line.rsplit_once(' ').unwrap();
+        let leaf = stack.rsplit(';').next().unwrap();
+        let Some((_, place)) = leaf.rsplit_once(' ') else {
+            continue; // (program), (idle): no place
+        };
+        match place.rsplit_once(':') {
+            Some((url, l)) if !url.is_empty() && l.parse::<u32>().is_ok() => {
+                *got.entry(place.to_string()).or_default() += n.parse::<u64>().unwrap();
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(got, want, "per-line self counts vs positionTicks");
+}
+
+#[test]
+fn hostile_source_is_text_and_bounded() {
+    // A "source" whose hot line is 8 MB of bytes with escapes, HTML and invalid UTF-8, and no end of line.
+    let dir = std::env::temp_dir().join(format!("scorch-lines-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = Vec::new();
+    for i in 1..32 {
+        text.extend_from_slice(format!("line {i}\n").as_bytes());
+    }
+    text.extend_from_slice(b"\x1b[31m<script>alert(1)</script>\x00\xff\xfe");
+    text.extend(std::iter::repeat_n(b'a', 8 << 20));
+    std::fs::write(dir.join("main.go"), &text).unwrap();
+    let (code, out, err) = scorch(&[
+        "list",
+        "main\\.sum",
+        &data("cpu.pb.gz"),
+        "--source-dir",
+        dir.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    let hot = out
+        .lines()
+        .find(|l| l.contains("    32:"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(hot.len() < 5000, "the line is cut: {} bytes", hot.len());
+    assert!(hot.contains("\\x1b[31m<script>"), "{hot}");
+    assert!(
+        !out.chars().any(|c| c.is_control() && c != '\n' && c != '\t'),
+        "text only"
+    );
+    // The file ends on line 32: nothing past it is printed.
+    assert!(!out.contains("    33:"), "{out}");
+}
