@@ -31,6 +31,7 @@ use scorch_core::import::many::PROFILE_LABEL;
 use scorch_core::model::DeclaredUnit;
 use scorch_core::view::calltree::Order;
 use scorch_core::view::notes::{notes_fragment, read_notes, Note};
+use scorch_core::view::Granularity;
 use scorch_core::{Profile, RootMode, WeightMode};
 
 /// The fragment format this build writes.
@@ -208,6 +209,8 @@ pub struct UrlState {
     pub offsets_a: Option<(u64, u64)>,
     /// `q` and `qf`.
     pub search: Pattern,
+    /// `gran`: what one node stands for (`scorch_core::view::Granularity`; absent: functions).
+    pub granularity: Granularity,
     /// `tx`
     pub transforms: Vec<Transform>,
     /// `mode`
@@ -248,6 +251,7 @@ impl Default for UrlState {
             zoom: Vec::new(),
             event: None,
             weight: WeightMode::Weight,
+            granularity: Granularity::Functions,
             unit: None,
             root: None,
             mean_of: 0,
@@ -385,6 +389,9 @@ impl UrlState {
         s.weight = get("w")
             .and_then(WeightMode::from_key)
             .unwrap_or(WeightMode::Weight);
+        s.granularity = get(scorch_core::view::granularity::LINK_KEY)
+            .and_then(Granularity::parse)
+            .unwrap_or_default();
         s.unit = get("unit").and_then(DeclaredUnit::parse);
         s.root = get("root").map(str::to_string);
         s.mean_of = get("mean").and_then(|m| m.parse().ok()).unwrap_or(0);
@@ -437,11 +444,11 @@ impl UrlState {
         let (notes, note_messages) = read_notes(hash.split('&').filter_map(|kv| kv.strip_prefix("note=")));
         s.notes = notes;
         s.note_messages = note_messages;
-        const KNOWN: [&str; 41] = [
-            "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "unit", "root", "tf", "th",
-            "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "cw", "gf", "gn",
-            "gnf", "gef", "sel", "order", "color", "widths", "abs", "embed", "series", "mean", "ps", "note",
-            "",
+        const KNOWN: [&str; 42] = [
+            "v", "url", "base", "target", "p", "pb", "view", "zoom", "ev", "w", "gran", "unit", "root", "tf",
+            "th", "btf", "rows", "idle", "range", "a", "off", "aoff", "q", "qf", "tx", "mode", "cw", "gf",
+            "gn", "gnf", "gef", "sel", "order", "color", "widths", "abs", "embed", "series", "mean", "ps",
+            "note", "",
         ];
         s.unknown = pairs
             .into_iter()
@@ -484,6 +491,12 @@ impl UrlState {
         }
         if self.weight != WeightMode::Weight {
             out.push(("w", self.weight.key().to_string()));
+        }
+        if self.granularity != Granularity::Functions {
+            out.push((
+                scorch_core::view::granularity::LINK_KEY,
+                self.granularity.name().to_string(),
+            ));
         }
         if let Some(u) = self.unit {
             out.push(("unit", u.short().to_string()));
@@ -629,6 +642,8 @@ impl UrlState {
             source: Source::Embedded { profile, base },
             event: None,
             weight: d.weight,
+            // The carried stacks are the shown granularity's nodes already.
+            granularity: d.granularity,
             // The carried stacks state their unit (`# scorch-unit:`).
             unit: None,
             root: None,

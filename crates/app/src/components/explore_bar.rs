@@ -12,6 +12,8 @@ use crate::url::UrlKey;
 use leptos::prelude::*;
 use scorch_core::analysis::{search::Pattern, transforms::Transform};
 use scorch_core::view::calltree::Order;
+use scorch_core::view::Granularity;
+use scorch_core::ViewOptions;
 use wasm_bindgen::JsCast;
 
 /// Search, view mode, order, colours, the selected function's actions and the transform chips.
@@ -23,6 +25,12 @@ pub fn ExploreBar() -> impl IntoView {
     let diff = expect_context::<DiffState>();
     let main = expect_context::<Panes>().main;
     // Hot/cold colouring is offered where samples say on- or off-CPU (the wall-clock event's `cpu` label).
+    // Granularity is offered where the profile says where its code lives (pprof, V8: `Profile::sites`).
+    let load = expect_context::<crate::state::load::LoadState>();
+    let has_sites = move || {
+        load.loaded
+            .with(|l| l.as_ref().is_some_and(|l| l.imported.profile.sites.is_some()))
+    };
     let has_cpu_label = move || {
         main.data.with(|d| {
             d.as_ref().is_some_and(|d| {
@@ -150,6 +158,17 @@ pub fn ExploreBar() -> impl IntoView {
         // room from the selection's, so the options never move.
         <Legend/>
         <span class="graph-options">
+            <Show when=has_sites>
+                <label class="control" title="What one box stands for, as pprof's -functions, -lines, -files, -addresses"><span class="ctl-label">"Granularity "</span>
+                    <select data-testid="granularity-select" prop:value=move || view.options.get().granularity.name()
+                        on:change=move |ev| actions.set_view(ViewOptions {
+                            granularity: Granularity::parse(&event_target_value(&ev)).unwrap_or_default(),
+                            ..view.options.get_untracked()
+                        })>
+                        {Granularity::ALL.map(|g| view! { <option value=g.name()>{g.name()}</option> }).collect_view()}
+                    </select>
+                </label>
+            </Show>
             <label class="control"><span class="ctl-label">"Order "</span>
                 <select data-testid="order-select" prop:value=move || view.order.get().key()
                     on:change=move |ev| {

@@ -53,6 +53,7 @@ impl Actions {
         if s.weight == WeightMode::Count {
             v.weight = WeightMode::Count;
         }
+        v.granularity = s.granularity;
         v.declared = s.unit;
         v.mean_of = s.mean_of;
         if let Some(root) = s.root.as_deref().and_then(|r| root_from_key(r, p)) {
@@ -184,6 +185,7 @@ impl Actions {
                 .map(|e| e.name.clone());
         }
         s.weight = v.weight;
+        s.granularity = v.granularity;
         s.unit = v.declared.filter(|_| scorch_core::view::takes_declared_unit(p));
         s.mean_of = v.mean_of;
         if v.root != default.root {

@@ -99,15 +99,29 @@ async fn flame_in_worker(
 }
 
 impl Actions {
-    /// The loaded profile after the transforms; on a transform error, the error is shown and the profile as is.
+    /// The loaded profile at the view's granularity (`scorch_core::view::granularity`: lines, files or
+    /// addresses are a profile of their own, with other frames, so other colours and masks), then after the
+    /// transforms, as the CLI applies them; on a transform error, the error is shown and the profile before them.
     fn transformed(&self, l: &Arc<Loaded>) -> Arc<Loaded> {
+        let g = self.view.options.with_untracked(|o| o.granularity);
+        let l = match scorch_core::view::granularity::at(&l.imported.profile, g) {
+            std::borrow::Cow::Borrowed(_) => l.clone(),
+            std::borrow::Cow::Owned(profile) => Arc::new(Loaded::new(
+                l.name.clone(),
+                scorch_core::Imported {
+                    profile,
+                    gzip: l.imported.gzip,
+                    bytes: l.imported.bytes,
+                },
+            )),
+        };
         let ts = self.search.transforms.get_untracked();
         match scorch_core::analysis::transforms::apply_all(&l.imported.profile, &ts) {
-            Ok(None) => l.clone(),
+            Ok(None) => l,
             Ok(Some(p)) => Arc::new(l.derived(p)),
             Err(e) => {
                 self.load.error.set(Some(e));
-                l.clone()
+                l
             }
         }
     }

@@ -270,3 +270,20 @@ fn notes_round_trip_raw_and_capped() {
         vec!["9900 notes left out: a link carries at most 100".to_string()]
     );
 }
+
+#[test]
+fn round_trips_the_granularity() {
+    let link = "#url=u.pb.gz&gran=lines";
+    let s = UrlState::parse(link);
+    assert_eq!(s.granularity, scorch_core::view::Granularity::Lines);
+    assert_eq!(s.render().as_deref(), Some(link));
+    // Functions (the default) writes nothing; an unknown word reads as functions.
+    assert_eq!(
+        UrlState::parse("#url=u.pb.gz&gran=functions").render().as_deref(),
+        Some("#url=u.pb.gz")
+    );
+    assert_eq!(
+        UrlState::parse("#gran=bytes").granularity,
+        scorch_core::view::Granularity::Functions
+    );
+}
