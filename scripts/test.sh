@@ -21,7 +21,7 @@ cargo test --locked -p scorch-core -p scorch-cli
 cargo test --locked -p scorch-app --lib
 
 step "fuzz (20 s per target; long runs: fuzz/run.sh TARGET SECONDS, figures in docs/BENCHMARKS.md)"
-for t in loader folded perf perfdata pprof link json callgrind heapprofile cprofile dhat; do
+for t in loader folded perf perfdata pprof link json callgrind heapprofile cprofile dhat jfr; do
     FUZZ_QUIET=1 fuzz/run.sh "$t" 20
 done
 
