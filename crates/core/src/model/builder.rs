@@ -42,6 +42,7 @@ pub struct ProfileBuilder {
     info: Vec<(String, String)>,
     duration_ns: Option<u64>,
     lost: Option<super::Lost>,
+    markers: Vec<super::Marker>,
     total: u64,
 }
 
@@ -69,6 +70,7 @@ impl ProfileBuilder {
             info: Vec::new(),
             duration_ns: None,
             lost: None,
+            markers: Vec::new(),
             total: 0,
         }
     }
@@ -119,6 +121,7 @@ impl ProfileBuilder {
             info: meta.info,
             duration_ns: meta.duration_ns,
             lost: meta.lost,
+            markers: meta.markers,
             total,
         }
     }
@@ -174,6 +177,11 @@ impl ProfileBuilder {
 
     pub fn add_info(&mut self, key: &str, value: String) {
         self.info.push((key.to_string(), value));
+    }
+
+    /// Adds a marker (kept in input order).
+    pub fn marker(&mut self, m: super::Marker) {
+        self.markers.push(m);
     }
 
     /// Adds a thread; returns its index. The caller dedupes.
@@ -351,6 +359,7 @@ impl ProfileBuilder {
                 info: self.info,
                 duration_ns: self.duration_ns,
                 lost: self.lost,
+                markers: self.markers,
             },
             total: self.total,
         };
