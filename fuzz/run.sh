@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for SECONDS (default 60), seeded from the repo's test data. Needs a nightly toolchain
 # and cargo-fuzz (`cargo install cargo-fuzz --locked`). Findings land in fuzz/artifacts/TARGET/.
-# Usage: fuzz/run.sh loader|folded|perf|perfdata|pprof|link|json|callgrind|heapprofile|cprofile|dhat [SECONDS]   (FUZZ_QUIET=1: one summary line, as in the tests)
+# Usage: fuzz/run.sh loader|folded|perf|perfdata|pprof|link|json|callgrind|heapprofile|cprofile|dhat|jfr [SECONDS]   (FUZZ_QUIET=1: one summary line, as in the tests)
 set -euo pipefail
 cd "$(dirname "$0")"
 target=$1
@@ -20,6 +20,7 @@ case $target in
     heapprofile) cp -n ../crates/cli/tests/data/heapprofile/prog.heapprofile "corpus/$target/"
                  printf '{"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"id":1,"children":[{"callFrame":{"functionName":"f","url":"a.js","lineNumber":2},"selfSize":8,"id":2,"children":[]}]},"samples":[{"size":8,"nodeId":2,"ordinal":1}]}' > "corpus/$target/small.heapprofile" ;;
     cprofile) cp -n ../crates/cli/tests/data/cprofile/prog.prof "corpus/$target/" ;;
+    jfr) cp -n ../crates/cli/tests/data/jfr/hot.jfr "corpus/$target/" ;;
     dhat) cp -n ../crates/cli/tests/data/dhat/dhat.out "corpus/$target/" ;;
     loader|link) cp -n $data/folded/inf-base-flames.txt $data/perf/fg-perf-dd-stacks-01.txt $data/pprof/parca-fib.pb.gz "corpus/$target/" ;;
     *) echo "unknown target $target" >&2; exit 2 ;;

@@ -21,7 +21,7 @@ cargo test --locked -p scorch-core -p scorch-cli
 cargo test --locked -p scorch-app --lib
 
 step "fuzz (20 s per target, two at a time; long runs: fuzz/run.sh TARGET SECONDS, figures in docs/BENCHMARKS.md)"
-printf '%s\n' loader folded perf perfdata pprof link json callgrind heapprofile cprofile dhat |
+printf '%s\n' loader folded perf perfdata pprof link json callgrind heapprofile cprofile dhat jfr |
     FUZZ_QUIET=1 xargs -P 2 -I '{}' fuzz/run.sh '{}' 20
 
 step "wasm build (release, with the test hooks: the \`testing\` feature)"

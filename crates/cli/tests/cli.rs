@@ -708,7 +708,7 @@ fn help_names_every_format_the_loader_reads() {
     let (code, out, err) = scorch(&["--help"], None);
     assert_eq!(code, 0, "{err}");
     let formats = scorch_core::import::formats();
-    assert_eq!(formats.len(), 13, "the formats the loader sniffs");
+    assert_eq!(formats.len(), 14, "the formats the loader sniffs");
     let first = out.lines().next().unwrap_or_default();
     for f in formats {
         assert!(

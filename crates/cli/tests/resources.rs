@@ -10,8 +10,8 @@
 //! byte by byte, `perf_data`): very many samples of one callchain, very many mappings and forks across many
 //! processes and threads (the mappings forks copy), and file headers whose sections claim huge sizes; and
 //! callgrind call graphs whose expansion into stacks could outgrow them (`resources/graphs.rs`); V8 heap
-//! profiles' nested node trees and DHAT's program points, very deep and very wide (`resources/heap.rs`); and
-//! cProfile's call graphs (`resources/graphs.rs`).
+//! profiles' nested node trees and DHAT's program points, very deep and very wide (`resources/heap.rs`);
+//! cProfile's call graphs (`resources/graphs.rs`); JFR's deep stack trace, many samples (`resources/jfr.rs`).
 //!
 //! Size: the test binary runs the debug `scorch` (10–30× slower than release), so by default the shapes are a
 //! fifth of the sizes (a 1,000,000-frame stack instead of 5,000,000, 200,000 children, 200,000 perf
@@ -28,6 +28,8 @@
 mod graphs;
 #[path = "resources/heap.rs"]
 mod heap;
+#[path = "resources/jfr.rs"]
+mod jfr;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -254,15 +256,19 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     p
 }
 
-/// Writes `text` as a file and runs every command on it (any format the loader sniffs).
 fn input_shape(name: &'static str, text: Vec<u8>, total: u64, frame: &'static str) {
+    shape_of(name, text, total, frame, false);
+}
+
+/// Writes `text` as a file and runs every command on it (any format the loader sniffs); `timed`: samples have times.
+fn shape_of(name: &'static str, text: Vec<u8>, total: u64, frame: &'static str, timed: bool) {
     let dir = tempdir();
     let s = Shape {
         name,
         file: write(&dir, name, &text),
         total,
         frame,
-        timed: false,
+        timed,
     };
     drop(text);
     every_command(&s);

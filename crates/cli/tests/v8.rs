@@ -271,7 +271,7 @@ fn a_json_file_that_is_neither_names_the_formats_tried() {
     assert!(err.contains("looks like JSON"), "{err}");
     assert!(
         err.contains(
-            "tried perf-data, cprofile, pprof, speedscope, gecko, dhat, v8-heapprofile, v8-cpuprofile, chrome-trace, callgrind, bpftrace, perf-script, folded"
+            "tried perf-data, jfr, cprofile, pprof, speedscope, gecko, dhat, v8-heapprofile, v8-cpuprofile, chrome-trace, callgrind, bpftrace, perf-script, folded"
         ),
         "{err}"
     );

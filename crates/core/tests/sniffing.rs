@@ -160,3 +160,17 @@ fn a_dhat_file_is_read_as_dhat() {
     let p = common::same_however_cut(dir, "dhat.out", scorch_core::Format::Dhat);
     assert_eq!(p.events.len(), 11);
 }
+
+/// A JFR recording (`crates/cli/tests/data/jfr/PROVENANCE.md`) starts with the chunk magic `FLR\0`: read as JFR,
+/// the same in chunks and gzip'd; two recordings back to back (two chunks) are one recording of both.
+#[test]
+fn a_jfr_recording_is_read_as_jfr() {
+    let dir = "../../../cli/tests/data/jfr";
+    let p = common::same_however_cut(dir, "hot.jfr", scorch_core::Format::Jfr);
+    assert_eq!(p.events.len(), 4);
+    let mut two = data(dir, "hot.jfr");
+    two.extend_from_slice(&data(dir, "hot.jfr"));
+    let q = load(&two).unwrap();
+    assert_eq!(q.samples.len(), 2 * p.samples.len());
+    assert_eq!(q.events.len(), 4);
+}

@@ -8,6 +8,7 @@ pub mod heatmap;
 pub mod info;
 pub mod link;
 pub mod list;
+pub mod markers;
 pub mod pack;
 pub mod search;
 pub mod series;
@@ -81,6 +82,8 @@ pub enum Command {
     Info(info::InfoArgs),
     /// FlameScope's subsecond-offset heatmap: sample counts per second (column) and offset within it (row)
     Heatmap(heatmap::HeatmapArgs),
+    /// Markers (trace duration and instant events, Gecko markers) by thread: name, start, duration
+    Markers(markers::MarkersArgs),
     /// A link that carries the profile itself (compressed) to a scorch viewer, with its timestamps when they fit
     Link(link::LinkArgs),
     /// What changed from BASE (before) to TARGET (after): functions by change in their share of each total
@@ -104,6 +107,7 @@ impl Command {
             Command::Search(a) => search::run(a),
             Command::Info(a) => info::run(a),
             Command::Heatmap(a) => heatmap::run(a),
+            Command::Markers(a) => markers::run(a),
             Command::Link(a) => link::run(a),
             Command::Diff(a) => diff::run(a),
             Command::Export(a) => export::run(a),

@@ -51,6 +51,9 @@ pub enum Basis {
     /// which no stack names any entry point: its producer trims them, so names cannot tell; `broken` is 0 and
     /// not judged.
     NoEntryPoints,
+    /// A JFR recording: the JVM walks every Java frame of a thread and marks the stacks it cut at the
+    /// recording's depth, which the importer puts under `[truncated stack]`: `broken` is their weight.
+    JvmWalker,
 }
 
 /// The stack health of a view. (Serde: the import worker computes it for the first view and sends it over.)
@@ -186,7 +189,7 @@ impl StackHealth {
         if self.basis == Basis::GoRuntime {
             out.push(ADVICE_GO);
         }
-        if self.broken_percent() >= ATTENTION_PERCENT {
+        if self.basis == Basis::EntryPoints && self.broken_percent() >= ATTENTION_PERCENT {
             out.push(ADVICE_FRAME_POINTERS);
         }
         if self.unsymbolized_percent() >= ATTENTION_PERCENT {
@@ -210,6 +213,10 @@ impl StackHealth {
             Basis::NoEntryPoints => {
                 "not judged (no stack names an entry point: this file's producer trims them)".to_string()
             }
+            Basis::JvmWalker => format!(
+                "{} of the total in stacks the JVM cut at the recording's stack depth",
+                format_percent(self.broken_percent(), 100.0)
+            ),
             Basis::EntryPoints => format!(
                 "{} of the total in stacks that reach no known entry point",
                 format_percent(self.broken_percent(), 100.0)
@@ -448,6 +455,8 @@ fn basis(p: &Profile, ok: &[bool]) -> Basis {
         Format::V8CpuProfile | Format::ChromeTrace | Format::V8HeapProfile
     ) {
         Basis::V8Profiler
+    } else if p.meta.format == Format::Jfr {
+        Basis::JvmWalker
     } else if p.meta.format == Format::Cprofile {
         Basis::Traced
     } else if matches!(p.meta.format, Format::Pprof | Format::Speedscope | Format::Dhat)
@@ -537,9 +546,21 @@ pub fn stack_health(p: &Profile, v: &ViewOptions) -> StackHealth {
     }
     let unresolved = unresolved_weights(p, &per_stack);
     let basis = basis(p, &ok);
+    let broken = match basis {
+        Basis::EntryPoints => broken,
+        Basis::JvmWalker => {
+            let cut = under_truncated_root(p);
+            per_stack
+                .iter()
+                .zip(&cut)
+                .filter(|(_, &c)| c)
+                .fold(0u64, |a, (&w, _)| a.saturating_add(w))
+        }
+        _ => 0,
+    };
     StackHealth {
         total,
-        broken: if basis == Basis::EntryPoints { broken } else { 0 },
+        broken,
         unsymbolized: unsym,
         depth: depth_stats(&hist, total),
         basis,
@@ -624,13 +645,31 @@ fn depth_stats(hist: &[u64], total: u64) -> DepthStats {
 }
 
 /// Rows whose stacks reach no entry point, for the *stack health* colouring: `true` where the path is cut short.
-/// Same rule as [`stack_health`]; none when the basis is not [`Basis::EntryPoints`].
+/// Same rule as [`stack_health`]; none when the basis is neither [`Basis::EntryPoints`] nor [`Basis::JvmWalker`].
 pub fn truncated_rows(p: &Profile) -> Vec<bool> {
     let ok = reaches_entry(p).0;
-    if basis(p, &ok) != Basis::EntryPoints {
-        return vec![false; ok.len()];
+    match basis(p, &ok) {
+        Basis::EntryPoints => ok.into_iter().map(|ok| !ok).collect(),
+        Basis::JvmWalker => under_truncated_root(p),
+        _ => vec![false; ok.len()],
     }
-    ok.into_iter().map(|ok| !ok).collect()
+}
+
+/// Per stack row: is its root frame `[truncated stack]` (where an importer that knows a stack was cut puts it)?
+fn under_truncated_root(p: &Profile) -> Vec<bool> {
+    let n = p.stacks.len();
+    let mut out: Vec<bool> = Vec::with_capacity(n);
+    for i in 0..n {
+        let parent = p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT);
+        let cut = if parent == NO_PARENT {
+            let f = p.stacks.frame.get(i).copied().unwrap_or(FrameId(0));
+            p.frame_name(f) == TRUNCATED_ROOT
+        } else {
+            out.get(parent as usize).copied().unwrap_or(false)
+        };
+        out.push(cut);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! - `gate.rs` and `welch.rs`: the noise-aware regression gate (Welch's t-test on per-run shares);
 //! - `heatmap.rs`: the subsecond-offset heatmap;
 //! - `lost.rs`: lost events (perf `PERF_RECORD_LOST`) per heatmap column;
+//! - `markers.rs`: the marker list (per thread: name, start, duration);
 //! - `stats.rs`: sampling error (Wilson intervals of shares) and sampling rates;
 //! - `health.rs`: stack health (truncated and unsymbolized shares, depth) with advice;
 //! - `duration.rs`: how much of the recording's time the samples account for (the "missing time");
@@ -26,6 +27,7 @@ pub mod gate;
 pub mod health;
 pub mod heatmap;
 pub mod lost;
+pub mod markers;
 pub mod sandwich;
 pub mod search;
 pub mod series;

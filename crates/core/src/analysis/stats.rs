@@ -113,7 +113,8 @@ pub fn counts_view(p: &Profile, v: &ViewOptions) -> Option<(ViewOptions, CountSo
         | Format::V8CpuProfile
         | Format::ChromeTrace
         | Format::Speedscope
-        | Format::Gecko => Some((
+        | Format::Gecko
+        | Format::Jfr => Some((
             ViewOptions {
                 weight: WeightMode::Count,
                 ..v.clone()

@@ -3,7 +3,7 @@
 //! Inside, dependencies flow one way too: the shared pieces (`importer.rs`: the trait every format answers,
 //! `lines.rs`: line splitting, `kind.rs`: frame kinds several formats derive, `json.rs`: JSON
 //! sniffing, streaming and typed parsing, `graph.rs`: a call graph turned into stacks) sit below the formats
-//! (`folded/`, `perf/`, `perfdata/`, `pprof/`, `v8/`, `speedscope/`, `gecko/`, `bpftrace/`, `callgrind/`, `cprofile/`, `dhat/`), which sit below the dispatcher (`sniff.rs`) and the streaming
+//! (`folded/`, `perf/`, `perfdata/`, `pprof/`, `v8/`, `speedscope/`, `gecko/`, `bpftrace/`, `callgrind/`, `cprofile/`, `dhat/`, `jfr/`), which sit below the dispatcher (`sniff.rs`) and the streaming
 //! [`Loader`] (`loader.rs`). No format imports another format or the dispatcher.
 
 pub mod bpftrace;
@@ -15,6 +15,7 @@ pub mod folded;
 pub mod gecko;
 pub(crate) mod graph;
 pub mod importer;
+pub mod jfr;
 pub(crate) mod json;
 mod kind;
 pub(crate) mod lines;

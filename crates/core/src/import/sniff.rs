@@ -8,6 +8,7 @@ use super::dhat::{DhatFormat, DhatOptions, DhatParser};
 use super::folded::{FoldedFormat, FoldedOptions, FoldedParser};
 use super::gecko::{GeckoFormat, GeckoOptions, GeckoParser};
 use super::importer::{Applicable, Importer, Parse};
+use super::jfr::{JfrFormat, JfrOptions, JfrParser};
 use super::options::ImportOptions;
 use super::perf::{PerfFormat, PerfOptions, PerfParser};
 use super::perfdata::{PerfDataFormat, PerfDataOptions, PerfDataParser};
@@ -20,14 +21,14 @@ use super::v8::{
 use crate::model::{Format, ImportError, Profile};
 
 /// The registry: every format once, its importer (the sniffer) and how its parser is made from the options, in
-/// the order the importers are asked: binary first (perf.data by its magic, then cProfile's marshalled dict by the type
+/// the order the importers are asked: binary first (perf.data by its magic, then JFR's chunk magic `FLR\0`, then cProfile's marshalled dict by the type
 /// bytes of its first key, then pprof) (text never starts with a valid run of
 /// profile.proto fields), then the JSON formats (a `{` or `[` with their keys; speedscope and Gecko first, since
 /// they answer no at once on another JSON format's keys while the V8 formats wait for theirs; DHAT's, by its first key;
 /// the heap profile before the `.cpuprofile`, as each says no at once on the other's first key), then callgrind
 /// (its first line, or a header of known `key:` lines up to `events:`), then bpftrace's `@[` blocks,
 /// then perf script, then folded (whose lines are the least distinctive).
-static FORMATS: [Registered; 13] = [
+static FORMATS: [Registered; 14] = [
     Registered {
         importer: &PerfDataFormat,
         parser: |o| {
@@ -35,6 +36,14 @@ static FORMATS: [Registered; 13] = [
                 max_bytes: o.max_whole_input_bytes,
                 keep_warnings: Some(o.keep_warnings),
             }))))
+        },
+    },
+    Registered {
+        importer: &JfrFormat,
+        parser: |o| {
+            Box::new(JfrParser::new(&JfrOptions {
+                max_bytes: o.max_whole_input_bytes,
+            }))
         },
     },
     Registered {
@@ -177,6 +186,7 @@ parse! {
     CallgrindParser, samples samples;
     CprofileParser;
     DhatParser;
+    JfrParser;
 }
 
 /// The formats the dispatcher tries, in order: every format scorch reads.

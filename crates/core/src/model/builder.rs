@@ -45,6 +45,7 @@ pub struct ProfileBuilder {
     lost: Option<super::Lost>,
     /// Allocated at the first [`ProfileBuilder::location`].
     sites: Option<Box<(Sites, SiteIndex)>>,
+    markers: Vec<super::Marker>,
     total: u64,
 }
 
@@ -73,6 +74,7 @@ impl ProfileBuilder {
             duration_ns: None,
             lost: None,
             sites: None,
+            markers: Vec::new(),
             total: 0,
         }
     }
@@ -129,6 +131,7 @@ impl ProfileBuilder {
             duration_ns: meta.duration_ns,
             lost: meta.lost,
             sites,
+            markers: meta.markers,
             total,
         }
     }
@@ -208,6 +211,11 @@ impl ProfileBuilder {
 
     pub fn add_info(&mut self, key: &str, value: String) {
         self.info.push((key.to_string(), value));
+    }
+
+    /// Adds a marker (kept in input order).
+    pub fn marker(&mut self, m: super::Marker) {
+        self.markers.push(m);
     }
 
     /// Adds a thread; returns its index. The caller dedupes.
@@ -391,6 +399,7 @@ impl ProfileBuilder {
                 info: self.info,
                 duration_ns: self.duration_ns,
                 lost: self.lost,
+                markers: self.markers,
             },
             sites,
             total: self.total,

@@ -31,6 +31,8 @@ pub enum Format {
     Cprofile,
     /// DHAT's JSON profile (`valgrind --tool=dhat`, `dhat.out.PID`; the Rust `dhat` crate's `dhat-heap.json`).
     Dhat,
+    /// Java Flight Recorder's chunked binary recording (`java -XX:StartFlightRecording`, `jcmd JFR.dump`).
+    Jfr,
 }
 
 impl Format {
@@ -49,6 +51,7 @@ impl Format {
             Format::V8HeapProfile => "v8-heapprofile",
             Format::Cprofile => "cprofile",
             Format::Dhat => "dhat",
+            Format::Jfr => "jfr",
         }
     }
 }
@@ -70,6 +73,7 @@ impl Format {
             Format::V8HeapProfile => "V8 .heapprofile",
             Format::Cprofile => "Python cProfile (pstats)",
             Format::Dhat => "DHAT JSON",
+            Format::Jfr => "Java Flight Recorder (JFR)",
         }
     }
 
@@ -85,6 +89,7 @@ impl Format {
             Format::V8HeapProfile => "nodes",
             Format::Cprofile => "functions",
             Format::Dhat => "program points",
+            Format::Jfr => "samples",
         }
     }
 }

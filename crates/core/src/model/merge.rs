@@ -452,7 +452,7 @@ impl Merger {
 }
 
 /// Merges `b`'s facts into `a`'s: records and warnings added (the first [`Warnings::keep`] kept, `a`'s first),
-/// lost events added, info entries not already present appended; format, unit, decimals (already rescaled),
+/// lost events added, info entries not already present appended, markers appended; format, unit, decimals (already rescaled),
 /// default event and duration are `a`'s when `a` states them.
 fn merge_meta(a: &mut Meta, b: Meta, emap: impl Fn(u16) -> u16) {
     let Meta {
@@ -465,7 +465,9 @@ fn merge_meta(a: &mut Meta, b: Meta, emap: impl Fn(u16) -> u16) {
         info,
         duration_ns,
         lost,
+        markers,
     } = b;
+    a.markers.extend(markers);
     a.records += records;
     merge_warnings(&mut a.warnings, warnings);
     if a.default_event == 0 && default_event != 0 {

@@ -17,6 +17,7 @@ pub mod error;
 pub mod format;
 pub mod intern;
 pub mod lost;
+pub mod marker;
 pub mod merge;
 pub mod pprof_proto;
 mod rename;
@@ -28,6 +29,7 @@ pub use builder::{FullSample, Indexed, ProfileBuilder};
 pub use error::{ImportError, ImportErrorKind, KindCount, Warning, WarningKind, Warnings};
 pub use format::Format;
 pub use lost::Lost;
+pub use marker::Marker;
 pub use merge::Merger;
 pub use sites::{Location, Sites, NO_STR};
 pub use units::{DeclaredUnit, Unit, Weight};
@@ -335,6 +337,8 @@ pub struct Meta {
     pub duration_ns: Option<u64>,
     /// Events the recorder reported lost (perf `PERF_RECORD_LOST`), `None` when the input reports none.
     pub lost: Option<Lost>,
+    /// Markers on the time axis (Chrome trace duration and instant events, Gecko markers), in input order.
+    pub markers: Vec<Marker>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

@@ -48,7 +48,7 @@ pub struct TreeColumns {
 }
 
 /// Bumped whenever the model's shape changes.
-const VERSION: u8 = 5;
+const VERSION: u8 = 6;
 
 /// Why a buffer could not be made or read.
 #[derive(Debug, thiserror::Error)]

@@ -13,9 +13,11 @@
 //! - Sample `i` is at `time[i]` ms (or the running sum of `timeDeltas`), kept as integer ns; it weighs
 //!   `weight[i]` (1 when the column is null). `weightType` `samples` is a count, `tracing-ms` time (ms → ns),
 //!   `bytes` bytes.
+//! - Each thread's `markers` table is read as markers (`markers.rs`), on the samples' clock.
 //! - The raw Gecko format that Firefox itself writes (tables as `schema` + `data`) is not read: a typed error
 //!   says so.
 
+mod markers;
 mod sniff;
 
 pub use sniff::GeckoFormat;
@@ -93,6 +95,8 @@ struct Thread {
     resource_table: ResourceTable,
     #[serde(default, rename = "stringArray")]
     string_array: Option<Vec<String>>,
+    #[serde(default)]
+    markers: markers::MarkerTable,
 }
 
 #[derive(Deserialize)]
@@ -208,6 +212,8 @@ fn build(file: File) -> Result<Profile, ImportError> {
     let unit = units.first().cloned().unwrap_or(Unit::Samples);
     let mut records = 0u64;
     let mut timed: Option<bool> = None;
+    let category_names: Vec<String> = file.meta.categories.iter().map(|c| c.name.clone()).collect();
+    let mut marks_skipped = 0u64;
     for (ti, t) in file.threads.iter().enumerate() {
         let path = format!("threads[{ti}]");
         if t.samples.schema.is_some() {
@@ -216,6 +222,18 @@ fn build(file: File) -> Result<Profile, ImportError> {
                  read: open it in the Firefox Profiler and download it, which writes the processed format"
             )));
         }
+        let owner = markers::Owner {
+            name: t
+                .name
+                .as_deref()
+                .or(t.process_name.as_deref())
+                .unwrap_or("")
+                .trim(),
+            pid: id_of(&t.pid),
+            tid: id_of(&t.tid),
+        };
+        let strings = t.string_array.as_deref().unwrap_or(&file.shared.string_array);
+        marks_skipped += markers::take(&t.markers, strings, &category_names, &owner, &mut b);
         if t.samples.stack.is_empty() {
             continue;
         }
@@ -392,6 +410,12 @@ fn build(file: File) -> Result<Profile, ImportError> {
     }
     if let Some(p) = &file.meta.product {
         b.add_info("product", p.clone());
+    }
+    if marks_skipped > 0 {
+        b.add_info(
+            "markers not taken",
+            format!("{marks_skipped} markers without a name or a time in range, or of an unknown phase"),
+        );
     }
     if let Some(i) = file.meta.interval {
         b.add_info("interval", format!("{i} ms"));

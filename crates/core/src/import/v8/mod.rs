@@ -20,6 +20,7 @@
 
 mod cpuprofile;
 mod heapprofile;
+mod marks;
 mod nodes;
 mod sniff;
 mod trace;

@@ -1,7 +1,9 @@
 //! Chrome/Edge trace JSON (`[event, ...]` or `{"traceEvents": [event, ...], ...}`): streamed record by record
-//! ([`json::ArrayScanner`]); only `Profile`, `ProfileChunk` and `CpuProfile` events and the `thread_name` /
-//! `process_name` metadata are parsed, into typed structs; every other event is skipped unbuilt.
+//! ([`json::ArrayScanner`]); only `Profile`, `ProfileChunk` and `CpuProfile` events, the `thread_name` /
+//! `process_name` metadata and the duration and instant events (markers, `marks.rs`) are parsed, into typed
+//! structs; every other event is skipped unbuilt.
 
+use super::marks::{is_mark, MarkEvent, Marks};
 use super::nodes::{add_samples, Micros, Namer, Node, RawProfile};
 use super::{err, with_format, V8Options};
 use crate::import::json::{self, ArrayScanner, Record};
@@ -9,6 +11,20 @@ use crate::model::{Format, ImportError, ImportErrorKind, Profile, ProfileBuilder
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use std::borrow::Cow;
+
+/// How a duration or instant event's phase is written (`"ph":"X"`, or with a space as Python's json writes).
+const MARK_PHASES: [&[u8]; 10] = [
+    br#""ph":"X""#,
+    br#""ph":"B""#,
+    br#""ph":"E""#,
+    br#""ph":"I""#,
+    br#""ph":"i""#,
+    br#""ph": "X""#,
+    br#""ph": "B""#,
+    br#""ph": "E""#,
+    br#""ph": "I""#,
+    br#""ph": "i""#,
+];
 
 /// The fields that decide whether an event is kept.
 #[derive(Deserialize)]
@@ -106,6 +122,7 @@ pub struct TraceParser {
     thread_names: FxHashMap<(i64, i64), String>,
     process_names: FxHashMap<i64, String>,
     whole: u64,
+    marks: Marks,
 }
 
 impl TraceParser {
@@ -117,6 +134,7 @@ impl TraceParser {
             thread_names: FxHashMap::default(),
             process_names: FxHashMap::default(),
             whole: 0,
+            marks: Marks::default(),
         }
     }
 
@@ -136,7 +154,24 @@ impl TraceParser {
     fn event(&mut self, rec: &Record<'_>) -> Result<(), ImportError> {
         let b = rec.bytes;
         let finder = |n: &[u8]| memchr::memmem::find(b, n).is_some();
-        if !finder(b"Profile") && !finder(b"_name") {
+        let mark = MARK_PHASES.iter().any(|p| finder(p));
+        let other = finder(b"Profile") || finder(b"_name");
+        if mark {
+            // A duration or instant event: a marker; one that does not read as one is counted, not an error.
+            match serde_json::from_slice::<MarkEvent>(b) {
+                Ok(e) if is_mark(e.ph()) => {
+                    self.marks.take(e);
+                    return Ok(());
+                }
+                Ok(_) => {}
+                Err(_) if !other => {
+                    self.marks.skipped += 1;
+                    return Ok(());
+                }
+                Err(_) => {}
+            }
+        }
+        if !other {
             return Ok(());
         }
         let path = rec.path();
@@ -280,6 +315,23 @@ impl TraceParser {
             if let Ok(d) = u64::try_from(end.saturating_sub(start)) {
                 b.set_duration_ns(d);
             }
+        }
+        let skipped = self.marks.skipped;
+        let (markers, unended) = self.marks.finish(&self.thread_names);
+        if !markers.is_empty() {
+            b.add_info("markers", markers.len().to_string());
+        }
+        if skipped > 0 || unended > 0 {
+            b.add_info(
+                "markers not taken",
+                format!(
+                    "{} duration or instant events without a time or an end without a begin; {unended} begins never ended (kept as instants)",
+                    skipped
+                ),
+            );
+        }
+        for m in markers {
+            b.marker(m);
         }
         b.add_info("trace events", events.to_string());
         b.add_info("CPU profiles", self.profiles.len().to_string());

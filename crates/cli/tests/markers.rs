@@ -1,0 +1,133 @@
+//! `scorch markers` (docs/CLI.md; docs/FORMATS.md, "Markers") against an independent walk of the input's JSON
+//! (`tests/oracles/markers.py`, written from the Trace Event Format and the processed Gecko profile's marker
+//! table, not from scorch):
+//!
+//! - a real Chromium trace (`crates/core/tests/data/v8/chromium-trace.json`, recorded by `record-trace.cjs`:
+//!   49 `X` events and 2 `I` events): every marker's thread, name, start and duration;
+//! - a Gecko profile: samply's real recording (`crates/core/tests/data/gecko/`) has no markers, so a marker
+//!   table (intervals, instants, an interval's start and end, a row without a time) is written into a copy of
+//!   it here; the oracle reads the same copy.
+
+mod common;
+use common::{core_data, scorch};
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+fn root() -> String {
+    format!("{}/../..", env!("CARGO_MANIFEST_DIR"))
+}
+
+type Row = (String, String, u64, Option<u64>);
+
+fn oracle(path: &str) -> Vec<Row> {
+    let out = Command::new("python3")
+        .arg(format!("{}/tests/oracles/markers.py", root()))
+        .arg(path)
+        .output()
+        .expect("python3 runs the oracle");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2].parse().unwrap(),
+                f[3].parse().ok(),
+            )
+        })
+        .collect()
+}
+
+fn scorch_rows(path: &str) -> Vec<Row> {
+    let (code, out, err) = scorch(&["markers", "--json", path]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut rows: Vec<Row> = v["markers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["thread"].as_str().unwrap().to_string(),
+                m["name"].as_str().unwrap().to_string(),
+                m["start_ns"].as_u64().unwrap(),
+                m["duration_ns"].as_u64(),
+            )
+        })
+        .collect();
+    rows.sort_by(|a, b| (&a.0, a.2, &a.1, a.3).cmp(&(&b.0, b.2, &b.1, b.3)));
+    rows
+}
+
+fn sorted(mut rows: Vec<Row>) -> Vec<Row> {
+    rows.sort_by(|a, b| (&a.0, a.2, &a.1, a.3).cmp(&(&b.0, b.2, &b.1, b.3)));
+    rows
+}
+
+/// Markers per thread and name: how many.
+fn counts(rows: &[Row]) -> BTreeMap<(String, String), usize> {
+    let mut m = BTreeMap::new();
+    for r in rows {
+        *m.entry((r.0.clone(), r.1.clone())).or_insert(0) += 1;
+    }
+    m
+}
+
+#[test]
+fn a_chromium_traces_duration_and_instant_events() {
+    let path = core_data("v8/chromium-trace.json");
+    let want = sorted(oracle(&path));
+    assert_eq!(want.len(), 51, "49 X and 2 I events");
+    let got = scorch_rows(&path);
+    assert_eq!(counts(&got), counts(&want));
+    assert_eq!(got, want);
+    assert!(want
+        .iter()
+        .any(|r| r.1 == "CpuProfiler::StartProfiling" && r.3 == Some(3_978_000)));
+    // The text: one line per marker, the thread first.
+    let (code, out, err) = scorch(&["markers", &path]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 51);
+    assert!(out.lines().all(|l| l.split('\t').count() == 4), "{out}");
+}
+
+#[test]
+fn a_gecko_profiles_marker_table() {
+    let src = core_data("gecko/samply-two-threads.symbolicated.json");
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&src).unwrap()).unwrap();
+    let threads = doc["threads"].as_array_mut().unwrap();
+    // samply's threads have their own strings: the names are added to each thread's table.
+    for (k, t) in threads.iter_mut().enumerate() {
+        let a = t["stringArray"].as_array_mut().unwrap();
+        let base = a.len() as u64;
+        for s in [format!("Load {k}"), "Paint".to_string(), "GC".to_string()] {
+            a.push(serde_json::json!(s));
+        }
+        t["markers"] = serde_json::json!({
+            "length": 5,
+            "name": [base, base + 1, base + 2, base + 2, base],
+            "startTime": [10.5, 20.25, 30.0, null, null],
+            "endTime": [15.75, null, null, 31.125, null],
+            "phase": [1, 0, 2, 3, 1],
+            "category": [0, 0, 0, 0, 0],
+            "data": [null, null, null, null, null],
+        });
+    }
+    let dir = std::env::temp_dir().join(format!("scorch-markers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("gecko-markers.json");
+    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let path = path.to_str().unwrap();
+    let want = sorted(oracle(path));
+    // 4 of 5 rows per thread: the interval without times is not a marker.
+    assert_eq!(want.len(), 4 * doc["threads"].as_array().unwrap().len());
+    assert_eq!(scorch_rows(path), want);
+    assert!(want
+        .iter()
+        .any(|r| r.1 == "Load 0" && r.2 == 10_500_000 && r.3 == Some(5_250_000)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
