@@ -46,6 +46,7 @@ pub fn App() -> impl IntoView {
         <ErrorBanner/>
         <DiffBar/>
         <HeatmapPanel/>
+        <super::marker_track::MarkerTrack/>
         <ThreadList/>
         <super::profile_list::ProfileList/>
         <ExploreBar/>

@@ -21,6 +21,7 @@ pub mod heatmap;
 pub mod info_panel;
 pub mod keys;
 pub mod legend;
+pub mod marker_track;
 pub mod notes_panel;
 pub mod open_controls;
 pub mod orientation_toggle;
