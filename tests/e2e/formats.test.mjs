@@ -1,4 +1,4 @@
-// speedscope, Firefox Profiler (samply), bpftrace, async-profiler, callgrind, V8 heap profile, cProfile and DHAT
+// speedscope, Firefox Profiler (samply), bpftrace, async-profiler, callgrind, V8 heap profile, cProfile, DHAT and JFR
 // files in the browser: each recorded or vendored
 // file opens by drop and by `#url=` with the status totals the native CLI gives, the timed ones fill the heatmap, and
 // a broken speedscope file says where and keeps the open profile.
@@ -30,6 +30,8 @@ const FILES = [
   ['cli/heapprofile', 'prog.heapprofile', 'v8-heapprofile', false],
   ['cli/cprofile', 'prog.prof', 'cprofile', false],
   ['cli/dhat', 'dhat.out', 'dhat', false],
+  // java -XX:StartFlightRecording (crates/cli/tests/data/jfr/PROVENANCE.md): timed samples.
+  ['cli/jfr', 'hot.jfr', 'jfr', true],
 ];
 let server, b;
 before(async () => { server = await serve(undefined, '/', { '/data/': DATA, '/cli-data/': CLI_DATA }); b = await browser(); });

@@ -1,7 +1,7 @@
 // The marker track (issue #45) on a real Chromium trace (crates/core/tests/data/v8/chromium-trace.json): it shows
 // the markers `scorch markers --json` lists (which crates/cli/tests/markers.rs checks against an independent walk
 // of the JSON), by thread; a click on a marker selects exactly its time range, and the flame graph's total is then
-// `scorch info --range` of that range; the search keeps the markers whose name has the text.
+// that of `scorch fold --range` of that range; the search keeps the markers whose name has the text.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -15,8 +15,9 @@ let server, b;
 before(async () => { server = await serve(); b = await browser(); });
 after(async () => { await b?.close(); await server?.close(); });
 
-/** `scorch info --range` of [a, b) ns after the heatmap origin: the total. */
-const totalIn = (a, z) => cli('info', '--range', (a / 1e9).toFixed(9), (z / 1e9).toFixed(9), TRACE).match(/^total:\s+(\d+)/m)[1];
+/** The total of `scorch fold --range` of [a, z) ns after the heatmap origin (its stacks' weights summed). */
+const totalIn = (a, z) => String(cli('fold', '--range', (a / 1e9).toFixed(9), (z / 1e9).toFixed(9), TRACE)
+  .split('\n').filter(Boolean).reduce((t, l) => t + Number(l.slice(l.lastIndexOf(' ') + 1)), 0));
 
 test('the marker track shows the CLI\'s markers by thread; a click selects exactly a marker\'s range', async () => {
   const { page } = b;

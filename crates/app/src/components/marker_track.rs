@@ -3,7 +3,8 @@
 //! the heatmap. Each marker is a button placed by its start and duration on the whole recording's time (hover:
 //! its name, category, start, duration and fields); a click selects exactly its time range, as a heatmap drag
 //! does, so the flame graph and every view follow. A search keeps the markers whose name has the text. Names
-//! are text only (a `title` and the button's text).
+//! are text only (a `title` and the button's text). Placed through the CSSOM (`style:left`…): the page's CSP forbids
+//! style attributes.
 
 use crate::state::load::LoadState;
 use crate::state::ui::UiState;
@@ -19,6 +20,12 @@ use std::sync::Arc;
 const LANES: usize = 12;
 /// Markers put into one lane (the longest first when there are more); the rest are counted.
 const PER_LANE: usize = 400;
+/// Rows of one lane for markers that overlap, and the height of one (CSS px).
+const SUB_ROWS: usize = 6;
+const ROW_PX: usize = 15;
+/// The least share of the lane's width a marker takes when rows are assigned (about its drawn minimum of 3 px
+/// on a lane some 1,000 px wide, with room for its name to start).
+const MIN_SHARE: f64 = 0.008;
 
 /// A marker's words: name, category, start after the origin, duration, fields.
 fn describe(m: &MarkerRow) -> String {
@@ -72,7 +79,10 @@ pub fn MarkerTrack() -> impl IntoView {
         let span = (end - origin_ns) as f64;
         let q = query.get().to_lowercase();
         let mut by_thread: Vec<(String, Vec<&MarkerRow>)> = Vec::new();
-        for m in markers.iter().filter(|m| q.is_empty() || m.name.to_lowercase().contains(&q)) {
+        for m in markers
+            .iter()
+            .filter(|m| q.is_empty() || m.name.to_lowercase().contains(&q))
+        {
             match by_thread.last_mut() {
                 Some((t, v)) if *t == m.thread => v.push(m),
                 _ => by_thread.push((m.thread.clone(), vec![m])),
@@ -88,9 +98,33 @@ pub fn MarkerTrack() -> impl IntoView {
                     ms.sort_by_key(|m| std::cmp::Reverse(m.duration_ns.unwrap_or(0)));
                     ms.truncate(PER_LANE);
                 }
-                let buttons = ms
+                // Overlapping markers go to rows of their own (each at least MIN_SHARE of the lane wide, as
+                // drawn), the first row with room; past SUB_ROWS they share the last.
+                ms.sort_by_key(|m| m.start_ns);
+                let min = (span * MIN_SHARE) as u64;
+                let mut ends: Vec<u64> = Vec::new();
+                let placed: Vec<(&MarkerRow, usize)> = ms
                     .into_iter()
                     .map(|m| {
+                        let end = m.start_ns + m.duration_ns.unwrap_or(0).max(min);
+                        let row = match ends.iter().position(|&e| e <= m.start_ns) {
+                            Some(r) => r,
+                            None if ends.len() < SUB_ROWS => {
+                                ends.push(0);
+                                ends.len() - 1
+                            }
+                            None => SUB_ROWS - 1,
+                        };
+                        if let Some(e) = ends.get_mut(row) {
+                            *e = (*e).max(end);
+                        }
+                        (m, row)
+                    })
+                    .collect();
+                let rows = ends.len().max(1);
+                let buttons = placed
+                    .into_iter()
+                    .map(|(m, row)| {
                         let left = (m.start_ns - origin_ns) as f64 / span * 100.0;
                         let width = m.duration_ns.unwrap_or(0) as f64 / span * 100.0;
                         let range = (m.start_ns, m.start_ns + m.duration_ns.unwrap_or(0).max(1));
@@ -101,7 +135,8 @@ pub fn MarkerTrack() -> impl IntoView {
                                 data-testid="marker" data-name=m.name.clone() data-start=m.start_ns.to_string()
                                 data-duration=m.duration_ns.map_or(String::new(), |d| d.to_string())
                                 title=label.clone() aria-label=label
-                                style=format!("left: {left:.4}%; width: {width:.4}%")
+                                style:left=format!("{left:.4}%") style:width=format!("{width:.4}%")
+                                style:top=format!("{}px", 1 + row * ROW_PX)
                                 on:click=move |_| actions.select_time(Some(range), None)>
                                 {m.name.clone()}
                             </button>
@@ -112,7 +147,7 @@ pub fn MarkerTrack() -> impl IntoView {
                 view! {
                     <div class="marker-lane" data-testid="marker-lane" data-thread=thread.clone()>
                         <span class="marker-thread" title=thread.clone()>{thread.clone()}</span>
-                        <div class="marker-row">{buttons}</div>
+                        <div class="marker-row" style:height=format!("{}px", rows * ROW_PX + 2)>{buttons}</div>
                         {(more > 0).then(|| view! { <span class="hint">{format!("{more} shorter not drawn")}</span> })}
                     </div>
                 }
@@ -122,7 +157,11 @@ pub fn MarkerTrack() -> impl IntoView {
     let count = move || {
         list.with(|l| {
             l.as_ref().map_or((0, 0), |l| {
-                let lanes = l.0.markers.iter().map(|m| &m.thread).collect::<std::collections::BTreeSet<_>>();
+                let lanes =
+                    l.0.markers
+                        .iter()
+                        .map(|m| &m.thread)
+                        .collect::<std::collections::BTreeSet<_>>();
                 (l.0.markers.len(), lanes.len())
             })
         })
