@@ -206,11 +206,17 @@ pub fn CallGraphView() -> impl IntoView {
             .selected
             .with_untracked(|s| s.as_deref().and_then(|s| d.index_of(s)))
     };
+    // The graph whose edges are drawn: a new graph's first picture is drawn without its edges, and setting
+    // this asks for the next frame's picture with them (see `GraphLook::edges`).
+    let edges_for = RwSignal::new(0usize);
     let paint = move || {
         let (Some(Some(canvas)), Some(d)) = (canvas_ref.try_get_untracked(), data.get_untracked()) else {
             return;
         };
+        let id = Arc::as_ptr(&d) as usize;
+        let edges = edges_for.get_untracked() == id;
         let look = GraphLook {
+            edges,
             scheme: view.scheme.get_untracked(),
             dark: ui.is_dark(),
             selected: selected_index(&d),
@@ -220,8 +226,11 @@ pub fn CallGraphView() -> impl IntoView {
         let left = crate::state::timed("graph paint", || {
             graph::paint(&canvas, &d, &geom.get_untracked(), &look)
         });
-        if edges_left.get_untracked() != left {
+        if edges && edges_left.get_untracked() != left {
             edges_left.set(left);
+        }
+        if !edges {
+            edges_for.set(id);
         }
     };
     let redraw = Redraw::default();
@@ -233,6 +242,7 @@ pub fn CallGraphView() -> impl IntoView {
         search.selected.track();
         view.scheme.track();
         ui.theme.track();
+        edges_for.track();
         measure();
         redraw.request(paint);
     });

@@ -263,6 +263,9 @@ pub struct GraphLook {
     pub selected: Option<usize>,
     pub cursor: Option<usize>,
     pub hover: Option<usize>,
+    /// Draw the edges: the first picture of a graph is drawn without them, the next frame with them, so that
+    /// neither frame holds the whole first paint (its first run and the pixel buffer's first use are slow).
+    pub edges: bool,
 }
 
 /// The label font (as the flame graph's), at `px` CSS px.
@@ -292,7 +295,10 @@ pub fn paint(canvas: &HtmlCanvasElement, d: &GraphData, g: &GraphGeom, look: &Gr
     };
     let ctx = &surface.ctx;
     ctx.clear_rect(0.0, 0.0, g.width, g.height);
-    let (edges_on, nodes_on) = on_screen(d, g);
+    let (mut edges_on, nodes_on) = on_screen(d, g);
+    if !look.edges {
+        edges_on.clear();
+    }
     let mut left = 0;
     let segments: usize = edges_on
         .iter()
@@ -358,12 +364,29 @@ pub fn warm_up() {
             selected: Some(0),
             cursor: None,
             hover: None,
+            edges: true,
         };
         paint(&canvas, &d, &geom, &look);
         if let Some(surface) = canvas::prepare(&canvas, geom.width, geom.height) {
             let on = on_screen(&d, &geom);
             raster(&surface.ctx, &d, &geom, &look, (&on.0, &on.1), surface.dpr);
         }
+    }
+    // The pixel buffer at the size of a canvas filling the window, so the first real picture does not grow
+    // the wasm memory for it.
+    if let Some(w) = web_sys::window() {
+        let px = |v: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>| {
+            v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0)
+        };
+        let dpr = w.device_pixel_ratio();
+        let n = (px(w.inner_width()) * dpr) as usize * (px(w.inner_height()) * dpr) as usize * 4;
+        PIXELS.with(|p| {
+            let mut p = p.borrow_mut();
+            let len = p.len();
+            if p.capacity() < n {
+                p.reserve(n - len);
+            }
+        });
     }
 }
 

@@ -257,6 +257,7 @@ mod tests {
             selected: None,
             cursor: None,
             hover: None,
+            edges: true,
         };
         let (w, h) = (1280usize, 700usize);
         let mut buf = vec![0u8; w * h * 4];
