@@ -146,12 +146,12 @@ async function firefox(colorScheme) {
   };
 }
 
-/** Waits until the status line reports a profile with the given file name. */
-export async function waitForProfile(page, name) {
+/** Waits until the status line reports a profile with the given file name (at most `timeout` ms). */
+export async function waitForProfile(page, name, { timeout = 30000 } = {}) {
   await page.waitForFunction((n) => {
     const s = document.querySelector('[data-testid=status]');
     return s && s.dataset.format && s.textContent.startsWith(n);
-  }, name, { timeout: 30000 });
+  }, name, { timeout });
   await settle(page);
   return page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset,
     text: document.querySelector('[data-testid=status]').textContent }));
