@@ -155,9 +155,31 @@ export function wrapPage(page, files) {
           fs.writeFileSync(p, file.buffer);
           return p;
         });
+        // Whether the page saw the files: a `change` event on a file input, counted from the document (capture).
+        const seen = () => page.evaluate(() => {
+          if (!window.__shimFileChanges) {
+            window.__shimFileChanges = 0;
+            document.addEventListener('change', (e) => {
+              if (e.target instanceof HTMLInputElement && e.target.type === 'file') window.__shimFileChanges += 1;
+            }, true);
+          }
+          return window.__shimFileChanges;
+        });
+        const before = await seen();
         const handle = await page.$(steps.map(([s]) => s).join(' '));
         await handle.uploadFile(...paths);
         await handle.dispose();
+        // WebDriver BiDi's `input.setFiles` (Firefox 153 here) sometimes sets the files without the `change` event
+        // reaching the page: about one upload in twenty of tests/e2e/parallel.test.mjs, the page still showing the
+        // profile before, no load started, no error. Say so loudly, not silently retry: the test then fails with
+        // this message rather than a timeout far away.
+        const t0 = Date.now();
+        while ((await seen()) === before) {
+          if (Date.now() - t0 > 5000) {
+            throw new Error(`setInputFiles: the page saw no change event within 5 s of WebDriver BiDi input.setFiles (${paths.map((p) => path.basename(p)).join(', ')})`);
+          }
+          await sleep(16);
+        }
       },
     };
   };

@@ -128,15 +128,15 @@ pub fn CallGraphView() -> impl IntoView {
             // While the engine lays the graph out, the page runs its paint once on a tiny graph, after the
             // request has gone, so the first real picture does not compile that code in its frame.
             leptos::task::spawn_local(async {
-                crate::worker::page::yield_now().await;
-                crate::worker::page::yield_now().await;
+                crate::worker::yield_now().await;
+                crate::worker::yield_now().await;
                 graph::warm_up();
             });
         }
         leptos::task::spawn_local(async move {
             // The request (and the profile, the first time the engine needs it) goes in a task of its own,
             // not in the one that switched the view and mounted this.
-            crate::worker::page::yield_now().await;
+            crate::worker::yield_now().await;
             if GEN.with(|g| g.get()) != gen {
                 return;
             }
@@ -156,7 +156,7 @@ pub fn CallGraphView() -> impl IntoView {
             match r.map(|mut v| v.pop()) {
                 Ok(Some(Ok(Built::Graph(g)))) => {
                     // Taking the worker's answer was a task of its own; the draw data is another.
-                    crate::worker::page::yield_now().await;
+                    crate::worker::yield_now().await;
                     if GEN.with(|g| g.get()) != gen {
                         return;
                     }

@@ -4,7 +4,8 @@
 use super::Actions;
 use crate::render::{FlameData, Loaded};
 use crate::url::Source;
-use crate::worker::page::{self as load, yield_now};
+use crate::worker::page as load;
+use crate::worker::yield_now;
 use crate::worker::LoadError;
 use leptos::prelude::*;
 use scorch_core::ViewOptions;

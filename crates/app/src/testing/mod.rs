@@ -232,6 +232,12 @@ fn set_global(name: &str, value: &JsValue) {
 pub fn throttle_load(open: &mut Open) {
     open.throttle.silent_ms = silent_workers().unwrap_or(0.0) as u32;
     let Some(w) = web_sys::window() else { return };
+    // `window.__scorchStuckWorker = true`: the next load's import worker blocks where it starts its parse
+    // workers (cleared here: the retry, read whole, starts none anyway).
+    if Reflect::get(&w, &"__scorchStuckWorker".into()).is_ok_and(|v| v.is_truthy()) {
+        open.throttle.stuck = true;
+        let _ = Reflect::set(&w, &"__scorchStuckWorker".into(), &JsValue::FALSE);
+    }
     let Ok(t) = Reflect::get(&w, &"__scorchLoadThrottle".into()) else {
         return;
     };
@@ -366,7 +372,7 @@ pub fn install_bench_hooks(a: Actions) {
         a.finish_import(seq, format!("tree-{n}"), Ok(imported), false);
         wasm_bindgen_futures::future_to_promise(async move {
             while crate::worker::build::running() > 0 || a.panes.main.shows.get_untracked() == shows {
-                crate::worker::page::yield_now().await;
+                crate::worker::yield_now().await;
                 let pause = js_sys::Promise::new(&mut |resolve, _| {
                     if let Some(w) = web_sys::window() {
                         let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50);

@@ -9,8 +9,9 @@
 //! when its profile is closed, which is the one way to give its wasm memory back. Each answer is taken in short
 //! tasks ([`Copier`]). When no worker can start, [`compute`] runs here instead, as it did before.
 
-use super::page::{fits_in_memory, start_worker, yield_now, Copier};
+use super::page::{fits_in_memory, start_worker, Copier};
 use super::protocol::{Build, FromWorker, Job, ToWorker};
+use super::yield_now;
 use super::LoadError;
 use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
@@ -468,7 +469,8 @@ fn on_message(serial: u32, data: JsValue) {
             end(id, Err(Failure::NoWorker(error)))
         }
         FromWorker::Failed { id, error } => end(id, Err(Failure::Load(LoadError::Import(error)))),
-        FromWorker::Progress(_) | FromWorker::Done { .. } | FromWorker::Part => {}
+        FromWorker::Progress(_) | FromWorker::Done { .. } | FromWorker::Part | FromWorker::Slicing { .. } => {
+        }
     }
 }
 

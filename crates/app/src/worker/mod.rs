@@ -7,7 +7,7 @@
 //!   built in a worker of their own, so no main-thread task runs long;
 //! - [`graph`]: the call graph the engine builds and lays out, and its columns both ways;
 //! - `slices` (worker): a large plain profile parsed in slices on every core;
-//! - below them, shared: `post` (the worker side's messages and progress), `payload` (profiles, trees and
+//! - below them, shared: `yielding` (ending the current task), `post` (the worker side's messages and progress), `payload` (profiles, trees and
 //!   layouts as typed arrays to transfer), `blob` (a file read in slices).
 //!
 //! Dependencies flow page → protocol ← side, and one way among the rest (side → jobs → build → page, side →
@@ -24,8 +24,10 @@ mod post;
 pub mod protocol;
 pub mod side;
 mod slices;
+mod yielding;
 
 pub use side::run;
+pub use yielding::yield_now;
 
 use protocol::Progress;
 use wasm_bindgen::{JsCast, JsValue};

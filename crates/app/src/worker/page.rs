@@ -8,7 +8,8 @@
 //! user's own first file. When a worker cannot start (an old server without `www/worker.js`, a browser that
 //! refuses module workers) the profile is read on the page instead, a file in slices, as before.
 
-use super::protocol::{FromWorker, Open, Progress, ToWorker};
+use super::protocol::{FromWorker, Open, Progress, ToWorker, SLICING_LIMIT_MS};
+use super::yield_now;
 use super::{js_err, LoadError};
 use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
@@ -43,6 +44,9 @@ enum Outcome {
     Cancelled,
     /// The worker never started: read on the page instead.
     NoWorker(String),
+    /// The worker stopped answering while it started its parse workers ([`FromWorker::Slicing`]): read again,
+    /// whole, by a new worker.
+    Stuck,
 }
 
 struct Running {
@@ -54,6 +58,8 @@ struct Running {
     ready: bool,
     /// The last progress report (for the message when the worker dies).
     last: Option<Progress>,
+    /// Messages heard from the worker so far: a [`FromWorker::Slicing`] watch compares it.
+    heard: u32,
     finish: Option<Box<dyn FnOnce(Outcome)>>,
     on_progress: Rc<dyn Fn(Progress)>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
@@ -215,11 +221,25 @@ pub async fn load(
             small: false,
         });
     }
-    let outcome = run_in_worker(&source, order, Rc::new(on_progress)).await;
+    let on_progress: Rc<dyn Fn(Progress)> = Rc::new(on_progress);
+    let mut outcome = run_in_worker(&source, order, false, on_progress.clone()).await;
+    if let Outcome::Stuck = outcome {
+        web_sys::console::warn_1(
+            &"scorch: the import worker stopped answering while it started its parse workers; reading the input again, whole"
+                .into(),
+        );
+        outcome = run_in_worker(&source, order, true, on_progress).await;
+    }
     let msg = match outcome {
         Outcome::Done(msg) => msg,
         Outcome::Failed(e) => return Err(e),
         Outcome::Cancelled => return Err(LoadError::Cancelled),
+        // A second time (read whole, no parse workers started): the worker stopped without a reason.
+        Outcome::Stuck => {
+            return Err(LoadError::Import(
+                "the import worker stopped answering".to_string(),
+            ))
+        }
         Outcome::NoWorker(why) => {
             web_sys::console::warn_1(
                 &format!("scorch: import worker unavailable ({why}); reading on the page").into(),
@@ -404,7 +424,12 @@ impl Copier {
     }
 }
 
-async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Progress)>) -> Outcome {
+async fn run_in_worker(
+    source: &Source,
+    order: Order,
+    whole: bool,
+    on_progress: Rc<dyn Fn(Progress)>,
+) -> Outcome {
     cancel();
     let id = NEXT_ID.with(|n| {
         let id = n.get();
@@ -422,6 +447,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
             Source::File(_) | Source::Recording(..) | Source::Url(_) | Source::Demo(_) => None,
         },
         slice_bytes: SLICE,
+        whole,
         order: order.key().to_string(),
         #[cfg(feature = "testing")]
         throttle: Default::default(),
@@ -503,6 +529,7 @@ async fn run_in_worker(source: &Source, order: Order, on_progress: Rc<dyn Fn(Pro
             id,
             ready: false,
             last: None,
+            heard: 0,
             finish: Some(finish),
             on_progress,
             _on_message: message_handler,
@@ -594,7 +621,30 @@ fn on_message(id: u32, data: JsValue) {
             return;
         }
     };
+    let heard = RUNNING.with(|r| {
+        let mut r = r.borrow_mut();
+        let run = r.as_mut().filter(|run| run.id == id)?;
+        run.heard += 1;
+        Some(run.heard)
+    });
     match msg {
+        FromWorker::Slicing {
+            id: slicing,
+            started: false,
+        } if slicing == id => {
+            // Anything heard after this means its thread runs; silence means it is blocked for good.
+            super::after(SLICING_LIMIT_MS, move || {
+                let silent = RUNNING.with(|r| {
+                    r.borrow()
+                        .as_ref()
+                        .is_some_and(|run| run.id == id && Some(run.heard) == heard)
+                });
+                if silent {
+                    end(Some(id), Outcome::Stuck);
+                }
+            });
+        }
+        FromWorker::Slicing { .. } => {}
         FromWorker::Ready => RUNNING.with(|r| {
             if let Some(run) = r.borrow_mut().as_mut().filter(|run| run.id == id) {
                 run.ready = true;
@@ -634,45 +684,6 @@ fn absolute(url: &str) -> String {
         .and_then(|d| d.base_uri().ok().flatten())
         .and_then(|base| web_sys::Url::new_with_base(url, &base).ok())
         .map_or_else(|| url.to_string(), |u| u.href())
-}
-
-/// Ends the current task; the rest runs in a new one (the page can paint and handle input in between). A
-/// message to itself, not `setTimeout(0)`: Chromium holds nested timeouts back to 4 ms each, which made a
-/// small profile's thirty-odd steps cost more than its parsing.
-pub async fn yield_now() {
-    let p = Promise::new(&mut |resolve, _| {
-        let sent = YIELD.with(|y| {
-            let mut y = y.borrow_mut();
-            if y.is_none() {
-                let channel = web_sys::MessageChannel::new().ok()?;
-                let wake = Closure::<dyn FnMut()>::new(|| {
-                    if let Some(f) = WAITING.with(|w| w.borrow_mut().pop_front()) {
-                        let _ = f.call0(&JsValue::NULL);
-                    }
-                });
-                channel.port1().set_onmessage(Some(wake.as_ref().unchecked_ref()));
-                *y = Some((channel, wake));
-            }
-            let (channel, _) = y.as_ref()?;
-            channel.port2().post_message(&JsValue::NULL).ok()
-        });
-        match sent {
-            Some(()) => WAITING.with(|w| w.borrow_mut().push_back(resolve)),
-            None => {
-                let _ = resolve.call0(&JsValue::NULL);
-            }
-        }
-    });
-    let _ = JsFuture::from(p).await;
-}
-
-/// The channel [`yield_now`] posts to, with the handler of its messages.
-type Yielder = (web_sys::MessageChannel, Closure<dyn FnMut()>);
-
-thread_local! {
-    /// The channel [`yield_now`] posts to, and the continuations waiting for its messages, in order.
-    static YIELD: RefCell<Option<Yielder>> = const { RefCell::new(None) };
-    static WAITING: RefCell<std::collections::VecDeque<js_sys::Function>> = RefCell::new(Default::default());
 }
 
 /// The fallback without a worker: a file in slices on the page.

@@ -40,7 +40,9 @@ fn request_of(msg: &FromWorker) -> Option<u32> {
     match msg {
         FromWorker::Failed { .. } => None,
         FromWorker::Progress(p) => Some(p.id),
-        FromWorker::Done { id, .. } | FromWorker::Built { id, .. } => Some(*id),
+        FromWorker::Done { id, .. } | FromWorker::Built { id, .. } | FromWorker::Slicing { id, .. } => {
+            Some(*id)
+        }
         FromWorker::Ready | FromWorker::Part => Some(0),
     }
 }

@@ -41,6 +41,10 @@ pub struct Open {
     pub link: Option<String>,
     /// Bytes per slice when reading a file.
     pub slice_bytes: u32,
+    /// Read the input here, whole, without parse workers: the retry of a load whose worker stopped answering
+    /// while it started them ([`FromWorker::Slicing`]).
+    #[serde(default)]
+    pub whole: bool,
     /// Build the default view's call tree and flame layout too, siblings in this order (`alpha` or `heavy`),
     /// so the page does not spend long tasks on them.
     pub order: String,
@@ -64,6 +68,10 @@ pub struct Throttle {
     /// ms (`window.__scorchSilentWorkers`).
     #[serde(default)]
     pub silent_ms: u32,
+    /// The import worker blocks for good where it would start its parse workers, as Firefox's worker
+    /// constructor once in about thirty file loads did (`window.__scorchStuckWorker`).
+    #[serde(default)]
+    pub stuck: bool,
 }
 
 /// Page → engine: build views of a large profile, off the page's main thread (the inverted tree, the sandwich's
@@ -142,6 +150,11 @@ pub enum FromWorker {
     Ready,
     /// Sent after every slice (at most every 4 MiB or so).
     Progress(Progress),
+    /// The import worker is about to start its parse workers (`started: false`), or has (`true`). Firefox's
+    /// worker constructor, called in a worker, blocked that worker's thread for good in about one file load in
+    /// thirty here (tests/e2e/parallel.test.mjs): a worker silent for [`SLICING_LIMIT_MS`] after `false` is
+    /// ended, and the input read again without parse workers ([`Open::whole`]).
+    Slicing { id: u32, started: bool },
     /// The profile was parsed and built. Beside it rides `payload`: the encoded profile as `buffer`, and the
     /// default view's call tree and layout as arrays of typed arrays (`CallTree::into_columns`,
     /// `FlameLayout::into_columns`): `tree_u32`, `tree_u64` (BigUint64Array), `layout_f64`, `layout_u32` — all
@@ -169,6 +182,10 @@ pub enum FromWorker {
     /// The import failed; the message says the format, byte offset and line.
     Failed { id: u32, error: String },
 }
+
+/// How long an import worker may stay silent after saying it starts its parse workers. Starting them takes a
+/// few ms (two workers' constructors, a message each); a worker whose thread is blocked never answers again.
+pub const SLICING_LIMIT_MS: f64 = 5_000.0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Progress {

@@ -74,6 +74,7 @@ fn start_early_read() {
         url: Some(url.clone()),
         link: None,
         slice_bytes: 1 << 20,
+        whole: false,
         order: String::new(),
         #[cfg(feature = "testing")]
         throttle: Default::default(),

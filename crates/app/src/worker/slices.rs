@@ -50,13 +50,13 @@ thread_local! {
 /// Test builds: a load throttled or set to trap (`window.__scorchLoadThrottle`: the tests watching the
 /// streaming loader's slices) is read whole, by this worker.
 fn throttled(open: &Open) -> bool {
+    if open.whole {
+        return true;
+    }
     #[cfg(feature = "testing")]
     return open.throttle.ms != 0 || open.throttle.trap_after != 0;
     #[cfg(not(feature = "testing"))]
-    {
-        let _ = open;
-        false
-    }
+    false
 }
 
 /// What a parse worker said, as the coordinating worker keeps it.
@@ -330,8 +330,20 @@ impl Drop for Helper {
     }
 }
 
+/// `n` parse workers, the page told before and after ([`FromWorker::Slicing`]): a worker constructor that never
+/// returns blocks this worker's thread, and the page then ends this worker and reads the input again, whole.
 fn start_helpers(open: &Open, n: usize) -> Option<Vec<Helper>> {
-    (0..n).map(|_| Helper::start(open).ok()).collect()
+    let id = open.id;
+    post(&FromWorker::Slicing { id, started: false }, None);
+    #[cfg(feature = "testing")]
+    if open.throttle.stuck {
+        // The test's blocked constructor: this thread never runs anything again (the page ends the worker).
+        #[allow(clippy::empty_loop)]
+        loop {}
+    }
+    let helpers = (0..n).map(|_| Helper::start(open).ok()).collect();
+    post(&FromWorker::Slicing { id, started: true }, None);
+    helpers
 }
 
 /// Progress of the whole parse: `read` bytes (plus the parse workers' when each reads its own: a file) and this
