@@ -240,6 +240,103 @@ fn v8_line_self_counts_equal_position_ticks() {
     assert_eq!(got, want, "per-line self counts vs positionTicks");
 }
 
+/// Independent: each `perf script -F …,srcline` sample's leaf frame line, and the `FILE:LINE` printed under it,
+/// counted per place (samples whose leaf has no place — `??:0`, `DSO[ADDRESS]` — are left out).
+const PERF_SRCLINES: &str = r#"
+import collections, re, sys
+out = collections.Counter()
+lines = open(sys.argv[1]).read().split("\n")
+i = 0
+while i < len(lines):
+    if lines[i] and not lines[i][0].isspace() and lines[i].rstrip().endswith(":"):
+        # a sample header; its first frame line is the leaf, the line under it that frame's srcline
+        leaf = lines[i + 1] if i + 1 < len(lines) else ""
+        src = lines[i + 2].strip() if i + 2 < len(lines) else ""
+        if leaf.startswith("\t"):
+            m = re.fullmatch(r"(.+):(\d+)", src)
+            if m and m.group(1) != "??" and int(m.group(2)) > 0:
+                out[src] += 1
+    i += 1
+for k, v in sorted(out.items()):
+    print("%s\t%d" % (k, v))
+"#;
+
+/// Samples per leaf place at the lines granularity, from `scorch fold --count --granularity lines` (a leaf
+/// `FUNCTION FILE:LINE` is a sample on that line).
+fn leaf_places(folded: &str) -> BTreeMap<String, u64> {
+    let mut got: BTreeMap<String, u64> = BTreeMap::new();
+    for line in folded.lines() {
+        let (stack, n) = line.rsplit_once(' ').unwrap();
+        let leaf = stack.rsplit(';').next().unwrap();
+        let Some((_, place)) = leaf.rsplit_once(' ') else {
+            continue;
+        };
+        if place
+            .rsplit_once(':')
+            .is_some_and(|(f, l)| !f.is_empty() && l.parse::<u32>().is_ok())
+        {
+            *got.entry(place.to_string()).or_default() += n.parse::<u64>().unwrap();
+        }
+    }
+    got
+}
+
+#[test]
+fn perf_script_srcline_self_counts_equal_the_leaf_srclines() {
+    let file = data("spin.srcline.txt");
+    let py = std::process::Command::new("python3")
+        .args(["-c", PERF_SRCLINES, &file])
+        .output()
+        .unwrap();
+    assert!(py.status.success(), "{}", String::from_utf8_lossy(&py.stderr));
+    let want: BTreeMap<String, u64> = String::from_utf8(py.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (k, v) = l.rsplit_once('\t').unwrap();
+            (k.to_string(), v.parse().unwrap())
+        })
+        .collect();
+    assert!(want["spin.c:5"] > 100, "{want:?}");
+    // On one thread and in slices on two (the location columns of the slices merged).
+    for threads in ["1", "2"] {
+        let (code, out, err) = scorch(&[
+            "fold",
+            "--count",
+            "--granularity",
+            "lines",
+            "--threads",
+            threads,
+            &file,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            !err.contains("unreadable"),
+            "srclines are not unreadable lines: {err}"
+        );
+        assert_eq!(
+            leaf_places(&out),
+            want,
+            "per-line self counts vs the leaf srclines ({threads} thread(s))"
+        );
+    }
+    // The functions granularity is the file without srclines.
+    let plain: String = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("  "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let dir = std::env::temp_dir().join(format!("scorch-srcline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plain_file = dir.join("spin.txt");
+    std::fs::write(&plain_file, plain).unwrap();
+    let (_, a, _) = scorch(&["fold", &file]);
+    let (_, b, _) = scorch(&["fold", plain_file.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(a, b, "function stacks with and without srclines");
+}
+
 #[test]
 fn hostile_source_is_text_and_bounded() {
     // A "source" whose hot line is 8 MB of bytes with escapes, HTML and invalid UTF-8, and no end of line.

@@ -7,6 +7,7 @@ use super::sched::{derive_offcpu, parse_switch, switch_labels, OFFCPU_TIME, SCHE
 use super::{Naming, PerfOptions};
 use crate::import::lines::{trim_ascii, LinePos, LineSplitter};
 use crate::model::intern::BytesMap;
+use crate::model::sites::Location;
 use crate::model::{
     Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Indexed, Lost, Profile,
     ProfileBuilder, StackId, Unit, Warnings, EMPTY_STACK,
@@ -49,6 +50,13 @@ pub struct PerfParser {
     cur: Option<Current>,
     /// The current sample's frames, leaf first.
     frames: Vec<FrameId>,
+    /// The last frame line's frames in `frames` (from, to) and its address as printed: a `srcline` line
+    /// (`perf script -F …,srcline`: `  FILE:LINE` under its frame line) gives them their place.
+    last_line: Option<(usize, usize, [u8; 16], u8)>,
+    /// Per frame of `frames`, its location row (`u32::MAX`: none), once a srcline came in this sample.
+    sites: Vec<u32>,
+    /// Interned source file names of srclines.
+    files: BytesMap<crate::model::StrId>,
     /// Frames per frame-line text after the address (`sym+off (dso)`), for Java and other processes.
     frame_cache: [BytesMap<Vec<FrameId>>; 2],
     /// Leaf stack per whole call chain (frame ids leaf first, then the inferno root if any): identical
@@ -88,6 +96,9 @@ impl PerfParser {
             state: State::Between,
             cur: None,
             frames: Vec::with_capacity(128),
+            last_line: None,
+            sites: Vec::new(),
+            files: BytesMap::default(),
             frame_cache: [BytesMap::default(), BytesMap::default()],
             stack_cache: FxHashMap::default(),
             threads: FxHashMap::default(),
@@ -152,11 +163,17 @@ impl PerfParser {
         match self.state {
             State::Skipping => Ok(()),
             State::InSample => {
-                if self.cached_frame(line) {
+                let from = self.frames.len();
+                if let Some(hex) = self.cached_frame(line) {
+                    self.note_line(line.get(..hex).unwrap_or_default(), from);
                     return Ok(());
                 }
                 if let Some(f) = parse_frame(line) {
                     self.frame(raw, &f, pos);
+                    self.note_line(f.addr, from);
+                    return Ok(());
+                }
+                if self.srcline(line) {
                     return Ok(());
                 }
                 // perf without blank separators, or a side-band record: a header ends the sample.
@@ -288,6 +305,8 @@ impl PerfParser {
             labels,
         });
         self.frames.clear();
+        self.last_line = None;
+        self.sites.clear();
         self.state = State::InSample;
         // A frame printed on the header line itself (perf without a call chain). Tracepoint payloads are not frames.
         if !h.tracepoint && !h.rest.is_empty() {
@@ -322,15 +341,83 @@ impl PerfParser {
         t
     }
 
-    /// The fast path: a frame line seen before (same text after the address) needs no parsing.
-    fn cached_frame(&mut self, line: &[u8]) -> bool {
-        let Some(cur) = self.cur else { return false };
-        if matches!(&self.naming, Naming::Inferno(fl) if fl.addrs) {
-            return false; // the address is part of the name
-        }
-        let Some(i) = line.iter().position(|&b| is_space(b)) else {
+    /// The frame line just read put `frames[from..]`: kept with its address (`hex`, as printed) for a srcline
+    /// under it.
+    fn note_line(&mut self, hex: &[u8], from: usize) {
+        let to = self.frames.len();
+        let mut addr = [0u8; 16];
+        let n = hex.len().min(16);
+        addr[..n].copy_from_slice(&hex[..n]);
+        self.last_line = Some((from, to, addr, n as u8));
+    }
+
+    /// A `srcline` line under a frame line (`perf script -F …,srcline` prints `  FILE:LINE`, `??:0` or
+    /// `DSO[ADDRESS]` when it knows none): the place of that line's innermost frame, with its address. Lines of any other shape are
+    /// not srclines (`false`). Only scorch's naming reads them: inferno's ignores them as it ignores any line
+    /// it cannot read.
+    fn srcline(&mut self, line: &[u8]) -> bool {
+        let Some((from, to, addr, n)) = self.last_line.take() else {
             return false;
         };
+        // Without debug information perf prints the binary and the address instead: `DSO[ADDRESS]`.
+        if line.ends_with(b"]") && line.contains(&b'[') && !line.iter().any(|&b| b == b' ' || b == b'\t') {
+            return true;
+        }
+        let Some(colon) = line.iter().rposition(|&b| b == b':') else {
+            return false;
+        };
+        let (file, num) = (&line[..colon], &line[colon + 1..]);
+        // `spin.c:4`, `x.c:12 (discriminator 3)`; `??:0` and `??:?` say perf found none.
+        let digits = num.iter().take_while(|b| b.is_ascii_digit()).count();
+        let rest = trim_ascii(&num[digits..]);
+        let known_line = digits > 0 && (rest.is_empty() || rest.starts_with(b"("));
+        if file.is_empty() || file.iter().any(|&b| b == b'\t') || !(known_line || num == b"?") {
+            return false;
+        }
+        if matches!(self.naming, Naming::Inferno(_)) || from >= to || file == b"??" {
+            return true;
+        }
+        let line_no = std::str::from_utf8(&num[..digits])
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let file_id = match self.files.get(file) {
+            Some(&id) => id,
+            None => {
+                let id = self.b.intern(&String::from_utf8_lossy(file));
+                self.files.insert(file, id);
+                id
+            }
+        };
+        let address = std::str::from_utf8(&addr[..usize::from(n)])
+            .ok()
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .unwrap_or(0);
+        // The line's innermost frame is its first in `frames` (leaf first).
+        let Some(&frame) = self.frames.get(from) else {
+            return true;
+        };
+        let row = self.b.location(Location {
+            file: file_id,
+            line: line_no,
+            address,
+            ..Location::of(frame)
+        });
+        self.sites.resize(self.frames.len(), u32::MAX);
+        if let Some(s) = self.sites.get_mut(from) {
+            *s = row;
+        }
+        true
+    }
+
+    /// The fast path: a frame line seen before (same text after the address) needs no parsing. Returns the
+    /// address's length when it was one.
+    fn cached_frame(&mut self, line: &[u8]) -> Option<usize> {
+        let cur = self.cur?;
+        if matches!(&self.naming, Naming::Inferno(fl) if fl.addrs) {
+            return None; // the address is part of the name
+        }
+        let i = line.iter().position(|&b| is_space(b))?;
         // Only a line `parse_frame` would read (a hex address first): otherwise what the cache holds would
         // decide whether a broken line is a frame, and the result would depend on the lines before it.
         if !line
@@ -339,16 +426,12 @@ impl PerfParser {
             .iter()
             .all(u8::is_ascii_hexdigit)
         {
-            return false;
+            return None;
         }
         let cache = self.frame_cache.get(usize::from(cur.java));
-        match cache.and_then(|c| c.get(line.get(i..).unwrap_or_default())) {
-            Some(ids) => {
-                self.frames.extend(ids.iter().rev());
-                true
-            }
-            None => false,
-        }
+        let ids = cache.and_then(|c| c.get(line.get(i..).unwrap_or_default()))?;
+        self.frames.extend(ids.iter().rev());
+        Some(i)
     }
 
     fn frame(&mut self, raw: &[u8], f: &FrameLine<'_>, pos: LinePos) {
@@ -418,6 +501,23 @@ impl PerfParser {
                 parent
             }
         };
+        // The sample's call path over locations, when a srcline gave one of its frames a place.
+        let site = if self.sites.is_empty() {
+            None
+        } else {
+            self.sites.resize(self.frames.len(), u32::MAX);
+            let mut parent = None;
+            for (i, &f) in self.frames.iter().enumerate().rev() {
+                let row = match self.sites.get(i).copied() {
+                    Some(r) if r != u32::MAX => r,
+                    _ => self.b.location(Location::of(f)),
+                };
+                parent = Some(self.b.site_stack(parent, row));
+            }
+            parent
+        };
+        self.sites.clear();
+        self.last_line = None;
         self.frames.clear();
         if cur.time_ns.is_none() {
             self.untimed += 1;
@@ -434,7 +534,11 @@ impl PerfParser {
                 labels: cur.labels.or(self.no_labels),
             },
             cur.offset,
-        )
+        )?;
+        if let Some(site) = site {
+            self.b.set_sample_site(site);
+        }
+        Ok(())
     }
 }
 
