@@ -10,7 +10,8 @@ data=../crates/core/tests/data
 mkdir -p "corpus/$target"
 case $target in
     folded) cp -n $data/folded/*.txt $data/folded/*.folded $data/folded/*.collapsed "corpus/$target/" 2>/dev/null || true ;;
-    perf) find $data/perf $data/perf-made -maxdepth 1 -type f ! -name '*.gz' ! -name '*.md' -size -200k -exec cp -n {} "corpus/$target/" \; ;;
+    perf) find $data/perf $data/perf-made -maxdepth 1 -type f ! -name '*.gz' ! -name '*.md' -size -200k -exec cp -n {} "corpus/$target/" \;
+          head -c 16000 ../crates/cli/tests/data/lines/spin.srcline.txt > "corpus/$target/spin.srcline.txt" ;;
     perfdata) cp -n ../crates/cli/tests/data/perfdata/*.data "corpus/$target/" ;;
     pprof) for f in $data/pprof/*.pb.gz; do zcat -f "$f" > "corpus/$target/$(basename "$f" .gz)" 2>/dev/null || true; done; cp -n $data/pprof/*.pb "corpus/$target/" ;;
     json) cp -n $data/v8/*.cpuprofile $data/v8/*.json $data/speedscope/*.json $data/gecko/*.symbolicated.json \
