@@ -346,9 +346,10 @@ impl PerfParser {
     fn note_line(&mut self, hex: &[u8], from: usize) {
         let to = self.frames.len();
         let mut addr = [0u8; 16];
-        let n = hex.len().min(16);
-        addr[..n].copy_from_slice(&hex[..n]);
-        self.last_line = Some((from, to, addr, n as u8));
+        for (a, &h) in addr.iter_mut().zip(hex) {
+            *a = h;
+        }
+        self.last_line = Some((from, to, addr, hex.len().min(16) as u8));
     }
 
     /// A `srcline` line under a frame line (`perf script -F …,srcline` prints `  FILE:LINE`, `??:0` or
@@ -360,24 +361,25 @@ impl PerfParser {
             return false;
         };
         // Without debug information perf prints the binary and the address instead: `DSO[ADDRESS]`.
-        if line.ends_with(b"]") && line.contains(&b'[') && !line.iter().any(|&b| b == b' ' || b == b'\t') {
+        if line.ends_with(b"]") && line.contains(&b'[') && !line.iter().any(|&b| is_space(b)) {
             return true;
         }
         let Some(colon) = line.iter().rposition(|&b| b == b':') else {
             return false;
         };
-        let (file, num) = (&line[..colon], &line[colon + 1..]);
+        let (file, num) = line.split_at(colon);
+        let num = num.get(1..).unwrap_or_default();
         // `spin.c:4`, `x.c:12 (discriminator 3)`; `??:0` and `??:?` say perf found none.
         let digits = num.iter().take_while(|b| b.is_ascii_digit()).count();
-        let rest = trim_ascii(&num[digits..]);
+        let rest = trim_ascii(num.get(digits..).unwrap_or_default());
         let known_line = digits > 0 && (rest.is_empty() || rest.starts_with(b"("));
-        if file.is_empty() || file.iter().any(|&b| b == b'\t') || !(known_line || num == b"?") {
+        if file.is_empty() || file.contains(&b'\t') || !(known_line || num == b"?") {
             return false;
         }
         if matches!(self.naming, Naming::Inferno(_)) || from >= to || file == b"??" {
             return true;
         }
-        let line_no = std::str::from_utf8(&num[..digits])
+        let line_no = std::str::from_utf8(num.get(..digits).unwrap_or_default())
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(0);
@@ -389,7 +391,7 @@ impl PerfParser {
                 id
             }
         };
-        let address = std::str::from_utf8(&addr[..usize::from(n)])
+        let address = std::str::from_utf8(addr.get(..usize::from(n)).unwrap_or_default())
             .ok()
             .and_then(|h| u64::from_str_radix(h, 16).ok())
             .unwrap_or(0);
