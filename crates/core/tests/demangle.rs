@@ -3,7 +3,9 @@
 //! dynamic symbols, the C++ and Rust test programs' symbols: C++, Rust legacy and v0) is named exactly as perf
 //! names it. Of a sample of 765 names of LLVM 14 and Boost (template-heavy C++), cpp_demangle spells a few
 //! differently (a function type's return type ending in `>` without libiberty's space, local names inside
-//! template arguments, a substitution bug): they are counted, and must stay rare.
+//! template arguments, a substitution bug): they are counted, and must stay rare. C++ needs the `cpp-demangle`
+//! feature, which the CLI turns on (`cargo test -p scorch-core -p scorch-cli`, as scripts/test.sh runs it).
+#![cfg(feature = "cpp-demangle")]
 
 use flate2::read::GzDecoder;
 use scorch_core::import::perfdata::demangle::demangle;

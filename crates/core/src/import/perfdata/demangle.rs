@@ -3,13 +3,15 @@
 //! tries Rust first, then C++ (Itanium ABI): no parameter lists, no return types, no Rust hashes or crate
 //! disambiguators, the standard abbreviations short (`std::string`), and anything after the mangled name (a
 //! clone suffix such as `.isra.0`, `.cold`, `.llvm.123`) dropped. Kernel symbols are not demangled (perf's
-//! `--demangle-kernel` is off by default). The demanglers are `rustc-demangle` and `cpp_demangle`; a name
-//! neither reads stays as it is.
+//! `--demangle-kernel` is off by default). The demanglers are `rustc-demangle` and, with the `cpp-demangle`
+//! feature (the CLI's; not the browser's, for its size), `cpp_demangle`; a name neither reads stays as it is.
 
+#[cfg(feature = "cpp-demangle")]
 use cpp_demangle::{BorrowedSymbol, DemangleOptions, ParseOptions};
 use std::borrow::Cow;
 
 /// Deeper than any real symbol; bounds the C++ parser's recursion on hostile names.
+#[cfg(feature = "cpp-demangle")]
 const RECURSION_LIMIT: u32 = 256;
 /// Longer names are left as they are (a real mangled name is a few KB at most).
 const MAX_LEN: usize = 64 << 10;
@@ -60,14 +62,20 @@ fn cpp(name: &str) -> Option<String> {
     if !name.starts_with("_Z") {
         return global_ctor_dtor(name);
     }
-    if let Some(thunk) = thunk(name) {
-        return Some(thunk);
+    #[cfg(feature = "cpp-demangle")]
+    {
+        if let Some(thunk) = thunk(name) {
+            return Some(thunk);
+        }
+        let out = cpp_with(name, false)?;
+        let out = out.strip_suffix(" &&").or_else(|| out.strip_suffix(" &")).unwrap_or(&out);
+        Some(out.to_string())
     }
-    let out = cpp_with(name, false)?;
-    let out = out.strip_suffix(" &&").or_else(|| out.strip_suffix(" &")).unwrap_or(&out);
-    Some(out.to_string())
+    #[cfg(not(feature = "cpp-demangle"))]
+    None
 }
 
+#[cfg(feature = "cpp-demangle")]
 /// libiberty's thunks print their target in full (their inner encoding is not the top level):
 /// `_ZTh<offset>_<encoding>`, `_ZTv<offset>_<offset>_<encoding>`, `_ZTc<offset><offset><encoding>`.
 fn thunk(name: &str) -> Option<String> {
@@ -101,6 +109,7 @@ fn thunk(name: &str) -> Option<String> {
     Some(format!("{what}{}", cpp_with(&format!("_Z{inner}"), true)?))
 }
 
+#[cfg(feature = "cpp-demangle")]
 /// The standard abbreviations libiberty prints short unless verbose (`Ss`, `Si`, `So`, `Sd`), each with its
 /// full form, which it prints for the prefix of a constructor or destructor (`_ZNSsC1Ev`).
 const ABBREVIATIONS: [(u8, &str, &str); 4] = [
@@ -110,6 +119,7 @@ const ABBREVIATIONS: [(u8, &str, &str); 4] = [
     (b'd', "std::iostream", "std::basic_iostream<char, std::char_traits<char> >"),
 ];
 
+#[cfg(feature = "cpp-demangle")]
 /// `cpp_demangle`'s reading, with the standard abbreviations as libiberty prints them.
 fn cpp_with(name: &str, params: bool) -> Option<String> {
     let parse = ParseOptions::default().recursion_limit(RECURSION_LIMIT);
@@ -120,7 +130,7 @@ fn cpp_with(name: &str, params: bool) -> Option<String> {
         opts.no_params().no_return_type()
     };
     let bytes = name.as_bytes();
-    let (sym, _tail) = BorrowedSymbol::with_tail_and_options(&bytes, &parse).ok()?;
+    let (sym, _tail) = BorrowedSymbol::with_tail_and_options(bytes, &parse).ok()?;
     let mut out = sym.demangle_with_options(&opts).ok()?;
     if out.contains(')') {
         out = literals(&out);
@@ -162,6 +172,7 @@ fn cpp_with(name: &str, params: bool) -> Option<String> {
     Some(out)
 }
 
+#[cfg(feature = "cpp-demangle")]
 /// Integer literals as libiberty prints them: `8u` where `cpp_demangle` writes `(unsigned int)8`, and `l`, `ul`,
 /// `ll`, `ull` for the other integer types (`int`'s literals are plain in both).
 fn literals(s: &str) -> String {
@@ -222,10 +233,18 @@ mod tests {
 
     #[test]
     fn names_as_perf_prints_them() {
+        #[cfg(feature = "cpp-demangle")]
         for (mangled, want) in [
             ("_ZN4work4burnEl", "work::burn"),
             ("_ZN4work3AccIlEpLERKS1_.isra.0", "work::Acc<long>::operator+="),
             ("_ZN12_GLOBAL__N_16hiddenERSt6vectorIiSaIiEE", "(anonymous namespace)::hidden"),
+        ] {
+            assert_eq!(demangle(mangled), want, "{mangled}");
+        }
+        // Without `cpp-demangle` C++ names stay as they are.
+        #[cfg(not(feature = "cpp-demangle"))]
+        assert_eq!(demangle("_ZN4work4burnEl"), "_ZN4work4burnEl");
+        for (mangled, want) in [
             ("_ZN2rs12Acc$LT$T$GT$8add_many17h654b6866e61ebc24E", "rs::Acc<T>::add_many"),
             ("_ZN2rs11run_closure17h1c450718c9bc8a25E.llvm.123", "rs::run_closure"),
             ("_RINvCsbFYJioi4cCO_2rs12generic_burnhEB2_", "rs::generic_burn::<u8>"),
