@@ -29,6 +29,12 @@ pub enum WarningsMode {
 static WARNINGS: OnceLock<WarningsMode> = OnceLock::new();
 
 static SYMBOLIZE: OnceLock<bool> = OnceLock::new();
+static INLINE: OnceLock<bool> = OnceLock::new();
+
+/// Whether perf.data frames get the functions inlined at their addresses as inline frames (`--inline`).
+pub fn set_inline(on: bool) {
+    let _ = INLINE.set(on);
+}
 
 /// Whether perf.data frames are named from the binaries on this machine (not `--no-symbols`).
 pub fn set_symbolize(on: bool) {
@@ -40,6 +46,9 @@ fn symbolized(mut imp: Imported) -> Imported {
     if imp.profile.meta.format == Format::PerfData && SYMBOLIZE.get().copied().unwrap_or(true) {
         let kernel = scorch_core::import::perfdata::recorded_kernel(&imp.profile);
         let mut s = crate::symbols::ElfSymbolizer::new().with_kernel(kernel);
+        if INLINE.get().copied().unwrap_or(false) {
+            imp.profile = scorch_core::import::perfdata::expand_inlined(&imp.profile, &mut s);
+        }
         imp.profile = scorch_core::import::perfdata::symbolize(&imp.profile, &mut s);
     }
     imp

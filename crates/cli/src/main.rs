@@ -31,6 +31,7 @@ fn main() -> ExitCode {
     io::set_threads(cli.threads);
     io::set_warnings(cli.warnings);
     io::set_symbolize(!cli.no_symbols);
+    io::set_inline(cli.inline);
     match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -5,8 +5,8 @@
 //! kernel from `/proc/kallsyms` (`SCORCH_KALLSYMS`: another file), only when this machine runs the recording's
 //! kernel (same build id, `/sys/kernel/notes`, else same release) and shifted by the difference of the
 //! `_text` addresses (KASLR); otherwise kernel frames stay `[[kernel.kallsyms]]` with one warning. The core names frames `MODULE+0xOFFSET` and renames them through this
-//! [`Symbolizer`]; the I/O is here. Function symbols only: no DWARF (no inlined frames), no demangling, no
-//! PLT entries.
+//! [`Symbolizer`] (and demangles the names); the I/O is here. With `--inline`, the functions inlined at an
+//! address come from the DWARF of the first of those files that has it (`addr2line`). No PLT entries.
 
 use scorch_core::import::perfdata::elf::{
     hex, read_elf as load_elf, ElfSymbols as Loaded, SymbolTable as Table,
@@ -14,6 +14,34 @@ use scorch_core::import::perfdata::elf::{
 use scorch_core::import::perfdata::{Binary, RecordedKernel, Symbolizer};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// DWARF read into owned buffers (sections decompressed), for `addr2line`.
+type Reader = gimli::EndianRcSlice<gimli::RunTimeEndian>;
+
+/// The DWARF of an ELF file, `None` when it has none (no `.debug_info`) or cannot be read. The file is read
+/// whole: only `--inline` asks for it.
+fn load_dwarf(path: &Path) -> Option<addr2line::Context<Reader>> {
+    use object::{Object as _, ObjectSection as _};
+    let data = std::fs::read(path).ok()?;
+    let file = object::File::parse(&*data).ok()?;
+    file.section_by_name(".debug_info")?;
+    let endian = if file.is_little_endian() {
+        gimli::RunTimeEndian::Little
+    } else {
+        gimli::RunTimeEndian::Big
+    };
+    let dwarf = gimli::Dwarf::load(|id| -> Result<Reader, gimli::Error> {
+        let bytes = file
+            .section_by_name(id.name())
+            .and_then(|s| s.uncompressed_data().ok())
+            .map(|d| d.into_owned())
+            .unwrap_or_default();
+        Ok(gimli::EndianRcSlice::new(Rc::from(bytes), endian))
+    })
+    .ok()?;
+    addr2line::Context::from_dwarf(dwarf).ok()
+}
 
 /// [`load_elf`] of a file, reading only the parts it needs rather than the whole binary (a system-wide
 /// recording maps compilers and libraries of hundreds of MB): the file's image is a zeroed buffer (the kernel
@@ -253,6 +281,8 @@ fn load_kernel(rec: &RecordedKernel) -> Result<KernelSyms, String> {
 #[derive(Default)]
 pub struct ElfSymbolizer {
     tables: HashMap<String, Option<Table>>,
+    /// Each binary's DWARF (`--inline`), by its path.
+    dwarf: HashMap<String, Option<addr2line::Context<Reader>>>,
     /// The recording's kernel, and (once a kernel frame asks) this machine's kernel symbols for it.
     kernel: RecordedKernel,
     kallsyms: Option<Option<KernelSyms>>,
@@ -281,18 +311,63 @@ impl ElfSymbolizer {
     /// The binary itself: in `SCORCH_SYMBOL_PATH` (by name), then at its path; one whose build id differs
     /// from the recorded one is skipped.
     fn binary(&self, b: &Binary) -> Option<Loaded> {
-        let base = b.path.rsplit('/').next().unwrap_or(&b.path);
-        let paths = self
-            .dirs
-            .iter()
-            .map(|d| d.join(base))
-            .chain([PathBuf::from(&b.path)]);
-        for path in paths {
+        for path in self.binary_paths(b) {
             let Some(l) = load_elf_file(&path) else { continue };
             if b.build_id.is_some() && l.build_id.is_some() && b.build_id != l.build_id {
                 continue; // another build of the binary: its symbols would lie
             }
             return Some(l);
+        }
+        None
+    }
+
+    /// Where the binary itself may be: in `SCORCH_SYMBOL_PATH` (by name), then at its path.
+    fn binary_paths(&self, b: &Binary) -> Vec<PathBuf> {
+        let base = b.path.rsplit('/').next().unwrap_or(&b.path);
+        self.dirs
+            .iter()
+            .map(|d| d.join(base))
+            .chain([PathBuf::from(&b.path)])
+            .collect()
+    }
+
+    /// The debug files of a build id: `~/.debug/.build-id/AB/CDEF…/{debug,elf}`, then
+    /// `/usr/lib/debug/.build-id/AB/CDEF….debug`.
+    fn debug_paths(id: &str) -> Vec<PathBuf> {
+        let mut debug = Vec::new();
+        if id.len() <= 2 || !id.is_char_boundary(2) {
+            return debug;
+        }
+        let (head, tail) = id.split_at(2);
+        if let Some(home) = std::env::var_os("HOME") {
+            let dir = Path::new(&home).join(".debug/.build-id").join(head).join(tail);
+            debug.push(dir.join("debug"));
+            debug.push(dir.join("elf"));
+        }
+        debug.push(
+            Path::new("/usr/lib/debug/.build-id")
+                .join(head)
+                .join(format!("{tail}.debug")),
+        );
+        debug
+    }
+
+    /// The DWARF of a binary: of the binary itself (as [`Self::binary`] finds it), else of its debug files by
+    /// build id; a file whose build id differs from the recorded one is skipped.
+    fn dwarf_of(&self, b: &Binary) -> Option<addr2line::Context<Reader>> {
+        let mut paths = self.binary_paths(b);
+        let id = b.build_id.clone().or_else(|| self.binary(b).and_then(|l| l.build_id));
+        if let Some(id) = &id {
+            paths.extend(Self::debug_paths(id));
+        }
+        for path in paths {
+            let Some(l) = load_elf_file(&path) else { continue };
+            if id.is_some() && l.build_id.is_some() && id != l.build_id {
+                continue;
+            }
+            if let Some(ctx) = load_dwarf(&path) {
+                return Some(ctx);
+            }
         }
         None
     }
@@ -309,20 +384,8 @@ impl ElfSymbolizer {
         if best.as_ref().is_some_and(|l| l.symtab) {
             return best.map(|l| l.table);
         }
-        if let Some(id) = id.filter(|id| id.len() > 2) {
-            let (head, tail) = id.split_at(2);
-            let mut debug = Vec::new();
-            if let Some(home) = std::env::var_os("HOME") {
-                let dir = Path::new(&home).join(".debug/.build-id").join(head).join(tail);
-                debug.push(dir.join("debug"));
-                debug.push(dir.join("elf"));
-            }
-            debug.push(
-                Path::new("/usr/lib/debug/.build-id")
-                    .join(head)
-                    .join(format!("{tail}.debug")),
-            );
-            for path in debug {
+        if let Some(id) = id {
+            for path in Self::debug_paths(&id) {
                 let Some(l) = load_elf_file(&path) else { continue };
                 if l.build_id.as_deref().is_some_and(|have| have != id) {
                     continue;
@@ -364,12 +427,49 @@ impl Symbolizer for ElfSymbolizer {
                 .as_ref()?;
             return k.table.find(address.wrapping_add(k.shift)).map(str::to_string);
         }
+        let t = self.loaded(binary)?;
+        t.find(t.vaddr(address)?).map(str::to_string)
+    }
+
+    /// The functions inlined at the address, from DWARF (`addr2line`'s frames, innermost first, without the
+    /// last: the function that holds them); a return address is looked up one byte back, at its call.
+    fn inlined(&mut self, binary: &Binary, address: u64, call: bool) -> Vec<String> {
+        if binary.is_kernel() {
+            return Vec::new();
+        }
+        let Some(vaddr) = self.loaded(binary).and_then(|t| t.vaddr(address)) else {
+            return Vec::new();
+        };
+        let probe = if call { vaddr.saturating_sub(1) } else { vaddr };
+        if !self.dwarf.contains_key(&binary.path) {
+            let d = self.dwarf_of(binary);
+            self.dwarf.insert(binary.path.clone(), d);
+        }
+        let Some(Some(ctx)) = self.dwarf.get(&binary.path) else {
+            return Vec::new();
+        };
+        let mut names = Vec::new();
+        if let Ok(mut frames) = ctx.find_frames(probe).skip_all_loads() {
+            while let Ok(Some(frame)) = frames.next() {
+                let name = frame
+                    .function
+                    .and_then(|f| f.raw_name().ok().map(|n| n.into_owned()));
+                names.push(name.unwrap_or_else(|| "??".to_string()));
+            }
+        }
+        names.pop();
+        names
+    }
+}
+
+impl ElfSymbolizer {
+    /// A binary's symbol table, read once.
+    fn loaded(&mut self, binary: &Binary) -> Option<&Table> {
         if !self.tables.contains_key(&binary.path) {
             let t = self.table(binary);
             self.tables.insert(binary.path.clone(), t);
         }
-        let t = self.tables.get(&binary.path)?.as_ref()?;
-        t.find(t.vaddr(address)?).map(str::to_string)
+        self.tables.get(&binary.path)?.as_ref()
     }
 }
 

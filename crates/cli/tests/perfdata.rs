@@ -23,11 +23,23 @@ const RECORDED_OS_RELEASE: &str = "6.18.44-fc-v657";
 const RECORDED_KERNEL_BUILD_ID: &str = "48dc540c8b76393804ca8088dbfa7d42911a9444";
 const LIBC: &str = "/usr/lib/x86_64-linux-gnu/libc.so.6";
 const RECORDED_LIBC_BUILD_ID: &str = "93ac61ec5a8eb1396f9fbd350e3169a558528a40";
+/// The dynamic loader, which a sample of `cxx.data` and one of `rsl.data` hit (its build id is recorded).
+const LD: &str = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
+const RECORDED_LD_BUILD_ID: &str = "7ebc65e52f2bbea498b4040fa92f7238377aaba9";
 /// Where the test programs were when they were recorded; copies are kept beside the recordings.
-const KEPT: [&str; 3] = ["/tmp/pd/spin", "/tmp/pd/threads", "/tmp/pd/gospin"];
+const KEPT: [&str; 7] = [
+    "/tmp/pd/spin",
+    "/tmp/pd/threads",
+    "/tmp/pd/gospin",
+    "/tmp/dm/cxx",
+    "/tmp/dm/rsl",
+    "/tmp/dm/rsv",
+    "/tmp/dm/inl",
+];
 
-/// (recording, perf's outputs' stem)
-const RECORDINGS: [(&str, &str); 8] = [
+/// (recording, perf's outputs' stem): C, Go, the whole machine, threads, two events, pipe mode, gzip, a
+/// tracepoint; C++ and Rust (legacy and v0 mangling: names perf demangles), C built with `-O2 -g` (inlining).
+const RECORDINGS: [(&str, &str); 12] = [
     ("spin.data", "spin"),
     ("go.data", "go"),
     ("sys.data", "sys"),
@@ -36,11 +48,14 @@ const RECORDINGS: [(&str, &str); 8] = [
     ("pipe.data", "pipe"),
     ("gz.data.gz", "gz"),
     ("sched.data", "sched"),
+    ("cxx.data", "cxx"),
+    ("rsl.data", "rsl"),
+    ("rsv.data", "rsv"),
+    ("inl.data", "inl"),
 ];
 
 /// Recordings of the whole machine (`-a`): their binaries are this machine's at that moment (compilers, test
-/// programs since rebuilt, Rust names perf demangles and scorch does not yet), so they are compared by address
-/// only (`--no-symbols` against perf's addresses), the kernel's names included in neither.
+/// programs since rebuilt), so they are compared by address only (`--no-symbols` against perf's addresses), the kernel's names included in neither.
 const BY_ADDRESS_ONLY: [&str; 1] = ["sys.data"];
 
 fn dir() -> PathBuf {
@@ -169,7 +184,8 @@ fn resolvable(dso: &str) -> bool {
     match dso {
         "[kernel.kallsyms]" => kernel_symbols_used(),
         LIBC => build_id(LIBC).as_deref() == Some(RECORDED_LIBC_BUILD_ID),
-        "[unknown]" => true,
+        LD => build_id(LD).as_deref() == Some(RECORDED_LD_BUILD_ID),
+        "[unknown]" | "inlined" => true,
         d => KEPT.contains(&d),
     }
 }
@@ -200,7 +216,11 @@ fn split_frame(line: &str) -> Option<(&str, &str, &str)> {
 
 /// perf's script text with the names this machine cannot resolve as perf did turned back into `[unknown]`.
 fn oracle_script(stem: &str) -> String {
-    let text = std::fs::read_to_string(dir().join(format!("{stem}.script"))).unwrap();
+    oracle_text(&std::fs::read_to_string(dir().join(format!("{stem}.script"))).unwrap())
+}
+
+/// [`oracle_script`] of a text.
+fn oracle_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         match split_frame(line) {
@@ -239,6 +259,63 @@ fn fold_of_the_recording_equals_fold_of_perf_script_stack_for_stack() {
     let mine = scorch(&["fold", "--event", "task-clock", "two.data"]);
     let theirs = scorch_stdin(&["fold", "--event", "task-clock", "-"], &oracle_script("two"));
     assert_eq!(mine, theirs);
+}
+
+/// The C++ and Rust recordings' names are perf's demangled ones (the fold test compares them stack for stack):
+/// no mangled name is left, and a name of each kind is there as perf prints it.
+#[test]
+fn cxx_and_rust_names_are_demangled_as_perf_prints_them() {
+    for (file, names) in [
+        (
+            "cxx.data",
+            &["work::Acc<long>::operator+=", "(anonymous namespace)::hidden", "work::burn"][..],
+        ),
+        ("rsl.data", &["rs::Acc<T>::add_many", "<rs::Square as rs::Shape>::area", "std::rt::lang_start_internal"]),
+        ("rsv.data", &["rs::generic_burn::<u32>", "<rs::Acc<f64>>::add_many", "std::rt::lang_start::<()>::{closure#0}"]),
+    ] {
+        let mine = scorch(&["fold", file]);
+        assert!(!mine.contains("_ZN") && !mine.contains(";_R"), "{file}: {mine}");
+        for name in names {
+            assert!(mine.contains(&format!(";{name};")) || mine.contains(&format!(";{name} ")), "{file}: {name}");
+        }
+    }
+}
+
+/// `--inline`: the functions inlined at each address of the C program built with `-O2 -g` (`inl.c`: `step`
+/// inlined into `mix` into `work`, and `churn` into `work` around a call, so a return address lies in inlined
+/// code) as inline frames, equal to binutils' `addr2line -i` of the same addresses (`tests/oracles/perf_inline.py`
+/// adds them to perf's text: perf 6.1 shows none for frame-pointer chains, `--inline` or not, so the default
+/// fold has none and equals perf script's), the program's DWARF from the kept binary and libc's from its debug
+/// file by build id (libc6-dbg) where this machine's libc is the recording's.
+#[test]
+fn inline_frames_equal_addr2line() {
+    let mut args = vec![
+        format!("{}/../../tests/oracles/perf_inline.py", env!("CARGO_MANIFEST_DIR")),
+        dir().join("inl.script").display().to_string(),
+        format!("/tmp/dm/inl={}", dir().join("inl").display()),
+    ];
+    let libc_debug = format!(
+        "/usr/lib/debug/.build-id/{}/{}.debug",
+        &RECORDED_LIBC_BUILD_ID[..2],
+        &RECORDED_LIBC_BUILD_ID[2..]
+    );
+    if resolvable(LIBC) && std::path::Path::new(&libc_debug).exists() {
+        args.push(format!("{LIBC}={libc_debug}"));
+    }
+    let out = Command::new("python3").args(&args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.matches(" (inlined)").count() > 100, "{text}");
+    let theirs = scorch_stdin(&["fold", "-"], &oracle_text(&text));
+    let mine = scorch(&["fold", "--inline", "inl.data"]);
+    assert_eq!(mine, theirs);
+    // The inlined functions, the one around a call among them, are there; without `--inline`, none.
+    for frame in [";work;mix_[i];step_[i] ", ";work;churn_[i];leaf "] {
+        assert!(mine.contains(frame), "{frame}: {mine}");
+    }
+    let plain = scorch(&["fold", "inl.data"]);
+    assert!(!plain.contains("_[i]"), "{plain}");
+    assert_eq!(plain, scorch_stdin(&["fold", "-"], &oracle_script("inl")));
 }
 
 /// perf's script text with every frame of a known dso named `BASENAME@0xADDRESS`: perf's address column is a

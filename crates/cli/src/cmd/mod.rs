@@ -50,6 +50,10 @@ pub struct Cli {
     /// and /proc/kallsyms on this machine
     #[arg(long, global = true)]
     pub no_symbols: bool,
+    /// perf.data: add the functions inlined at each address as inline frames, from the binaries' DWARF
+    /// (`perf script` 6.1 shows none for frame-pointer call chains, so the default leaves them out)
+    #[arg(long, global = true, conflicts_with = "no_symbols")]
+    pub inline: bool,
     /// Warnings on standard error: `kinds` (one line per kind: its first example and how many there are) or
     /// `all` (every warning, one per line)
     #[arg(

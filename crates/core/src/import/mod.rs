@@ -27,6 +27,7 @@ pub mod perfdata;
 pub mod pprof;
 mod sniff;
 pub mod speedscope;
+pub(crate) mod symname;
 pub mod split;
 pub mod v8;
 

@@ -103,4 +103,76 @@ impl Profile {
         p.sites = self.sites.as_ref().map(|s| Box::new(s.pick(&rows)));
         p.restack(self.stacks.clone(), Some)
     }
+
+    /// The same profile with frames put under some frames of each call path (a symbolizer's inlined functions
+    /// under the function that holds them): `expand(name, kind, next)` gives, for a frame on a path, the frames
+    /// to insert right under it, outermost first, where `next` is the kind of the frame after it toward the
+    /// leaf (`None`: it is the leaf). Paths that become equal merge. Each (stack, next kind) is expanded
+    /// once, walking up only to the first one done: O(stacks × kinds + samples), no recursion.
+    pub fn expand_frames(
+        &self,
+        mut expand: impl FnMut(&str, FrameKind, Option<FrameKind>) -> Vec<(String, FrameKind)>,
+    ) -> Profile {
+        let mut strings = self.strings.clone();
+        let mut frames = self.frames.clone();
+        let mut string_ids = StrIndex::of(&strings);
+        let mut by_name: FxHashMap<(super::StrId, FrameKind), FrameId> = FxHashMap::default();
+        for (i, (&n, &k)) in self.frames.name.iter().zip(&self.frames.kind).enumerate() {
+            by_name.entry((n, k)).or_insert(FrameId(i as u32));
+        }
+        let mut stacks = StackTable::default();
+        let mut index = StackIndex::default();
+        let mut done: FxHashMap<(u32, Option<FrameKind>), StackId> = FxHashMap::default();
+        let mut leaf: Vec<Option<StackId>> = vec![None; self.stacks.len()];
+        let mut path: Vec<(u32, Option<FrameKind>)> = Vec::new();
+        for &s in &self.samples.stack {
+            if s == super::EMPTY_STACK || leaf.get(s.idx()).is_some_and(Option::is_some) {
+                continue;
+            }
+            // Up from the sample's stack to the first (stack, next kind) already expanded, or the root.
+            let (mut row, mut next) = (s.0, None);
+            let mut base = NO_PARENT;
+            path.clear();
+            loop {
+                if let Some(&have) = done.get(&(row, next)) {
+                    base = have.0;
+                    break;
+                }
+                path.push((row, next));
+                let (Some(&parent), Some(&frame)) =
+                    (self.stacks.parent.get(row as usize), self.stacks.frame.get(row as usize))
+                else {
+                    break;
+                };
+                if parent == NO_PARENT {
+                    break;
+                }
+                next = Some(self.frame_kind(frame));
+                row = parent;
+            }
+            // Down again, each row's frame and its inserted frames.
+            for &(row, next) in path.iter().rev() {
+                let Some(&frame) = self.stacks.frame.get(row as usize) else { continue };
+                let mut at = index.intern(&mut stacks, base, frame);
+                for (name, kind) in expand(self.frame_name(frame), self.frame_kind(frame), next) {
+                    let sid = string_ids.intern(&mut strings, &name);
+                    let f = *by_name.entry((sid, kind)).or_insert_with(|| {
+                        frames.name.push(sid);
+                        frames.kind.push(kind);
+                        FrameId((frames.name.len() - 1) as u32)
+                    });
+                    at = index.intern(&mut stacks, at.0, f);
+                }
+                done.insert((row, next), at);
+                base = at.0;
+            }
+            if let Some(slot) = leaf.get_mut(s.idx()) {
+                *slot = done.get(&(s.0, None)).copied();
+            }
+        }
+        let mut p = self.restack(stacks, |s| leaf.get(s.idx()).copied().flatten());
+        p.strings = strings;
+        p.frames = frames;
+        p
+    }
 }

@@ -4,6 +4,7 @@ use super::frame::{parse_frame_inferno, FrameLine};
 use super::InfernoFlags;
 use crate::import::kind::{is_jit_dso, is_kernel_dso};
 use crate::model::FrameKind;
+pub(super) use crate::import::symname::tidy_generic;
 
 fn strip_offset(sym: &str) -> &str {
     if let Some(i) = sym.rfind("+0x") {
@@ -33,37 +34,6 @@ fn unknown_fallback(func: &str, dso: &str, addr: &str, addrs: bool) -> String {
     } else {
         format!("[{name}]")
     }
-}
-
-/// Removes argument lists (`foo(int)` → `foo`) but keeps Go methods (`pkg.(*T).M`), C++ anonymous
-/// namespaces and parentheses inside templates or lambdas; `;` becomes `:` (as inferno and flamegraph.pl do).
-pub(super) fn tidy_generic(func: &str) -> String {
-    let func = func.replace(';', ":");
-    let mut depth: i64 = 0;
-    let mut last_dot: Option<usize> = None;
-    let mut cut = func.len();
-    for (i, c) in func.char_indices() {
-        match c {
-            '<' | '{' | '[' => depth += 1,
-            '>' | '}' | ']' | ')' => depth -= 1,
-            '(' => {
-                if depth == 0 {
-                    let go = last_dot == Some(i);
-                    let anon = func[i..].starts_with("(anonymous namespace)");
-                    if !go && !anon {
-                        cut = i;
-                        break;
-                    }
-                }
-                depth += 1;
-            }
-            '.' => last_dot = Some(i + 1),
-            _ => {}
-        }
-    }
-    let mut func = func;
-    func.truncate(cut);
-    func
 }
 
 /// `Ljava/lang/Thread;::run` → `java/lang/Thread:::run` (after [`tidy_generic`]), for Java processes.
@@ -153,7 +123,9 @@ pub(super) fn scorch_names(f: &FrameLine<'_>, java: bool) -> Vec<(String, FrameK
     let dso = String::from_utf8_lossy(f.dso);
     let addr = String::from_utf8_lossy(f.addr);
     let sym = strip_offset(&sym);
-    if sym.starts_with('(') {
+    // A parenthesised symbol is no frame (flamegraph.pl's "process names"), but a C++ name in an anonymous
+    // namespace is one (inferno drops it: `--compat inferno` still does).
+    if sym.starts_with('(') && !sym.starts_with("(anonymous namespace)") {
         return Vec::new();
     }
     let sym = if sym.is_empty() { "[unknown]" } else { sym };

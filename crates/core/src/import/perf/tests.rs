@@ -1,6 +1,8 @@
 use super::frame::parse_frame;
 use super::header::{parse_header, parse_time_ns};
-use super::names::{fix_rust_symbol, tidy_generic};
+use super::frame::FrameLine;
+use super::names::{fix_rust_symbol, inferno_names, scorch_names, tidy_generic};
+use super::InfernoFlags;
 use crate::import::kind::{is_jit_dso, is_kernel_dso};
 
 #[test]
@@ -103,6 +105,19 @@ fn names() {
         fix_rust_symbol("_$LT$grep..ReadByLine$LT$$u27$s$C$$u20$M$GT$$GT$::run::h30ecedc997ad7e32"),
         "<grep::ReadByLine<'s, M>>::run"
     );
+    // A C++ function in an anonymous namespace is a frame (perf prints it first on the line); other
+    // parenthesised symbols are not; inferno drops both.
+    let line = |sym: &'static [u8]| FrameLine { addr: b"142c", sym, dso: b"/tmp/dm/cxx" };
+    let names = scorch_names(&line(b"(anonymous namespace)::hidden"), false);
+    assert_eq!(names.len(), 1);
+    assert_eq!(names[0].0, "(anonymous namespace)::hidden");
+    assert!(scorch_names(&line(b"(process)"), false).is_empty());
+    let inferno = inferno_names(
+        "\t142c (anonymous namespace)::hidden (/tmp/dm/cxx)",
+        false,
+        &InfernoFlags::default(),
+    );
+    assert_eq!(inferno, Some(Vec::new()));
     assert!(is_kernel_dso("[kernel.kallsyms]") && is_kernel_dso("/lib/modules/4.3/build/vmlinux"));
     assert!(!is_kernel_dso("[unknown]"));
     assert!(is_jit_dso("/tmp/perf-10487.map") && is_jit_dso("/tmp/jitted-31714-4145673320.so"));

@@ -26,6 +26,7 @@
 //! through a symbolizer).
 
 mod bytes;
+pub mod demangle;
 pub mod elf;
 mod header;
 mod maps;
@@ -40,7 +41,9 @@ mod tracing;
 
 pub use parser::{read, PerfDataParser};
 pub use sniff::PerfDataFormat;
-pub use symbols::{binaries, recorded_kernel, symbolize, Binary, RecordedKernel, Symbolizer};
+pub use symbols::{
+    binaries, expand_inlined, recorded_kernel, symbolize, Binary, RecordedKernel, Symbolizer,
+};
 
 /// The key of the profile's facts (`Meta::info`) that lists a binary frames point into: `PATH` or
 /// `PATH (build id HEX)`.

@@ -1,7 +1,10 @@
 //! Naming a recording's `MODULE+0xOFFSET` frames by function, through a [`Symbolizer`] that reads the
-//! binaries (the core does no I/O; the CLI's symbolizer reads ELF symbol tables and `/proc/kallsyms`).
+//! binaries (the core does no I/O; the CLI's symbolizer reads ELF symbol tables, DWARF and `/proc/kallsyms`).
+//! Names are demangled as perf prints them ([`super::demangle`]) and tidied as the perf script reader tidies
+//! perf's text (argument lists cut, `;` → `:`), so a recording names its frames as its `perf script` text does.
 
 use super::{BINARY_INFO, KERNEL_MODULE, KERNEL_TEXT_INFO, OS_RELEASE_INFO};
+use crate::import::symname::tidy_generic;
 use crate::model::{FrameKind, Profile};
 use rustc_hash::FxHashMap;
 
@@ -33,6 +36,24 @@ pub trait Symbolizer {
     /// becomes `[BASENAME]`.
     fn knows(&mut self, _binary: &Binary) -> bool {
         true
+    }
+
+    /// The functions inlined at `address` of `binary` (a file offset), innermost first, without the function
+    /// that holds them (the one [`Symbolizer::symbolize`] names), as their mangled names. `call`: the address
+    /// is a return address (a caller's frame), so the call instruction before it is what was inlined there.
+    /// Empty when unknown, the default.
+    fn inlined(&mut self, _binary: &Binary, _address: u64, _call: bool) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// A symbol's name as perf script prints it and the perf script reader keeps it: demangled, except in the
+/// kernel (perf's `--demangle-kernel` is off by default), and tidied.
+fn display_name(name: &str, kernel: bool) -> String {
+    if kernel {
+        tidy_generic(name)
+    } else {
+        tidy_generic(&super::demangle::demangle(name))
     }
 }
 
@@ -115,9 +136,36 @@ pub fn symbolize(p: &Profile, s: &mut dyn Symbolizer) -> Profile {
         if !s.knows(bin) {
             return None;
         }
-        Some(s.symbolize(bin, addr).unwrap_or_else(|| {
+        Some(s.symbolize(bin, addr).map(|n| display_name(&n, bin.is_kernel())).unwrap_or_else(|| {
             let base = bin.path.rsplit('/').next().unwrap_or(&bin.path);
             format!("[{base}]")
         }))
+    })
+}
+
+/// The profile with the functions inlined at each user-space address put under its `MODULE+0xOFFSET` frame as
+/// inline frames (innermost at the leaf), through [`Symbolizer::inlined`]; then [`symbolize`] names the frames.
+/// A frame's address is exact when it is the sample's leaf or the kernel frames above it ended there (the user
+/// address the kernel was entered from), else a return address (`call`).
+pub fn expand_inlined(p: &Profile, s: &mut dyn Symbolizer) -> Profile {
+    let bins = binaries(p);
+    let by_name: FxHashMap<&str, &Binary> = bins.iter().map(|b| (b.name.as_str(), b)).collect();
+    let mut known: FxHashMap<String, bool> = FxHashMap::default();
+    p.expand_frames(|name, kind, next| {
+        if kind != FrameKind::User {
+            return Vec::new();
+        }
+        let Some((m, addr)) = split_frame(name) else { return Vec::new() };
+        let Some(bin) = by_name.get(m) else { return Vec::new() };
+        let knows = *known.entry(bin.path.clone()).or_insert_with(|| s.knows(bin));
+        if !knows || bin.is_kernel() {
+            return Vec::new();
+        }
+        let call = next.is_some_and(|k| k != FrameKind::Kernel);
+        let mut inl = s.inlined(bin, addr, call);
+        inl.reverse();
+        inl.into_iter()
+            .map(|n| (display_name(&n, false), FrameKind::Inline))
+            .collect()
     })
 }

@@ -412,3 +412,60 @@ fn sched_switch_payloads_give_off_cpu_time_through_the_format_text_or_the_assume
     assert_eq!(offcpu(&p), vec![2_000_000_000]);
     assert!(!fact(&p) && unread(&p), "{:?}", p.meta);
 }
+
+/// Names an address's inlined functions after the address and whether it was asked as a call's return address.
+struct Inlines;
+
+impl Symbolizer for Inlines {
+    fn symbolize(&mut self, _b: &Binary, address: u64) -> Option<String> {
+        Some(format!("f{address:x}"))
+    }
+
+    fn inlined(&mut self, _b: &Binary, address: u64, call: bool) -> Vec<String> {
+        let how = if call { "call" } else { "at" };
+        // Innermost first.
+        vec![format!("in{address:x}_{how}"), format!("out{address:x}_{how}")]
+    }
+}
+
+#[test]
+fn inlined_frames_go_under_their_function_a_return_address_asked_as_a_call() {
+    use crate::model::{ProfileBuilder, Unit, Warnings};
+    let mut b = ProfileBuilder::new(crate::model::Format::PerfData);
+    b.add_info(super::BINARY_INFO, "/bin/prog".to_string());
+    b.add_info(super::BINARY_INFO, super::KERNEL_MODULE.to_string());
+    let outer = b.frame("prog+0x10", FrameKind::User);
+    let leaf = b.frame("prog+0x20", FrameKind::User);
+    let kernel = b.frame("[kernel.kallsyms]+0x1", FrameKind::Kernel);
+    let s1 = b.stack(None, outer);
+    let s2 = b.stack(Some(s1), leaf);
+    let s3 = b.stack(Some(s2), kernel);
+    // A user leaf; the same path into the kernel; the outer frame alone as a leaf.
+    for s in [s2, s3, s1] {
+        b.push_sample(s, 1, 0).unwrap();
+    }
+    // A path 100,000 frames deep: no recursion.
+    let mut deep = b.stack(None, outer);
+    for _ in 0..100_000 {
+        deep = b.stack(Some(deep), leaf);
+    }
+    b.push_sample(deep, 1, 0).unwrap();
+    let p = b.build(Unit::Samples, 0, 4, Warnings::default());
+    let s = symbolize(&super::expand_inlined(&p, &mut Inlines), &mut Inlines);
+    s.validate().unwrap();
+    assert_eq!(s.total(), p.total());
+    let got = folded(&s);
+    let f10_call = "f10;out10_call;in10_call";
+    let want = [
+        // The leaf's address as it is, the kernel's entry point as it is, the caller's as a call.
+        format!("{f10_call};f20;out20_at;in20_at"),
+        format!("{f10_call};f20;out20_at;in20_at;f1"),
+        "f10;out10_at;in10_at".to_string(),
+    ];
+    for w in &want {
+        assert!(got.iter().any(|(stack, n)| stack == w && *n == 1), "{w}: {got:?}");
+    }
+    let deepest = got.iter().map(|(stack, _)| stack.matches(';').count()).max().unwrap();
+    assert_eq!(deepest + 1, 3 * 100_001);
+    assert!(s.frames.kind.contains(&FrameKind::Inline));
+}
