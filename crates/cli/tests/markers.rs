@@ -226,3 +226,52 @@ fn raw_sample_count(path: &str) -> u64 {
         .expect("python3 runs");
     String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
 }
+
+/// perf script's tracepoint samples are instants: `scorch markers --json` = `tests/oracles/perf_tracepoints.py`
+/// (an independent reading of perf script's header lines) on real recordings with a sampled event beside
+/// `sched:sched_switch` (`crates/core/tests/data/perf-made/`, README.md there): thread, name (with the
+/// switched tasks) and start, to the nanosecond.
+#[test]
+fn perf_script_tracepoints_are_instants() {
+    for (file, n) in [("perf-made/offcpu-sleep.txt.gz", 509), ("perf-made/modifiers-sched.txt.gz", 38)] {
+        let path = core_data(file);
+        let out = Command::new("python3")
+            .arg(format!("{}/tests/oracles/perf_tracepoints.py", root()))
+            .arg(&path)
+            .output()
+            .expect("python3 runs the oracle");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let want: Vec<(String, String, u64)> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (f[0].to_string(), f[1].to_string(), f[2].parse().unwrap())
+            })
+            .collect();
+        assert_eq!(want.len(), n, "{file}");
+        let (code, text, err) = scorch(&["markers", "--json", &path]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut got: Vec<(String, String, u64)> = v["markers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                assert!(m["duration_ns"].is_null(), "an instant: {m}");
+                (
+                    m["thread"].as_str().unwrap().to_string(),
+                    m["name"].as_str().unwrap().to_string(),
+                    m["start_ns"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, want, "{file}");
+    }
+    assert!(
+        scorch(&["markers", &core_data("perf-made/offcpu-sleep.txt.gz")])
+            .1
+            .contains("sched:sched_switch bash → offcpu-sleep")
+    );
+}
