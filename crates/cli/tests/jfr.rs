@@ -134,7 +134,12 @@ fn duration_events_are_markers_as_jfr_print_lists_them() {
         .lines()
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            (f[0].to_string(), f[1].to_string(), f[2].parse().unwrap(), f[3].parse().unwrap())
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2].parse().unwrap(),
+                f[3].parse().unwrap(),
+            )
         })
         .collect();
     // 31 monitor enters, 30 parks, 11 safepoints, 7 collections and 7 pauses, 2 waits, 1 compilation.
@@ -158,7 +163,9 @@ fn duration_events_are_markers_as_jfr_print_lists_them() {
     got.sort();
     assert_eq!(got, want);
     // The lock's contenders, and a collection's cause among its fields.
-    assert!(want.iter().any(|r| r.0 == "locker-b" && r.1 == "jdk.JavaMonitorEnter"));
+    assert!(want
+        .iter()
+        .any(|r| r.0 == "locker-b" && r.1 == "jdk.JavaMonitorEnter"));
     let gc = v["markers"]
         .as_array()
         .unwrap()

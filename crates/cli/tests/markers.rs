@@ -129,7 +129,9 @@ fn a_gecko_profiles_marker_table() {
     // 3 markers from 5 rows per thread: the start and end of `GC` are one interval, and the interval without
     // times is not a marker.
     assert_eq!(want.len(), 3 * doc["threads"].as_array().unwrap().len());
-    assert!(want.iter().any(|r| r.1 == "GC" && r.2 == 30_000_000 && r.3 == Some(1_125_000)));
+    assert!(want
+        .iter()
+        .any(|r| r.1 == "GC" && r.2 == 30_000_000 && r.3 == Some(1_125_000)));
     assert_eq!(scorch_rows(path), want);
     assert!(want
         .iter()
@@ -168,7 +170,10 @@ fn oracle_ids(path: &str) -> Vec<IdRow> {
 
 #[test]
 fn a_firefox_recording_in_the_raw_gecko_format() {
-    let path = format!("{}/tests/data/gecko/firefox-raw.json.gz", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/data/gecko/firefox-raw.json.gz",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let want = oracle_ids(&path);
     assert_eq!(want.len(), 58_588);
     let (code, out, err) = scorch(&["markers", "--json", &path]);
@@ -204,7 +209,10 @@ fn a_firefox_recording_in_the_raw_gecko_format() {
     assert_eq!(got, want);
     // The page's own `performance.measure` (its 300 ms loop: 299.2 ms) and `performance.mark`s, in a content process.
     let timing = |r: &&IdRow| r.3 == "UserTiming";
-    assert!(want.iter().filter(timing).any(|r| r.5.is_some_and(|d| d >= 290_000_000)));
+    assert!(want
+        .iter()
+        .filter(timing)
+        .any(|r| r.5.is_some_and(|d| d >= 290_000_000)));
     assert_eq!(want.iter().filter(timing).filter(|r| r.5.is_none()).count(), 2);
     // The samples: as many as the raw tables hold (an independent count).
     let (code, out, err) = scorch(&["info", "--json", &path]);
@@ -233,7 +241,10 @@ fn raw_sample_count(path: &str) -> u64 {
 /// switched tasks) and start, to the nanosecond.
 #[test]
 fn perf_script_tracepoints_are_instants() {
-    for (file, n) in [("perf-made/offcpu-sleep.txt.gz", 509), ("perf-made/modifiers-sched.txt.gz", 38)] {
+    for (file, n) in [
+        ("perf-made/offcpu-sleep.txt.gz", 509),
+        ("perf-made/modifiers-sched.txt.gz", 38),
+    ] {
         let path = core_data(file);
         let out = Command::new("python3")
             .arg(format!("{}/tests/oracles/perf_tracepoints.py", root()))
@@ -269,9 +280,7 @@ fn perf_script_tracepoints_are_instants() {
         got.sort();
         assert_eq!(got, want, "{file}");
     }
-    assert!(
-        scorch(&["markers", &core_data("perf-made/offcpu-sleep.txt.gz")])
-            .1
-            .contains("sched:sched_switch bash → offcpu-sleep")
-    );
+    assert!(scorch(&["markers", &core_data("perf-made/offcpu-sleep.txt.gz")])
+        .1
+        .contains("sched:sched_switch bash → offcpu-sleep"));
 }

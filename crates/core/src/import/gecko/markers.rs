@@ -76,7 +76,12 @@ pub(super) fn take(
         (lo, hi)
     });
     let mut add = |i: usize, start: f64, end: Option<f64>, skipped: &mut u64| {
-        let text = table.name.get(i).copied().flatten().and_then(|n| strings.get(n as usize));
+        let text = table
+            .name
+            .get(i)
+            .copied()
+            .flatten()
+            .and_then(|n| strings.get(n as usize));
         let start_ns = super::ms_to_ns(start);
         let end_ns = match end {
             None => Some(None),

@@ -279,7 +279,11 @@ fn build(mut file: File) -> Result<Profile, ImportError> {
     let mut timed: Option<bool> = None;
     let category_names: Vec<String> = file.meta.categories.iter().map(|c| c.name.clone()).collect();
     let mut marks_skipped = 0u64;
-    let interval = file.meta.interval.filter(|i| i.is_finite() && *i >= 0.0).unwrap_or(1.0);
+    let interval = file
+        .meta
+        .interval
+        .filter(|i| i.is_finite() && *i >= 0.0)
+        .unwrap_or(1.0);
     for (ti, (path, t)) in threads.iter().enumerate() {
         let path = path.as_str();
         let owner = markers::Owner {

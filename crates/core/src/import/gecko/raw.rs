@@ -52,7 +52,9 @@ fn num(c: Option<&Cell>) -> Option<f64> {
 
 /// A non-negative integer index.
 fn index(c: Option<&Cell>) -> Option<u32> {
-    num(c).filter(|n| n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(n)).map(|n| n as u32)
+    num(c)
+        .filter(|n| n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(n))
+        .map(|n| n as u32)
 }
 
 /// Location-string shapes, the Firefox Profiler's (`process-profile.ts`).
@@ -89,11 +91,20 @@ impl Shapes {
 
 /// Fills `t`'s processed columns from its raw tables (when it has them), times moved by `offset_ms`.
 /// Returns whether the thread was raw.
-pub(super) fn normalize(t: &mut Thread, offset_ms: f64, shapes: &Shapes, path: &str) -> Result<bool, ImportError> {
+pub(super) fn normalize(
+    t: &mut Thread,
+    offset_ms: f64,
+    shapes: &Shapes,
+    path: &str,
+) -> Result<bool, ImportError> {
     let Some(schema) = t.samples.schema.take() else {
         return Ok(false);
     };
-    let mut strings = t.string_table.take().or(t.string_array.take()).unwrap_or_default();
+    let mut strings = t
+        .string_table
+        .take()
+        .or(t.string_array.take())
+        .unwrap_or_default();
     // Samples.
     let data = t.samples.data.take().unwrap_or_default();
     let r = rows(&data, &format!("{path}.samples"))?;
@@ -125,9 +136,11 @@ pub(super) fn normalize(t: &mut Thread, offset_ms: f64, shapes: &Shapes, path: &
             let next = t.func_table.name.len() as u32;
             let f = *funcs.entry(loc).or_insert(next);
             if f == next {
-                let text = strings
-                    .get(loc as usize)
-                    .ok_or_else(|| err(format!("{path}.frameTable.data[{i}]: string {loc} does not exist")))?;
+                let text = strings.get(loc as usize).ok_or_else(|| {
+                    err(format!(
+                        "{path}.frameTable.data[{i}]: string {loc} does not exist"
+                    ))
+                })?;
                 let name = shapes.function(text).to_string();
                 t.func_table.name.push(strings.len() as u32);
                 t.func_table.resource.push(None);
@@ -151,7 +164,12 @@ pub(super) fn normalize(t: &mut Thread, offset_ms: f64, shapes: &Shapes, path: &
             .map(|c| index(c).and_then(|p| u8::try_from(p).ok()))
             .collect();
         m.category = column(&r, &schema, "category").into_iter().map(index).collect();
-        m.data = Some(column(&r, &schema, "data").into_iter().map(|c| c.cloned().unwrap_or(Cell::Null)).collect());
+        m.data = Some(
+            column(&r, &schema, "data")
+                .into_iter()
+                .map(|c| c.cloned().unwrap_or(Cell::Null))
+                .collect(),
+        );
     }
     t.string_array = Some(strings);
     Ok(true)

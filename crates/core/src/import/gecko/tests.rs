@@ -76,7 +76,10 @@ fn errors_name_the_path() {
             "threads[0].samples.data[0]: a sample without a time",
         ),
         (
-            THREAD.replace(r#""stack":[1,null,2]"#, r#""schema":{"stack":0,"time":1},"data":[7]"#),
+            THREAD.replace(
+                r#""stack":[1,null,2]"#,
+                r#""schema":{"stack":0,"time":1},"data":[7]"#,
+            ),
             "threads[0].samples.data[0]: a row is an array",
         ),
     ];
@@ -117,7 +120,14 @@ fn raw_gecko_tables_and_processes() {
     let p = import(&doc).unwrap();
     assert_eq!(
         p.samples.time_ns.clone().unwrap(),
-        vec![10_000_000, 20_000_000, 30_000_000, 109_750_000, 119_750_000, 129_750_000]
+        vec![
+            10_000_000,
+            20_000_000,
+            30_000_000,
+            109_750_000,
+            119_750_000,
+            129_750_000
+        ]
     );
     let names = |i: usize| -> Vec<String> {
         p.stack_frames(p.samples.stack[i])

@@ -10,13 +10,25 @@ use crate::model::Marker;
 /// The event types taken as markers: (type, category, fields shown).
 pub(super) const MARKED: [(&str, &str, &[&str]); 12] = [
     ("jdk.JavaMonitorEnter", "lock", &["monitorClass", "previousOwner"]),
-    ("jdk.JavaMonitorWait", "lock", &["monitorClass", "notifier", "timedOut"]),
+    (
+        "jdk.JavaMonitorWait",
+        "lock",
+        &["monitorClass", "notifier", "timedOut"],
+    ),
     ("jdk.ThreadPark", "lock", &["parkedClass", "timeout"]),
     ("jdk.ThreadSleep", "lock", &["time"]),
     ("jdk.GarbageCollection", "gc", &["gcId", "name", "cause"]),
     ("jdk.GCPhasePause", "gc", &["gcId", "name"]),
-    ("jdk.SafepointBegin", "vm", &["safepointId", "totalThreadCount", "jniCriticalThreadCount"]),
-    ("jdk.Compilation", "compiler", &["compileId", "method", "compileLevel"]),
+    (
+        "jdk.SafepointBegin",
+        "vm",
+        &["safepointId", "totalThreadCount", "jniCriticalThreadCount"],
+    ),
+    (
+        "jdk.Compilation",
+        "compiler",
+        &["compileId", "method", "compileLevel"],
+    ),
     ("jdk.FileRead", "io", &["path", "bytesRead"]),
     ("jdk.FileWrite", "io", &["path", "bytesWritten"]),
     ("jdk.SocketRead", "io", &["host", "port", "bytesRead"]),
@@ -65,7 +77,9 @@ fn shown(c: &Chunk, v: &Val, class: i64, depth: u8) -> Option<String> {
 pub(super) fn marker(c: &Chunk, v: &Val, type_id: i64, kind: usize, start_ns: u64) -> Option<Marker> {
     let (name, category, shown_fields) = MARKED.get(kind)?;
     let field = |name: &str| c.get(v, type_id, name);
-    let dur = field("duration").and_then(|(x, _)| c.int(x)).map(|d| c.header.span(d))?;
+    let dur = field("duration")
+        .and_then(|(x, _)| c.int(x))
+        .map(|d| c.header.span(d))?;
     let thread = field("eventThread").and_then(|(x, class)| identity(c, x, class));
     let (thread, tid) = match thread {
         Some((n, t)) => (n, Some(t)),

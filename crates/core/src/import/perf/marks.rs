@@ -21,7 +21,9 @@ pub(super) fn name(event: &[u8], payload: &[u8]) -> String {
         // `prev_comm=A prev_pid=… ==> next_comm=B next_pid=…`: a comm may hold anything, so each is cut at its
         // own side's last ` …_pid=`.
         let arrow = memchr::memmem::rfind(payload, b" ==> ");
-        let prev = arrow.and_then(|a| payload.get(..a)).and_then(|p| between(p, b"prev_comm=", b" prev_pid="));
+        let prev = arrow
+            .and_then(|a| payload.get(..a))
+            .and_then(|p| between(p, b"prev_comm=", b" prev_pid="));
         let next = arrow
             .and_then(|a| payload.get(a..))
             .and_then(|p| between(p, b"next_comm=", b" next_pid="));
@@ -37,7 +39,14 @@ pub(super) fn name(event: &[u8], payload: &[u8]) -> String {
 }
 
 /// The marker of a tracepoint sample at `time_ns` on thread (`comm`, `pid`, `tid`).
-pub(super) fn marker(event: &[u8], payload: &[u8], comm: &[u8], pid: Option<u32>, tid: u32, time_ns: u64) -> Marker {
+pub(super) fn marker(
+    event: &[u8],
+    payload: &[u8],
+    comm: &[u8],
+    pid: Option<u32>,
+    tid: u32,
+    time_ns: u64,
+) -> Marker {
     let text = |b: &[u8]| crate::import::safe_text(&String::from_utf8_lossy(b));
     Marker {
         name: crate::import::safe_text(&name(event, payload)),
@@ -58,7 +67,10 @@ mod tests {
     #[test]
     fn switch_names_its_tasks() {
         let p = b"prev_comm=a b prev_pid=7 prev_prio=120 prev_state=S ==> next_comm=kworker/0:1H next_pid=44 next_prio=100";
-        assert_eq!(name(b"sched:sched_switch", p), "sched:sched_switch a b → kworker/0:1H");
+        assert_eq!(
+            name(b"sched:sched_switch", p),
+            "sched:sched_switch a b → kworker/0:1H"
+        );
         assert_eq!(name(b"sched:sched_wakeup", b"comm=x pid=1"), "sched:sched_wakeup");
         assert_eq!(name(b"sched:sched_switch", b"garbled"), "sched:sched_switch");
     }

@@ -278,7 +278,8 @@ impl PerfParser {
             None
         };
         if let (true, Some(t)) = (h.tracepoint, h.time_ns) {
-            self.b.marker(super::marks::marker(h.event, h.rest, h.comm, h.pid, h.tid, t));
+            self.b
+                .marker(super::marks::marker(h.event, h.rest, h.comm, h.pid, h.tid, t));
         }
         self.cur = Some(Current {
             thread,
