@@ -235,20 +235,33 @@ fn raw_sample_count(path: &str) -> u64 {
     String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
 }
 
-/// perf script's tracepoint samples are instants: `scorch markers --json` = `tests/oracles/perf_tracepoints.py`
+/// perf's tracepoint samples are instants: `scorch markers --json` = `tests/oracles/perf_tracepoints.py`
 /// (an independent reading of perf script's header lines) on real recordings with a sampled event beside
-/// `sched:sched_switch` (`crates/core/tests/data/perf-made/`, README.md there): thread, name (with the
-/// switched tasks) and start, to the nanosecond.
+/// `sched:sched_switch` (`crates/core/tests/data/perf-made/`, README.md there; and `data/perfdata/sys.data`
+/// against perf's own `sys.script` of it): thread, name (with the switched tasks) and start, to the
+/// nanosecond.
 #[test]
 fn perf_script_tracepoints_are_instants() {
-    for (file, n) in [
-        ("perf-made/offcpu-sleep.txt.gz", 509),
-        ("perf-made/modifiers-sched.txt.gz", 38),
+    let perfdata = |f: &str| format!("{}/tests/data/perfdata/{f}", env!("CARGO_MANIFEST_DIR"));
+    // (the file scorch reads, perf script's text of it, tracepoint samples)
+    for (path, script, n) in [
+        (
+            core_data("perf-made/offcpu-sleep.txt.gz"),
+            core_data("perf-made/offcpu-sleep.txt.gz"),
+            509,
+        ),
+        (
+            core_data("perf-made/modifiers-sched.txt.gz"),
+            core_data("perf-made/modifiers-sched.txt.gz"),
+            38,
+        ),
+        // perf.data: the recording beside the `perf script --ns` text perf wrote of it.
+        (perfdata("sys.data"), perfdata("sys.script"), 166),
     ] {
-        let path = core_data(file);
+        let file = &path;
         let out = Command::new("python3")
             .arg(format!("{}/tests/oracles/perf_tracepoints.py", root()))
-            .arg(&path)
+            .arg(&script)
             .output()
             .expect("python3 runs the oracle");
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
