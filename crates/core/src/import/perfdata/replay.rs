@@ -354,7 +354,7 @@ impl Replay {
         if let (Some(a), Some(t)) = (attrs.get(ai), fields.time) {
             if a.kind == PERF_TYPE_TRACEPOINT {
                 let m = super::tracing::marker(
-                    a,
+                    a.display_name(),
                     switch,
                     raw,
                     r.big,

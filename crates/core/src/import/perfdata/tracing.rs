@@ -291,12 +291,12 @@ impl SwitchLabels {
     }
 }
 
-/// The instant marker of a tracepoint sample of attribute `a` at `time_ns` (`raw`: its payload): named by its
+/// The instant marker of a tracepoint sample of event `event` at `time_ns` (`raw`: its payload): named by its
 /// event, `sched:sched_switch` followed by the two tasks (`PREV → NEXT`) when its payload reads, as the perf
 /// script reader names it.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn marker(
-    a: &super::header::Attr,
+    event: String,
     layout: Option<&SwitchLayout>,
     raw: Option<&[u8]>,
     big: bool,
@@ -305,7 +305,6 @@ pub(super) fn marker(
     tid: Option<u32>,
     time_ns: u64,
 ) -> crate::model::Marker {
-    let event = a.display_name();
     let mut fields = Vec::new();
     let mut name = event.clone();
     if event == "sched:sched_switch" {
