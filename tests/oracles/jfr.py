@@ -15,6 +15,10 @@ Usage: jfr.py TEXT stacks [EVENT...]         -> lines `STACK COUNT` (root first,
        jfr.py TEXT truncated                 -> `truncated N`: the stacks with a `...` line
        jfr.py JSONL weights FIELD EVENT      -> lines `STACK SUM` of FIELD (`weight`: bytes; `duration`: ISO
                                                 `PTnS` as nanoseconds)
+       jfr.py JSONL markers                  -> lines `THREAD<TAB>TYPE<TAB>START_NS<TAB>DURATION_NS`, sorted:
+                                                every event of `jfr print --json` reduced to type, startTime
+                                                (ISO 8601 UTC, to the nanosecond), duration (ISO `PTnHnMnS`)
+                                                and its eventThread's javaName, else osName, else `JVM`
 """
 import json
 from decimal import Decimal
@@ -74,8 +78,38 @@ def weights(path, field, event):
         print(k, v)
 
 
+def iso_ns(text):
+    """`2026-11-27T10:18:28.414933693Z` as nanoseconds since the epoch (exact: the fraction as digits)."""
+    import calendar
+    m = re.match(r'^(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)(?:\.(\d+))?Z$', text)
+    y, mo, d, h, mi, sec, frac = m.groups()
+    whole = calendar.timegm((int(y), int(mo), int(d), int(h), int(mi), int(sec), 0, 0, 0))
+    return whole * 10**9 + int((frac or '').ljust(9, '0')[:9])
+
+
+def duration_ns(text):
+    """An ISO 8601 duration `PT[nH][nM][n.nS]` as nanoseconds."""
+    m = re.match(r'^PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?$', text)
+    h, mi, sec = m.groups()
+    return (int(h or 0) * 3600 + int(mi or 0) * 60) * 10**9 + int(Decimal(sec or '0') * 10**9)
+
+
+def marker_rows(path):
+    rows = []
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            e = json.loads(line)
+            thread = e.get('javaName') or e.get('osName') or 'JVM'
+            rows.append((thread, e['type'], iso_ns(e['startTime']), duration_ns(e['duration'])))
+    for r in sorted(rows):
+        print('\t'.join(map(str, r)))
+
+
 def main():
     path, mode = sys.argv[1], sys.argv[2]
+    if mode == 'markers':
+        marker_rows(path)
+        return
     if mode == 'weights':
         weights(path, sys.argv[3], sys.argv[4])
         return

@@ -117,3 +117,60 @@ fn threads_and_truncated_share_equal_jfr_print() {
     let share = h["broken_share"].as_f64().unwrap();
     assert_eq!((share * total as f64).round() as u64, cut, "{h}");
 }
+
+/// Events with a duration are markers: `scorch markers --json` = `jfr print --json`'s events of those types
+/// (`hot.markers.jsonl`, read by `tests/oracles/jfr.py markers`): thread, type, start and duration, each to
+/// the nanosecond.
+#[test]
+fn duration_events_are_markers_as_jfr_print_lists_them() {
+    let out = Command::new("python3")
+        .arg(format!("{}/tests/oracles/jfr.py", root()))
+        .args([&data("hot.markers.jsonl"), "markers"])
+        .output()
+        .expect("python3 runs the oracle");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want: Vec<(String, String, u64, u64)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2].parse().unwrap(),
+                f[3].parse().unwrap(),
+            )
+        })
+        .collect();
+    // 31 monitor enters, 30 parks, 11 safepoints, 7 collections and 7 pauses, 2 waits, 1 compilation.
+    assert_eq!(want.len(), 89);
+    let (code, text, err) = scorch(&["markers", "--json", &data("hot.jfr")]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut got: Vec<(String, String, u64, u64)> = v["markers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["thread"].as_str().unwrap().to_string(),
+                m["name"].as_str().unwrap().to_string(),
+                m["start_ns"].as_u64().unwrap(),
+                m["duration_ns"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, want);
+    // The lock's contenders, and a collection's cause among its fields.
+    assert!(want
+        .iter()
+        .any(|r| r.0 == "locker-b" && r.1 == "jdk.JavaMonitorEnter"));
+    let gc = v["markers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "jdk.GarbageCollection")
+        .unwrap();
+    assert!(gc["fields"].to_string().contains("G1 Evacuation Pause"), "{gc}");
+}

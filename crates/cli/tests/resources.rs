@@ -11,7 +11,8 @@
 //! processes and threads (the mappings forks copy), and file headers whose sections claim huge sizes; and
 //! callgrind call graphs whose expansion into stacks could outgrow them (`resources/graphs.rs`); V8 heap
 //! profiles' nested node trees and DHAT's program points, very deep and very wide (`resources/heap.rs`);
-//! cProfile's call graphs (`resources/graphs.rs`); JFR's deep stack trace, many samples (`resources/jfr.rs`).
+//! cProfile's call graphs (`resources/graphs.rs`); JFR's deep stack trace, many samples (`resources/jfr.rs`);
+//! the raw Gecko format's deep stack and never-paired interval markers (`resources/gecko.rs`).
 //!
 //! Size: the test binary runs the debug `scorch` (10–30× slower than release), so by default the shapes are a
 //! fifth of the sizes (a 1,000,000-frame stack instead of 5,000,000, 200,000 children, 200,000 perf
@@ -24,6 +25,8 @@
 //! the time limit is 60 s plus 15 s per MB of input (debug), a tenth of that for a release binary: a hang
 //! detector with room for a loaded machine (timings themselves belong in benchmarks, not tests).
 
+#[path = "resources/gecko.rs"]
+mod gecko;
 #[path = "resources/graphs.rs"]
 mod graphs;
 #[path = "resources/heap.rs"]

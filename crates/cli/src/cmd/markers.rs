@@ -1,5 +1,5 @@
 //! `scorch markers FILE [--json]`: the profile's markers (Chrome trace duration and instant events, Gecko
-//! markers), by thread then start: the list is the core's (`analysis::markers`).
+//! markers, JFR events with a duration, perf script tracepoints), by thread then start: the list is the core's (`analysis::markers`).
 
 use crate::error::Result;
 use crate::io::{load_warn, write_out};

@@ -1,5 +1,5 @@
 //! Markers: named moments and intervals on the time axis beside the samples (Chrome trace duration and instant
-//! events, Gecko profile markers). Each belongs to a thread, named by its process and thread id and name as
+//! events, Gecko profile markers, JFR events with a duration, perf script tracepoints). Each belongs to a thread, named by its process and thread id and name as
 //! the input states them (a marker's thread need not have samples), and carries a few fields as text.
 
 /// One marker. Times are on the samples' time axis (nanoseconds, the input's own clock).

@@ -337,7 +337,8 @@ pub struct Meta {
     pub duration_ns: Option<u64>,
     /// Events the recorder reported lost (perf `PERF_RECORD_LOST`), `None` when the input reports none.
     pub lost: Option<Lost>,
-    /// Markers on the time axis (Chrome trace duration and instant events, Gecko markers), in input order.
+    /// Markers on the time axis (Chrome trace duration and instant events, Gecko markers, JFR events with a
+    /// duration, perf script tracepoints), in input order.
     pub markers: Vec<Marker>,
 }
 

@@ -14,11 +14,15 @@
 //!   `weight[i]` (1 when the column is null). `weightType` `samples` is a count, `tracing-ms` time (ms → ns),
 //!   `bytes` bytes.
 //! - Each thread's `markers` table is read as markers (`markers.rs`), on the samples' clock.
-//! - The raw Gecko format that Firefox itself writes (tables as `schema` + `data`) is not read: a typed error
-//!   says so.
+//! - The raw Gecko format that Firefox itself writes (tables as `schema` + `data`, content processes in
+//!   `processes[]`) is turned into the same tables first (`raw.rs`).
 
+mod cell;
 mod markers;
+mod raw;
 mod sniff;
+
+use cell::Cell;
 
 pub use sniff::GeckoFormat;
 
@@ -27,7 +31,6 @@ use crate::model::{
     Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Profile, ProfileBuilder, StackId,
     Unit, Warnings, EMPTY_STACK,
 };
-use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 /// Options for the Gecko importer.
@@ -50,6 +53,18 @@ struct File {
     threads: Vec<Thread>,
     #[serde(default)]
     shared: Shared,
+    /// The raw format's content processes.
+    #[serde(default)]
+    processes: Vec<SubProcess>,
+}
+
+/// A content process's profile in the raw format.
+#[derive(Deserialize)]
+struct SubProcess {
+    #[serde(default)]
+    meta: Meta,
+    #[serde(default)]
+    threads: Vec<Thread>,
 }
 
 #[derive(Deserialize, Default)]
@@ -60,6 +75,9 @@ struct Meta {
     product: Option<String>,
     #[serde(default)]
     interval: Option<f64>,
+    /// The raw format's process start (ms since the epoch).
+    #[serde(default, rename = "startTime")]
+    start_time: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -95,6 +113,9 @@ struct Thread {
     resource_table: ResourceTable,
     #[serde(default, rename = "stringArray")]
     string_array: Option<Vec<String>>,
+    /// The raw format's strings.
+    #[serde(default, rename = "stringTable")]
+    string_table: Option<Vec<String>>,
     #[serde(default)]
     markers: markers::MarkerTable,
 }
@@ -111,9 +132,11 @@ struct Samples {
     weight: Option<Vec<f64>>,
     #[serde(default, rename = "weightType")]
     weight_type: Option<String>,
-    /// Present in the raw Gecko format only.
+    /// The raw format's columns and rows.
     #[serde(default)]
-    schema: Option<IgnoredAny>,
+    schema: Option<raw::Schema>,
+    #[serde(default)]
+    data: Option<Vec<Cell>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -122,6 +145,10 @@ struct StackTable {
     prefix: Vec<Option<u32>>,
     #[serde(default)]
     frame: Vec<u32>,
+    #[serde(default)]
+    schema: Option<raw::Schema>,
+    #[serde(default)]
+    data: Option<Vec<Cell>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -132,6 +159,10 @@ struct FrameTable {
     category: Vec<Option<u32>>,
     #[serde(default, rename = "inlineDepth")]
     inline_depth: Vec<u32>,
+    #[serde(default)]
+    schema: Option<raw::Schema>,
+    #[serde(default)]
+    data: Option<Vec<Cell>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -200,12 +231,46 @@ fn ms_to_ns(ms: f64) -> Option<u64> {
     (ns.is_finite() && (0.0..1.8e19).contains(&ns)).then_some(ns as u64)
 }
 
-fn build(file: File) -> Result<Profile, ImportError> {
+/// Every thread, the content processes' after the parent's (`processes[i].threads[j]` as its path), raw
+/// tables turned into processed ones.
+fn gather(file: &mut File) -> Result<Vec<(String, Thread)>, ImportError> {
+    let shapes = raw::Shapes::new().ok_or_else(|| err("the location patterns do not compile"))?;
+    let mut all = Vec::with_capacity(file.threads.len());
+    for (ti, mut t) in std::mem::take(&mut file.threads).into_iter().enumerate() {
+        let path = format!("threads[{ti}]");
+        raw::normalize(&mut t, 0.0, &shapes, &path)?;
+        all.push((path, t));
+    }
+    let parent = file.meta.start_time.unwrap_or(0.0);
+    for (pi, sp) in std::mem::take(&mut file.processes).into_iter().enumerate() {
+        // As the profiler moves a content process's times: by its start minus the parent's.
+        let offset = sp.meta.start_time.map_or(0.0, |s| s - parent);
+        for (ti, mut t) in sp.threads.into_iter().enumerate() {
+            let path = format!("processes[{pi}].threads[{ti}]");
+            raw::normalize(&mut t, offset, &shapes, &path)?;
+            all.push((path, t));
+        }
+    }
+    Ok(all)
+}
+
+/// A thread's samples' time range in ms (first, last plus the interval), as the profiler takes it.
+fn sample_range(t: &Thread, interval: f64) -> Option<(f64, f64)> {
+    let (first, last) = match (&t.samples.time, &t.samples.time_deltas) {
+        (Some(ts), _) => (*ts.first()?, *ts.last()?),
+        (None, Some(ds)) => (*ds.first()?, ds.iter().sum()),
+        (None, None) => return None,
+    };
+    Some((first, last + interval))
+}
+
+fn build(mut file: File) -> Result<Profile, ImportError> {
     let mut b = ProfileBuilder::new(Format::Gecko);
+    let threads = gather(&mut file)?;
     let kernel_cats: Vec<bool> = file.meta.categories.iter().map(|c| c.name == "Kernel").collect();
-    let units: Vec<Unit> = file
-        .threads
+    let units: Vec<Unit> = threads
         .iter()
+        .map(|(_, t)| t)
         .filter(|t| !t.samples.stack.is_empty())
         .map(|t| unit_of(t.samples.weight_type.as_deref()).0)
         .collect();
@@ -214,14 +279,13 @@ fn build(file: File) -> Result<Profile, ImportError> {
     let mut timed: Option<bool> = None;
     let category_names: Vec<String> = file.meta.categories.iter().map(|c| c.name.clone()).collect();
     let mut marks_skipped = 0u64;
-    for (ti, t) in file.threads.iter().enumerate() {
-        let path = format!("threads[{ti}]");
-        if t.samples.schema.is_some() {
-            return Err(err(format!(
-                "{path}.samples: a raw Gecko profile (tables as `schema` and `data`, as Firefox writes it) is not \
-                 read: open it in the Firefox Profiler and download it, which writes the processed format"
-            )));
-        }
+    let interval = file
+        .meta
+        .interval
+        .filter(|i| i.is_finite() && *i >= 0.0)
+        .unwrap_or(1.0);
+    for (ti, (path, t)) in threads.iter().enumerate() {
+        let path = path.as_str();
         let owner = markers::Owner {
             name: t
                 .name
@@ -231,6 +295,8 @@ fn build(file: File) -> Result<Profile, ImportError> {
                 .trim(),
             pid: id_of(&t.pid),
             tid: id_of(&t.tid),
+            range: sample_range(t, interval),
+            interval,
         };
         let strings = t.string_array.as_deref().unwrap_or(&file.shared.string_array);
         marks_skipped += markers::take(&t.markers, strings, &category_names, &owner, &mut b);

@@ -15,12 +15,15 @@
 //!   depth (`truncated`) goes under a `[truncated stack]` root, which stack health counts as broken.
 //! - The thread is the sampled thread (`sampledThread`) or the event's thread (`eventThread`), by its Java
 //!   name and id; times are the chunk's ticks as nanoseconds since the epoch.
+//! - Events with a duration (monitor enter and wait, park, sleep, garbage collections and their pauses,
+//!   safepoints, compilations, file and socket reads and writes) are also markers (`markers.rs`).
 //!
 //! Files: `bytes.rs` (checked reads, compressed integers, strings), `meta.rs` (types and values), `chunk.rs`
 //! (header, event scan, pools), `sniff.rs`.
 
 mod bytes;
 mod chunk;
+mod markers;
 mod meta;
 mod sniff;
 #[cfg(test)]
@@ -226,6 +229,12 @@ fn take_chunk(c: &Chunk, st: &mut State, budget: &mut u64) -> Result<(), ImportE
             }
         }
     }
+    let mut marked: FxHashMap<i64, usize> = FxHashMap::default();
+    for (k, (name, _, _)) in markers::MARKED.iter().enumerate() {
+        if let Some(id) = c.meta.id_of(name) {
+            marked.insert(id, k);
+        }
+    }
     let mut cache = Cache {
         stacks: FxHashMap::default(),
         frames: FxHashMap::default(),
@@ -233,9 +242,10 @@ fn take_chunk(c: &Chunk, st: &mut State, budget: &mut u64) -> Result<(), ImportE
     };
     for e in &c.events {
         st.events += 1;
-        let Some(&kind) = wanted.get(&e.type_id) else {
+        let (kind, mark) = (wanted.get(&e.type_id).copied(), marked.get(&e.type_id).copied());
+        if kind.is_none() && mark.is_none() {
             continue;
-        };
+        }
         let mut cur = c.cur(e.body, e.end);
         let offset = cur.at() as u64;
         let v = match c.meta.value(&mut cur, e.type_id, 0, budget) {
@@ -250,6 +260,15 @@ fn take_chunk(c: &Chunk, st: &mut State, budget: &mut u64) -> Result<(), ImportE
         let time = field("startTime")
             .and_then(|(x, _)| c.int(x))
             .map_or(0, |t| c.header.nanos(t));
+        if let Some(m) = mark {
+            match markers::marker(c, &v, e.type_id, m, time) {
+                Some(marker) => st.b.marker(marker),
+                None => st.bad_events += 1,
+            }
+        }
+        let Some(kind) = kind else {
+            continue;
+        };
         let weight = match kind {
             0 => Some(1),
             1 => field("weight")
@@ -292,23 +311,7 @@ fn thread(c: &Chunk, st: &mut State, cache: &mut Cache, v: &Val, class: i64) -> 
     if let Some(t) = key.and_then(|k| cache.threads.get(&k)) {
         return Some(*t);
     }
-    let text = |name: &str| {
-        c.get(v, class, name)
-            .and_then(|(x, _)| c.text(x))
-            .filter(|s| !s.is_empty())
-    };
-    let int = |name: &str| {
-        c.get(v, class, name)
-            .and_then(|(x, _)| c.int(x))
-            .filter(|&i| i > 0)
-    };
-    let name = text("javaName").or_else(|| text("osName"));
-    let id = int("javaThreadId").or_else(|| int("osThreadId"));
-    if name.is_none() && id.is_none() {
-        return None;
-    }
-    let name = crate::import::safe_text(name.as_deref().unwrap_or("(unnamed)"));
-    let tid = id.and_then(|i| u32::try_from(i).ok()).unwrap_or(0);
+    let (name, tid) = markers::identity(c, v, class)?;
     let b = &mut st.b;
     let t = *st
         .threads

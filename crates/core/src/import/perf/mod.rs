@@ -15,6 +15,7 @@
 
 mod frame;
 mod header;
+mod marks;
 mod names;
 mod parser;
 pub mod sched;

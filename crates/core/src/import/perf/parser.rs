@@ -294,6 +294,10 @@ impl PerfParser {
         } else {
             None
         };
+        if let (true, Some(t)) = (h.tracepoint, h.time_ns) {
+            self.b
+                .marker(super::marks::marker(h.event, h.rest, h.comm, h.pid, h.tid, t));
+        }
         self.cur = Some(Current {
             thread,
             event,

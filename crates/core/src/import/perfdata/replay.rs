@@ -8,6 +8,9 @@ use super::header::{st, Attr, Attrs, Features};
 use super::maps::{Map, Maps};
 use super::record::*;
 use super::tracing::{SwitchLabels, SwitchLayout};
+
+/// `perf_event_attr.type` of a tracepoint.
+const PERF_TYPE_TRACEPOINT: u32 = 2;
 use super::{BINARY_INFO, KERNEL_MODULE, KERNEL_TEXT_INFO, SCHED_SWITCH_INFO};
 use crate::import::kind::{is_jit_dso, is_kernel_dso};
 use crate::model::{
@@ -347,6 +350,22 @@ impl Replay {
         let name = attrs.get(ai).and_then(|a| a.name.as_deref()).unwrap_or_default();
         let raw = fields.raw.and_then(|(s, n)| r.bytes(s, n));
         let labels = self.switches.of(&mut self.b, switch, name, raw, r.big);
+        // A tracepoint sample is also an instant marker, as the perf script reader makes one (`perf/marks.rs`).
+        if let (Some(a), Some(t)) = (attrs.get(ai), fields.time) {
+            if a.kind == PERF_TYPE_TRACEPOINT {
+                let m = super::tracing::marker(
+                    a.display_name(),
+                    switch,
+                    raw,
+                    r.big,
+                    self.comm_of(fields.tid),
+                    fields.pid,
+                    fields.tid,
+                    t,
+                );
+                self.b.marker(m);
+            }
+        }
         if fields.time.is_none() {
             self.untimed += 1;
         }
@@ -382,13 +401,18 @@ impl Replay {
         e
     }
 
-    fn thread_of(&mut self, pid: Option<u32>, tid: Option<u32>) -> u32 {
+    /// A thread's comm at this point of the replay (`:TID` before any `COMM` record names it).
+    fn comm_of(&self, tid: Option<u32>) -> String {
         let tid = tid.unwrap_or(u32::MAX);
-        let comm = self
-            .comms
+        self.comms
             .get(&tid)
             .cloned()
-            .unwrap_or_else(|| format!(":{}", tid as i32));
+            .unwrap_or_else(|| format!(":{}", tid as i32))
+    }
+
+    fn thread_of(&mut self, pid: Option<u32>, tid: Option<u32>) -> u32 {
+        let comm = self.comm_of(tid);
+        let tid = tid.unwrap_or(u32::MAX);
         let key = (comm, pid.unwrap_or(u32::MAX), tid);
         if let Some(&t) = self.threads.get(&key) {
             return t;

@@ -291,6 +291,46 @@ impl SwitchLabels {
     }
 }
 
+/// The instant marker of a tracepoint sample of event `event` at `time_ns` (`raw`: its payload): named by its
+/// event, `sched:sched_switch` followed by the two tasks (`PREV → NEXT`) when its payload reads, as the perf
+/// script reader names it.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn marker(
+    event: String,
+    layout: Option<&SwitchLayout>,
+    raw: Option<&[u8]>,
+    big: bool,
+    comm: String,
+    pid: Option<u32>,
+    tid: Option<u32>,
+    time_ns: u64,
+) -> crate::model::Marker {
+    let mut fields = Vec::new();
+    let mut name = event.clone();
+    if event == "sched:sched_switch" {
+        let assumed = SwitchLayout::assumed();
+        let layout = layout.unwrap_or(&assumed);
+        if let Some(s) = raw.and_then(|r| parse_switch(r, layout, big)) {
+            name = format!("{event} {} → {}", s.prev_comm, s.next_comm);
+            fields = vec![
+                ("prev_pid".to_string(), s.prev_pid.to_string()),
+                ("prev_state".to_string(), s.prev_state.clone()),
+                ("next_pid".to_string(), s.next_pid.to_string()),
+            ];
+        }
+    }
+    crate::model::Marker {
+        name: crate::import::safe_text(&name),
+        category: "tracepoint".to_string(),
+        pid,
+        tid,
+        thread: crate::import::safe_text(&comm),
+        start_ns: time_ns,
+        end_ns: None,
+        fields,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
