@@ -356,7 +356,10 @@ impl ElfSymbolizer {
     /// build id; a file whose build id differs from the recorded one is skipped.
     fn dwarf_of(&self, b: &Binary) -> Option<addr2line::Context<Reader>> {
         let mut paths = self.binary_paths(b);
-        let id = b.build_id.clone().or_else(|| self.binary(b).and_then(|l| l.build_id));
+        let id = b
+            .build_id
+            .clone()
+            .or_else(|| self.binary(b).and_then(|l| l.build_id));
         if let Some(id) = &id {
             paths.extend(Self::debug_paths(id));
         }

@@ -268,15 +268,36 @@ fn cxx_and_rust_names_are_demangled_as_perf_prints_them() {
     for (file, names) in [
         (
             "cxx.data",
-            &["work::Acc<long>::operator+=", "(anonymous namespace)::hidden", "work::burn"][..],
+            &[
+                "work::Acc<long>::operator+=",
+                "(anonymous namespace)::hidden",
+                "work::burn",
+            ][..],
         ),
-        ("rsl.data", &["rs::Acc<T>::add_many", "<rs::Square as rs::Shape>::area", "std::rt::lang_start_internal"]),
-        ("rsv.data", &["rs::generic_burn::<u32>", "<rs::Acc<f64>>::add_many", "std::rt::lang_start::<()>::{closure#0}"]),
+        (
+            "rsl.data",
+            &[
+                "rs::Acc<T>::add_many",
+                "<rs::Square as rs::Shape>::area",
+                "std::rt::lang_start_internal",
+            ],
+        ),
+        (
+            "rsv.data",
+            &[
+                "rs::generic_burn::<u32>",
+                "<rs::Acc<f64>>::add_many",
+                "std::rt::lang_start::<()>::{closure#0}",
+            ],
+        ),
     ] {
         let mine = scorch(&["fold", file]);
         assert!(!mine.contains("_ZN") && !mine.contains(";_R"), "{file}: {mine}");
         for name in names {
-            assert!(mine.contains(&format!(";{name};")) || mine.contains(&format!(";{name} ")), "{file}: {name}");
+            assert!(
+                mine.contains(&format!(";{name};")) || mine.contains(&format!(";{name} ")),
+                "{file}: {name}"
+            );
         }
     }
 }
@@ -290,7 +311,10 @@ fn cxx_and_rust_names_are_demangled_as_perf_prints_them() {
 #[test]
 fn inline_frames_equal_addr2line() {
     let mut args = vec![
-        format!("{}/../../tests/oracles/perf_inline.py", env!("CARGO_MANIFEST_DIR")),
+        format!(
+            "{}/../../tests/oracles/perf_inline.py",
+            env!("CARGO_MANIFEST_DIR")
+        ),
         dir().join("inl.script").display().to_string(),
         format!("/tmp/dm/inl={}", dir().join("inl").display()),
     ];

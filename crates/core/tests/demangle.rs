@@ -39,18 +39,26 @@ fn every_name_is_demangled_as_perf_prints_it() {
     for (name, want) in [
         ("_ZN4work3AccIlEpLERKS1_.isra.0", "work::Acc<long>::operator+="),
         ("_ZN2rs12generic_burn17h014be38341635ef2E", "rs::generic_burn"),
-        ("_RNvMs_CsbFYJioi4cCO_2rsINtB4_3AccdE8add_manyB4_", "<rs::Acc<f64>>::add_many"),
+        (
+            "_RNvMs_CsbFYJioi4cCO_2rsINtB4_3AccdE8add_manyB4_",
+            "<rs::Acc<f64>>::add_many",
+        ),
     ] {
         assert!(pairs.iter().any(|(n, w)| n == name && w == want), "{name}");
     }
-    assert!(pairs.iter().any(|(n, w)| n.starts_with("_ZTh") && w.starts_with("non-virtual thunk to ")));
+    assert!(pairs
+        .iter()
+        .any(|(n, w)| n.starts_with("_ZTh") && w.starts_with("non-virtual thunk to ")));
 }
 
 #[test]
 fn template_heavy_names_rarely_differ() {
     let pairs = pairs("llvm.tsv.gz");
     assert_eq!(pairs.len(), 765);
-    let wrong = pairs.iter().filter(|(name, want)| demangle(name) != *want).count();
+    let wrong = pairs
+        .iter()
+        .filter(|(name, want)| demangle(name) != *want)
+        .count();
     // 51 of 765 (6.7 %) on 27 Nov 2026.
     assert!(wrong <= 51, "{wrong} of {} differ", pairs.len());
 }

@@ -27,8 +27,8 @@ pub mod perfdata;
 pub mod pprof;
 mod sniff;
 pub mod speedscope;
-pub(crate) mod symname;
 pub mod split;
+pub(crate) mod symname;
 pub mod v8;
 
 pub use crate::model::Imported;

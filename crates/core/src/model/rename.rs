@@ -139,9 +139,10 @@ impl Profile {
                     break;
                 }
                 path.push((row, next));
-                let (Some(&parent), Some(&frame)) =
-                    (self.stacks.parent.get(row as usize), self.stacks.frame.get(row as usize))
-                else {
+                let (Some(&parent), Some(&frame)) = (
+                    self.stacks.parent.get(row as usize),
+                    self.stacks.frame.get(row as usize),
+                ) else {
                     break;
                 };
                 if parent == NO_PARENT {
@@ -152,7 +153,9 @@ impl Profile {
             }
             // Down again, each row's frame and its inserted frames.
             for &(row, next) in path.iter().rev() {
-                let Some(&frame) = self.stacks.frame.get(row as usize) else { continue };
+                let Some(&frame) = self.stacks.frame.get(row as usize) else {
+                    continue;
+                };
                 let mut at = index.intern(&mut stacks, base, frame);
                 for (name, kind) in expand(self.frame_name(frame), self.frame_kind(frame), next) {
                     let sid = string_ids.intern(&mut strings, &name);

@@ -3,8 +3,8 @@
 use super::frame::{parse_frame_inferno, FrameLine};
 use super::InfernoFlags;
 use crate::import::kind::{is_jit_dso, is_kernel_dso};
-use crate::model::FrameKind;
 pub(super) use crate::import::symname::tidy_generic;
+use crate::model::FrameKind;
 
 fn strip_offset(sym: &str) -> &str {
     if let Some(i) = sym.rfind("+0x") {

@@ -1,6 +1,6 @@
 use super::frame::parse_frame;
-use super::header::{parse_header, parse_time_ns};
 use super::frame::FrameLine;
+use super::header::{parse_header, parse_time_ns};
 use super::names::{fix_rust_symbol, inferno_names, scorch_names, tidy_generic};
 use super::InfernoFlags;
 use crate::import::kind::{is_jit_dso, is_kernel_dso};
@@ -107,7 +107,11 @@ fn names() {
     );
     // A C++ function in an anonymous namespace is a frame (perf prints it first on the line); other
     // parenthesised symbols are not; inferno drops both.
-    let line = |sym: &'static [u8]| FrameLine { addr: b"142c", sym, dso: b"/tmp/dm/cxx" };
+    let line = |sym: &'static [u8]| FrameLine {
+        addr: b"142c",
+        sym,
+        dso: b"/tmp/dm/cxx",
+    };
     let names = scorch_names(&line(b"(anonymous namespace)::hidden"), false);
     assert_eq!(names.len(), 1);
     assert_eq!(names[0].0, "(anonymous namespace)::hidden");

@@ -68,7 +68,10 @@ fn cpp(name: &str) -> Option<String> {
             return Some(thunk);
         }
         let out = cpp_with(name, false)?;
-        let out = out.strip_suffix(" &&").or_else(|| out.strip_suffix(" &")).unwrap_or(&out);
+        let out = out
+            .strip_suffix(" &&")
+            .or_else(|| out.strip_suffix(" &"))
+            .unwrap_or(&out);
         Some(out.to_string())
     }
     #[cfg(not(feature = "cpp-demangle"))]
@@ -113,10 +116,26 @@ fn thunk(name: &str) -> Option<String> {
 /// The standard abbreviations libiberty prints short unless verbose (`Ss`, `Si`, `So`, `Sd`), each with its
 /// full form, which it prints for the prefix of a constructor or destructor (`_ZNSsC1Ev`).
 const ABBREVIATIONS: [(u8, &str, &str); 4] = [
-    (b's', "std::string", "std::basic_string<char, std::char_traits<char>, std::allocator<char> >"),
-    (b'i', "std::istream", "std::basic_istream<char, std::char_traits<char> >"),
-    (b'o', "std::ostream", "std::basic_ostream<char, std::char_traits<char> >"),
-    (b'd', "std::iostream", "std::basic_iostream<char, std::char_traits<char> >"),
+    (
+        b's',
+        "std::string",
+        "std::basic_string<char, std::char_traits<char>, std::allocator<char> >",
+    ),
+    (
+        b'i',
+        "std::istream",
+        "std::basic_istream<char, std::char_traits<char> >",
+    ),
+    (
+        b'o',
+        "std::ostream",
+        "std::basic_ostream<char, std::char_traits<char> >",
+    ),
+    (
+        b'd',
+        "std::iostream",
+        "std::basic_iostream<char, std::char_traits<char> >",
+    ),
 ];
 
 #[cfg(feature = "cpp-demangle")]
@@ -237,7 +256,10 @@ mod tests {
         for (mangled, want) in [
             ("_ZN4work4burnEl", "work::burn"),
             ("_ZN4work3AccIlEpLERKS1_.isra.0", "work::Acc<long>::operator+="),
-            ("_ZN12_GLOBAL__N_16hiddenERSt6vectorIiSaIiEE", "(anonymous namespace)::hidden"),
+            (
+                "_ZN12_GLOBAL__N_16hiddenERSt6vectorIiSaIiEE",
+                "(anonymous namespace)::hidden",
+            ),
         ] {
             assert_eq!(demangle(mangled), want, "{mangled}");
         }
@@ -245,9 +267,18 @@ mod tests {
         #[cfg(not(feature = "cpp-demangle"))]
         assert_eq!(demangle("_ZN4work4burnEl"), "_ZN4work4burnEl");
         for (mangled, want) in [
-            ("_ZN2rs12Acc$LT$T$GT$8add_many17h654b6866e61ebc24E", "rs::Acc<T>::add_many"),
-            ("_ZN2rs11run_closure17h1c450718c9bc8a25E.llvm.123", "rs::run_closure"),
-            ("_RINvCsbFYJioi4cCO_2rs12generic_burnhEB2_", "rs::generic_burn::<u8>"),
+            (
+                "_ZN2rs12Acc$LT$T$GT$8add_many17h654b6866e61ebc24E",
+                "rs::Acc<T>::add_many",
+            ),
+            (
+                "_ZN2rs11run_closure17h1c450718c9bc8a25E.llvm.123",
+                "rs::run_closure",
+            ),
+            (
+                "_RINvCsbFYJioi4cCO_2rs12generic_burnhEB2_",
+                "rs::generic_burn::<u8>",
+            ),
             ("main", "main"),
             ("main.cold", "main.cold"),
             ("_Z", "_Z"),

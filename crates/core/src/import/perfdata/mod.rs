@@ -41,9 +41,7 @@ mod tracing;
 
 pub use parser::{read, PerfDataParser};
 pub use sniff::PerfDataFormat;
-pub use symbols::{
-    binaries, expand_inlined, recorded_kernel, symbolize, Binary, RecordedKernel, Symbolizer,
-};
+pub use symbols::{binaries, expand_inlined, recorded_kernel, symbolize, Binary, RecordedKernel, Symbolizer};
 
 /// The key of the profile's facts (`Meta::info`) that lists a binary frames point into: `PATH` or
 /// `PATH (build id HEX)`.

@@ -136,10 +136,14 @@ pub fn symbolize(p: &Profile, s: &mut dyn Symbolizer) -> Profile {
         if !s.knows(bin) {
             return None;
         }
-        Some(s.symbolize(bin, addr).map(|n| display_name(&n, bin.is_kernel())).unwrap_or_else(|| {
-            let base = bin.path.rsplit('/').next().unwrap_or(&bin.path);
-            format!("[{base}]")
-        }))
+        Some(
+            s.symbolize(bin, addr)
+                .map(|n| display_name(&n, bin.is_kernel()))
+                .unwrap_or_else(|| {
+                    let base = bin.path.rsplit('/').next().unwrap_or(&bin.path);
+                    format!("[{base}]")
+                }),
+        )
     })
 }
 
@@ -155,8 +159,12 @@ pub fn expand_inlined(p: &Profile, s: &mut dyn Symbolizer) -> Profile {
         if kind != FrameKind::User {
             return Vec::new();
         }
-        let Some((m, addr)) = split_frame(name) else { return Vec::new() };
-        let Some(bin) = by_name.get(m) else { return Vec::new() };
+        let Some((m, addr)) = split_frame(name) else {
+            return Vec::new();
+        };
+        let Some(bin) = by_name.get(m) else {
+            return Vec::new();
+        };
         let knows = *known.entry(bin.path.clone()).or_insert_with(|| s.knows(bin));
         if !knows || bin.is_kernel() {
             return Vec::new();

@@ -465,7 +465,11 @@ fn inlined_frames_go_under_their_function_a_return_address_asked_as_a_call() {
     for w in &want {
         assert!(got.iter().any(|(stack, n)| stack == w && *n == 1), "{w}: {got:?}");
     }
-    let deepest = got.iter().map(|(stack, _)| stack.matches(';').count()).max().unwrap();
+    let deepest = got
+        .iter()
+        .map(|(stack, _)| stack.matches(';').count())
+        .max()
+        .unwrap();
     assert_eq!(deepest + 1, 3 * 100_001);
     assert!(s.frames.kind.contains(&FrameKind::Inline));
 }
