@@ -137,6 +137,11 @@ fn link_round_trips(path: &std::path::Path) -> Profile {
 #[test]
 fn fuzz_findings() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz");
+    // perfdata (30-minute run, 2026-11-27): an MMAP record's page offset near 2^64 overflowed the file offset
+    // of an address in that mapping (`ip - start + pgoff`). It wraps now, as perf's own `map__map_ip` does.
+    let data = std::fs::read(dir.join("perfdata-mapping-offset-overflow.data")).unwrap();
+    let _ = scorch_core::import_bytes(&data, scorch_core::ImportOptions::default());
+
     // link: a mutated perf frame line gave a name with a trailing space, which folded text (a link) cannot
     // carry: the profile did not come back the same. Names are now trimmed.
     link_round_trips(&dir.join("link-trailing-space.perf"));

@@ -29,7 +29,7 @@ impl SymbolTable {
         self.segments
             .iter()
             .find(|&&(off, size, _)| offset >= off && offset - off < size.max(1))
-            .map(|&(off, _, va)| offset - off + va)
+            .map(|&(off, _, va)| (offset - off).wrapping_add(va))
     }
 }
 

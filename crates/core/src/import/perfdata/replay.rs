@@ -271,7 +271,8 @@ impl Replay {
             self.frame(m, ip)
         } else {
             match pid.and_then(|p| self.maps.find(p, ip)) {
-                Some(map) => self.frame(map.module, ip - map.start + map.pgoff),
+                // As perf computes it (`map__map_ip`, wrapping): a hostile page offset must not overflow.
+                Some(map) => self.frame(map.module, (ip - map.start).wrapping_add(map.pgoff)),
                 None => {
                     self.warn(
                         WarningKind::UnmappedAddress,
