@@ -18,6 +18,23 @@ fn read(name: &str) -> String {
     std::fs::read_to_string(data(name)).unwrap()
 }
 
+/// An oracle script's `KEY\tCOUNT` lines (`python3 -c SCRIPT FILE`).
+fn python_counts(script: &str, file: &str) -> BTreeMap<String, u64> {
+    let py = std::process::Command::new("python3")
+        .args(["-c", script, file])
+        .output()
+        .unwrap();
+    assert!(py.status.success(), "{}", String::from_utf8_lossy(&py.stderr));
+    String::from_utf8(py.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (k, v) = l.rsplit_once('\t').unwrap();
+            (k.to_string(), v.parse().unwrap())
+        })
+        .collect()
+}
+
 /// pprof's `-top` table: name → (flat, cum). The rows follow the `flat  flat%   sum%        cum   cum%`
 /// header; the name is everything after the fifth column, without pprof's ` (inline)` mark (a label of the
 /// row, not part of the node's name).
@@ -206,38 +223,12 @@ for k, v in sorted(out.items()):
 #[test]
 fn v8_line_self_counts_equal_position_ticks() {
     let file = data("hot.cpuprofile");
-    let py = std::process::Command::new("python3")
-        .args(["-c", V8_TICKS, &file])
-        .output()
-        .unwrap();
-    assert!(py.status.success(), "{}", String::from_utf8_lossy(&py.stderr));
-    let want: BTreeMap<String, u64> = String::from_utf8(py.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let (k, v) = l.rsplit_once('\t').unwrap();
-            (k.to_string(), v.parse().unwrap())
-        })
-        .collect();
+    let want = python_counts(V8_TICKS, &file);
     assert!(want["file:///tmp/lines/hot.js:15"] > 50, "{want:?}");
     // scorch: samples per stack at the lines granularity; a leaf `FUNCTION URL:LINE` is a sample on that line.
     let (code, out, err) = scorch(&["fold", "--count", "--granularity", "lines", &file]);
     assert_eq!(code, 0, "{err}");
-    let mut got: BTreeMap<String, u64> = BTreeMap::new();
-    for line in out.lines() {
-        let (stack, n) = line.rsplit_once(' ').unwrap();
-        let leaf = stack.rsplit(';').next().unwrap();
-        let Some((_, place)) = leaf.rsplit_once(' ') else {
-            continue; // (program), (idle): no place
-        };
-        match place.rsplit_once(':') {
-            Some((url, l)) if !url.is_empty() && l.parse::<u32>().is_ok() => {
-                *got.entry(place.to_string()).or_default() += n.parse::<u64>().unwrap();
-            }
-            _ => {}
-        }
-    }
-    assert_eq!(got, want, "per-line self counts vs positionTicks");
+    assert_eq!(leaf_places(&out), want, "per-line self counts vs positionTicks");
 }
 
 /// Independent: each `perf script -F …,srcline` sample's leaf frame line, and the `FILE:LINE` printed under it,
@@ -284,19 +275,7 @@ fn leaf_places(folded: &str) -> BTreeMap<String, u64> {
 #[test]
 fn perf_script_srcline_self_counts_equal_the_leaf_srclines() {
     let file = data("spin.srcline.txt");
-    let py = std::process::Command::new("python3")
-        .args(["-c", PERF_SRCLINES, &file])
-        .output()
-        .unwrap();
-    assert!(py.status.success(), "{}", String::from_utf8_lossy(&py.stderr));
-    let want: BTreeMap<String, u64> = String::from_utf8(py.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let (k, v) = l.rsplit_once('\t').unwrap();
-            (k.to_string(), v.parse().unwrap())
-        })
-        .collect();
+    let want = python_counts(PERF_SRCLINES, &file);
     assert!(want["spin.c:5"] > 100, "{want:?}");
     // On one thread and in slices on two (the location columns of the slices merged).
     for threads in ["1", "2"] {
