@@ -167,7 +167,7 @@ impl CallTree {
         })
     }
 
-    fn empty() -> CallTree {
+    pub(crate) fn empty() -> CallTree {
         CallTree {
             frame: vec![ROOT_FRAME],
             origin: vec![EMPTY_STACK.0],

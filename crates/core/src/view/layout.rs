@@ -31,20 +31,12 @@ impl FlameLayout {
         let mut x1 = Vec::with_capacity(n);
         let root = t.total.first().copied().unwrap_or(0);
         let inv = if root == 0 { 0.0 } else { 1.0 / root as f64 };
-        let depths = t.max_depth() as usize + 1;
-        // Counting sort by depth: first the size of each row, then each node into its row's next slot.
-        let mut row_start = vec![0u32; depths + 1];
         // Node ids are topological, so a parent's start is known before its children are placed.
-        for (i, (&tot, &depth)) in t.total.iter().zip(&t.depth).enumerate() {
+        for (i, &tot) in t.total.iter().enumerate() {
             let node = NodeId(i as u32);
             let s = start.get(i).copied().unwrap_or(0);
             x0.push(s as f64 * inv);
             x1.push(s.saturating_add(tot) as f64 * inv);
-            if tot > 0 {
-                if let Some(c) = row_start.get_mut(depth as usize + 1) {
-                    *c += 1;
-                }
-            }
             let mut cursor = s;
             for &c in t.children(node) {
                 if let Some(slot) = start.get_mut(c.idx()) {
@@ -54,6 +46,23 @@ impl FlameLayout {
             }
         }
         drop(start);
+        Self::from_positions(t, x0, x1)
+    }
+
+    /// The layout of `t` with each node's interval given (`x0[n]..x1[n]`, one per node): the rows are made from
+    /// them. A node of zero total is in no row. For a tree that is part of a larger one ([`super::drawn`]),
+    /// whose nodes keep their places in the whole graph.
+    pub fn from_positions(t: &CallTree, x0: Vec<f64>, x1: Vec<f64>) -> FlameLayout {
+        let depths = t.max_depth() as usize + 1;
+        // Counting sort by depth: first the size of each row, then each node into its row's next slot.
+        let mut row_start = vec![0u32; depths + 1];
+        for (&tot, &depth) in t.total.iter().zip(&t.depth) {
+            if tot > 0 {
+                if let Some(c) = row_start.get_mut(depth as usize + 1) {
+                    *c += 1;
+                }
+            }
+        }
         for d in 1..row_start.len() {
             let prev = row_start.get(d - 1).copied().unwrap_or(0);
             if let Some(c) = row_start.get_mut(d) {
