@@ -316,6 +316,53 @@ fn perf_script_srcline_self_counts_equal_the_leaf_srclines() {
     assert_eq!(a, b, "function stacks with and without srclines");
 }
 
+/// Independent: each speedscope sample's leaf frame, counted per `file:line` of that shared frame (Python's json).
+const SPEEDSCOPE_LEAVES: &str = r#"
+import json, sys, collections
+d = json.load(open(sys.argv[1]))
+frames = d["shared"]["frames"]
+out = collections.Counter()
+for p in d["profiles"]:
+    for s in p["samples"]:
+        if s:
+            f = frames[s[-1]]
+            if f.get("file") and f.get("line"):
+                out["%s:%d" % (f["file"], f["line"])] += 1
+for k, v in sorted(out.items()):
+    print("%s\t%d" % (k, v))
+"#;
+
+#[test]
+fn speedscope_line_self_counts_equal_the_leaf_frames_lines() {
+    let file = data("hot.speedscope.json");
+    // The program's own lines (frames of the interpreter's frozen modules have spaces in their file names,
+    // which a folded leaf cannot be split at).
+    let mine = |m: BTreeMap<String, u64>| -> BTreeMap<String, u64> {
+        m.into_iter()
+            .filter(|(k, _)| k.starts_with("/tmp/lines/"))
+            .collect()
+    };
+    let want = mine(python_counts(SPEEDSCOPE_LEAVES, &file));
+    assert!(want["/tmp/lines/hot.py:6"] > 100, "{want:?}");
+    let (code, out, err) = scorch(&["fold", "--count", "--granularity", "lines", &file]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        mine(leaf_places(&out)),
+        want,
+        "per-line self counts vs the leaf frames"
+    );
+    // Files: the same samples, per file (a leaf that is the file's name).
+    let (code, out, err) = scorch(&["fold", "--count", "--granularity", "files", &file]);
+    assert_eq!(code, 0, "{err}");
+    let in_file: u64 = out
+        .lines()
+        .filter_map(|l| l.rsplit_once(' '))
+        .filter(|(stack, _)| stack.rsplit(';').next() == Some("/tmp/lines/hot.py"))
+        .map(|(_, n)| n.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(in_file, want.values().sum::<u64>(), "{out}");
+}
+
 #[test]
 fn hostile_source_is_text_and_bounded() {
     // A "source" whose hot line is 8 MB of bytes with escapes, HTML and invalid UTF-8, and no end of line.

@@ -21,9 +21,10 @@ mod sniff;
 pub use sniff::SpeedscopeFormat;
 
 use crate::import::json;
+use crate::model::sites::Location;
 use crate::model::{
     Format, FrameId, FrameKind, FullSample, ImportError, ImportErrorKind, Profile, ProfileBuilder, StackId,
-    Unit, Warnings, EMPTY_STACK,
+    Unit, Warnings, EMPTY_STACK, NO_STR,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Deserialize;
@@ -153,14 +154,44 @@ impl SpeedscopeParser {
 /// A frame's location: file, line, column (as written).
 type Place = (Option<String>, Option<String>, Option<String>);
 
+/// Text as a name or file shows it: trimmed, control characters as spaces.
+fn clean(s: &str) -> String {
+    s.trim()
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// Per shared frame, its location row: the file, line and column as written (0 where a number is missing, not a
+/// whole number, or past 2^32). Empty when no frame says where it is, so a file without places costs nothing more.
+fn locations(b: &mut ProfileBuilder, infos: &[FrameInfo], frames: &[FrameId]) -> Vec<u32> {
+    let file_of = |f: &FrameInfo| f.file.as_deref().map(clean).filter(|s| !s.is_empty());
+    if !infos.iter().any(|f| file_of(f).is_some() || f.line.is_some()) {
+        return Vec::new();
+    }
+    let whole = |n: &Option<Number>| {
+        n.as_ref()
+            .and_then(Number::as_u64)
+            .and_then(|v| u32::try_from(v).ok())
+            .unwrap_or(0)
+    };
+    infos
+        .iter()
+        .zip(frames)
+        .map(|(f, &frame)| {
+            let file = file_of(f).map_or(NO_STR, |s| b.intern(&s));
+            b.location(Location {
+                file,
+                line: whole(&f.line),
+                column: whole(&f.col),
+                ..Location::of(frame)
+            })
+        })
+        .collect()
+}
+
 /// Names every shared frame once (O(frames)).
 fn frame_ids(b: &mut ProfileBuilder, frames: &[FrameInfo]) -> Vec<FrameId> {
-    let clean = |s: &str| -> String {
-        s.trim()
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect()
-    };
     let num = |n: &Option<Number>| n.as_ref().map(|n| n.to_string());
     let base = |f: &FrameInfo| match clean(&f.name) {
         n if n.is_empty() => "(anonymous)".to_string(),
@@ -209,6 +240,8 @@ fn frame_ids(b: &mut ProfileBuilder, frames: &[FrameInfo]) -> Vec<FrameId> {
 struct Ctx {
     b: ProfileBuilder,
     frames: Vec<FrameId>,
+    /// Per shared frame, its location row ([`locations`]); empty when the file has no places.
+    locs: Vec<u32>,
     timed: bool,
     records: u64,
     warnings: Warnings,
@@ -227,10 +260,16 @@ impl Ctx {
         })
     }
 
+    /// The location stack of shared frame `f` under `parent` (none when the file has no places).
+    fn site(&mut self, parent: Option<StackId>, f: u32) -> Option<StackId> {
+        let loc = *self.locs.get(f as usize)?;
+        Some(self.b.site_stack(parent, loc))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,
-        stack: StackId,
+        (stack, site): (StackId, Option<StackId>),
         weight: u64,
         time: Option<i128>,
         thread: u32,
@@ -258,7 +297,11 @@ impl Ctx {
                 labels: None,
             },
             0,
-        )
+        )?;
+        if let Some(site) = site {
+            self.b.set_sample_site(site);
+        }
+        Ok(())
     }
 
     /// A value of the profile's unit as a weight: time in ns, counts and bytes rounded (with a warning).
@@ -294,6 +337,7 @@ fn value(n: &Number, per: Option<u64>, path: &str) -> Result<(i128, bool), Impor
 fn build(file: File) -> Result<Profile, ImportError> {
     let mut b = ProfileBuilder::new(Format::Speedscope);
     let frames = frame_ids(&mut b, &file.shared.frames);
+    let locs = locations(&mut b, &file.shared.frames, &frames);
     // One event per distinct unit, when the profiles disagree.
     let mut units: Vec<Unit> = Vec::new();
     for p in &file.profiles {
@@ -314,6 +358,7 @@ fn build(file: File) -> Result<Profile, ImportError> {
     let mut cx = Ctx {
         b,
         frames,
+        locs,
         timed,
         records: 0,
         warnings: Warnings::default(),
@@ -383,15 +428,23 @@ fn sampled(
     let mut t = start;
     for (j, (stack, w)) in p.samples.iter().zip(&p.weights).enumerate() {
         let at = format!("{path}.samples[{j}]");
-        let mut s: Option<StackId> = None;
+        let (mut s, mut site): (Option<StackId>, Option<StackId>) = (None, None);
         for (k, &f) in stack.iter().enumerate() {
             let fr = cx.frame(&format!("{at}[{k}]"), f)?;
             s = Some(cx.b.stack(s, fr));
+            site = cx.site(site, f);
         }
         let wpath = format!("{path}.weights[{j}]");
         let (v, exact) = value(w, per, &wpath)?;
         let weight = cx.weight(v, exact, &wpath)?;
-        cx.push(s.unwrap_or(EMPTY_STACK), weight, Some(t), thread, event, &at)?;
+        cx.push(
+            (s.unwrap_or(EMPTY_STACK), site),
+            weight,
+            Some(t),
+            thread,
+            event,
+            &at,
+        )?;
         t = t.saturating_add(i128::from(weight));
     }
     Ok(())
@@ -405,8 +458,8 @@ fn evented(
     thread: u32,
     event: Option<u16>,
 ) -> Result<(), ImportError> {
-    // The open frames: (frame index, stack).
-    let mut open: Vec<(u32, StackId)> = Vec::new();
+    // The open frames: (frame index, stack, location stack).
+    let mut open: Vec<(u32, StackId, Option<StackId>)> = Vec::new();
     let mut last: Option<i128> = None;
     for (j, e) in p.events.iter().enumerate() {
         let at = format!("{path}.events[{j}]");
@@ -418,23 +471,24 @@ fn evented(
                     format!("{at}.at: the events go back in time ({} after {})", e.at, prev),
                 ));
             }
-            if let (Some(&(_, s)), true) = (open.last(), now > prev) {
+            if let (Some(&(_, s, site)), true) = (open.last(), now > prev) {
                 let w = cx.weight(now - prev, exact, &format!("{at}.at"))?;
-                cx.push(s, w, Some(prev), thread, event, &at)?;
+                cx.push((s, site), w, Some(prev), thread, event, &at)?;
             }
         }
         last = Some(now);
         match e.kind.as_str() {
             "O" => {
                 let fr = cx.frame(&format!("{at}.frame"), e.frame)?;
-                let s = cx.b.stack(open.last().map(|&(_, s)| s), fr);
-                open.push((e.frame, s));
+                let s = cx.b.stack(open.last().map(|&(_, s, _)| s), fr);
+                let site = cx.site(open.last().and_then(|&(_, _, site)| site), e.frame);
+                open.push((e.frame, s, site));
             }
             "C" => match open.last() {
-                Some(&(f, _)) if f == e.frame => {
+                Some(&(f, _, _)) if f == e.frame => {
                     open.pop();
                 }
-                Some(&(f, _)) => {
+                Some(&(f, _, _)) => {
                     return Err(err(
                         ImportErrorKind::Malformed,
                         format!(
@@ -458,7 +512,7 @@ fn evented(
             }
         }
     }
-    if let (Some(&(_, s)), Some(prev)) = (open.last(), last) {
+    if let (Some(&(_, s, site)), Some(prev)) = (open.last(), last) {
         let end = match &p.end {
             Some(n) => value(n, per, &format!("{path}.endValue"))?.0,
             None => prev,
@@ -474,7 +528,7 @@ fn evented(
         );
         if end > prev {
             let w = cx.weight(end - prev, true, &format!("{path}.endValue"))?;
-            cx.push(s, w, Some(prev), thread, event, path)?;
+            cx.push((s, site), w, Some(prev), thread, event, path)?;
         }
     }
     Ok(())

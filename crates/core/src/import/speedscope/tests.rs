@@ -101,3 +101,53 @@ fn errors_name_the_path() {
         assert_eq!(e.format, Some(Format::Speedscope));
     }
 }
+
+/// The frames' stacks of each sample, `;`-joined.
+fn stacks_of(p: &Profile) -> Vec<String> {
+    p.samples
+        .stack
+        .iter()
+        .map(|&s| {
+            p.stack_frames(s)
+                .iter()
+                .map(|&f| p.frame_name(f).to_string())
+                .collect::<Vec<_>>()
+                .join(";")
+        })
+        .collect()
+}
+
+#[test]
+fn frames_places_become_locations_in_sampled_and_evented_profiles() {
+    let frames = r#""shared":{"frames":[{"name":"a","file":"x.py","line":3},{"name":"b","file":"x.py","line":7,"col":2},{"name":"c"}]}"#;
+    let lines = |doc: &str| {
+        let p = import(doc).unwrap();
+        assert!(p.sites.is_some(), "a file with places has locations");
+        let g = crate::view::granularity::at(&p, crate::view::Granularity::Lines);
+        stacks_of(&g)
+    };
+    let evented = format!(
+        r#"{{{frames},"profiles":[{{"type":"evented","name":"p","unit":"none","startValue":0,"endValue":9,
+        "events":[{{"type":"O","frame":0,"at":0}},{{"type":"O","frame":1,"at":2}},{{"type":"C","frame":1,"at":5}},
+        {{"type":"O","frame":2,"at":6}},{{"type":"C","frame":2,"at":8}},{{"type":"C","frame":0,"at":9}}]}}]}}"#
+    );
+    assert_eq!(
+        lines(&evented),
+        vec![
+            "a x.py:3",
+            "a x.py:3;b x.py:7",
+            "a x.py:3",
+            "a x.py:3;c",
+            "a x.py:3"
+        ]
+    );
+    let sampled = format!(
+        r#"{{{frames},"profiles":[{{"type":"sampled","name":"p","unit":"none","samples":[[0,1],[2],[0]],"weights":[1,1,1]}}]}}"#
+    );
+    assert_eq!(lines(&sampled), vec!["a x.py:3;b x.py:7", "c", "a x.py:3"]);
+    // No frame says where it is: no locations at all (nothing costs more).
+    let plain = format!(
+        r#"{{{FRAMES},"profiles":[{{"type":"sampled","name":"p","unit":"none","samples":[[0,1]],"weights":[1]}}]}}"#
+    );
+    assert!(import(&plain).unwrap().sites.is_none());
+}
