@@ -363,6 +363,51 @@ fn speedscope_line_self_counts_equal_the_leaf_frames_lines() {
     assert_eq!(in_file, want.values().sum::<u64>(), "{out}");
 }
 
+/// Independent: each sample of a raw Gecko profile (every thread, the content processes' too) counted per place
+/// of its leaf frame — the URL of a JS location `name (url:line:col)` (the Firefox Profiler's pattern) and the
+/// frame row's own `line`, else the location's.
+const GECKO_LEAVES: &str = r#"
+import gzip, json, re, sys, collections
+js = re.compile(r"^(.*) \((.+?):([0-9]+)(?::([0-9]+))?\)(?:\[(\d+)\])?$")
+out = collections.Counter()
+def threads(p):
+    for t in p["threads"]:
+        yield t
+    for sub in p.get("processes", []):
+        yield from threads(sub)
+for t in threads(json.load(gzip.open(sys.argv[1]))):
+    strings = t["stringTable"]
+    fs, frames = t["frameTable"]["schema"], t["frameTable"]["data"]
+    ss, stacks = t["stackTable"]["schema"], t["stackTable"]["data"]
+    cell = lambda row, i: row[i] if i < len(row) else None
+    for sample in t["samples"]["data"]:
+        s = cell(sample, t["samples"]["schema"]["stack"])
+        if s is None:
+            continue
+        frame = frames[stacks[s][ss["frame"]]]
+        m = js.match(strings[frame[fs["location"]]])
+        if not m:
+            continue
+        line = cell(frame, fs["line"])
+        out["%s:%d" % (m.group(2), line if line is not None else int(m.group(3)))] += 1
+for k, v in sorted(out.items()):
+    print("%s\t%d" % (k, v))
+"#;
+
+#[test]
+fn gecko_line_self_counts_equal_the_leaf_frames_lines() {
+    let file = format!(
+        "{}/tests/data/gecko/firefox-raw.json.gz",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let want = python_counts(GECKO_LEAVES, &file);
+    // The page's fib loop: most of its samples are on line 3.
+    assert!(want["file:///tmp/gecko-rec/page.html:3"] > 10, "{want:?}");
+    let (code, out, err) = scorch(&["fold", "--count", "--granularity", "lines", &file]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(leaf_places(&out), want, "per-line self counts vs the leaf frames");
+}
+
 #[test]
 fn hostile_source_is_text_and_bounded() {
     // A "source" whose hot line is 8 MB of bytes with escapes, HTML and invalid UTF-8, and no end of line.

@@ -155,6 +155,11 @@ struct StackTable {
 struct FrameTable {
     #[serde(default)]
     func: Vec<u32>,
+    /// The line and column this frame was at (JS frames), within its function's file.
+    #[serde(default)]
+    line: Vec<Option<f64>>,
+    #[serde(default)]
+    column: Vec<Option<f64>>,
     #[serde(default)]
     category: Vec<Option<u32>>,
     #[serde(default, rename = "inlineDepth")]
@@ -171,6 +176,57 @@ struct FuncTable {
     name: Vec<u32>,
     #[serde(default)]
     resource: Vec<Option<i64>>,
+    /// The function's file (a string index), line and column, where it says.
+    #[serde(default, rename = "fileName")]
+    file_name: Vec<Option<f64>>,
+    #[serde(default, rename = "lineNumber")]
+    line_number: Vec<Option<f64>>,
+    #[serde(default, rename = "columnNumber")]
+    column_number: Vec<Option<f64>>,
+}
+
+/// A cell that is a whole number in `0..2^32`.
+fn whole(x: Option<&Option<f64>>) -> Option<u32> {
+    x.copied()
+        .flatten()
+        .filter(|n| n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(n))
+        .map(|n| n as u32)
+}
+
+/// Per frame row of a thread, its location row (file, line, column), or nothing when neither its function has a
+/// file nor the frame a line (a thread without places costs nothing more). The frame's own line and column are
+/// the place; its function's are the fallback.
+fn frame_locations(t: &Thread, frames: &[FrameId], strings: &[String], b: &mut ProfileBuilder) -> Vec<u32> {
+    let ft = &t.frame_table;
+    let fu = &t.func_table;
+    let file_of = |func: usize| {
+        whole(fu.file_name.get(func))
+            .and_then(|i| strings.get(i as usize))
+            .map(|s| s.trim().replace(char::is_control, " "))
+            .filter(|s| !s.is_empty())
+    };
+    let placed = (0..ft.func.len()).any(|fi| {
+        whole(ft.line.get(fi)).is_some() || ft.func.get(fi).is_some_and(|&f| file_of(f as usize).is_some())
+    });
+    if !placed {
+        return Vec::new();
+    }
+    frames
+        .iter()
+        .enumerate()
+        .map(|(fi, &frame)| {
+            let func = ft.func.get(fi).copied().unwrap_or(u32::MAX) as usize;
+            let file = file_of(func).map_or(crate::model::NO_STR, |s| b.intern(&s));
+            let line = whole(ft.line.get(fi)).or(whole(fu.line_number.get(func)));
+            let column = whole(ft.column.get(fi)).or(whole(fu.column_number.get(func)));
+            b.location(crate::model::Location {
+                file,
+                line: line.unwrap_or(0),
+                column: column.unwrap_or(0),
+                ..crate::model::Location::of(frame)
+            })
+        })
+        .collect()
 }
 
 #[derive(Deserialize, Default)]
@@ -351,7 +407,9 @@ fn build(mut file: File) -> Result<Profile, ImportError> {
             };
             frames.push(b.frame(&name, kind));
         }
-        // Stacks: each prefix is an earlier stack (the format's order), so one pass, no cycles.
+        let locs = frame_locations(t, &frames, strings, &mut b);
+        // Stacks: each prefix is an earlier stack (the format's order), so one pass, no cycles. With places,
+        // each stack's path over locations beside it.
         let n = t.stack_table.frame.len();
         if t.stack_table.prefix.len() != n {
             return Err(err(format!(
@@ -360,6 +418,7 @@ fn build(mut file: File) -> Result<Profile, ImportError> {
             )));
         }
         let mut stacks: Vec<StackId> = Vec::with_capacity(n);
+        let mut sites: Vec<StackId> = Vec::with_capacity(if locs.is_empty() { 0 } else { n });
         for (si, (&prefix, &frame)) in t.stack_table.prefix.iter().zip(&t.stack_table.frame).enumerate() {
             let parent = match prefix {
                 None => None,
@@ -375,6 +434,10 @@ fn build(mut file: File) -> Result<Profile, ImportError> {
                 ))
             })?;
             stacks.push(b.stack(parent, f));
+            if let Some(&loc) = locs.get(frame as usize) {
+                let up = prefix.and_then(|p| sites.get(p as usize).copied());
+                sites.push(b.site_stack(up, loc));
+            }
         }
         // Samples.
         let count = t.samples.stack.len();
@@ -463,6 +526,9 @@ fn build(mut file: File) -> Result<Profile, ImportError> {
                 },
                 0,
             )?;
+            if let Some(&site) = s.and_then(|s| sites.get(s as usize)) {
+                b.set_sample_site(site);
+            }
         }
     }
     if records == 0 {

@@ -71,6 +71,13 @@ impl Shapes {
         })
     }
 
+    /// A JS location's file, line and column (`name (url:line:col)`), as the Firefox Profiler reads them.
+    pub(super) fn js_place<'a>(&self, loc: &'a str) -> Option<(&'a str, Option<u32>, Option<u32>)> {
+        let c = self.js.captures(loc)?;
+        let num = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
+        Some((c.get(2)?.as_str(), num(3), num(4)))
+    }
+
     /// The function a location names.
     pub(super) fn function<'a>(&self, loc: &'a str) -> &'a str {
         if loc.starts_with("0x") {
@@ -142,14 +149,35 @@ pub(super) fn normalize(
                     ))
                 })?;
                 let name = shapes.function(text).to_string();
+                let place = shapes
+                    .js_place(text)
+                    .map(|(file, line, col)| (file.to_string(), line, col));
                 t.func_table.name.push(strings.len() as u32);
                 t.func_table.resource.push(None);
                 strings.push(name);
+                let (file, line, col) = match place {
+                    Some((file, line, col)) => {
+                        strings.push(file);
+                        (Some((strings.len() - 1) as f64), line, col)
+                    }
+                    None => (None, None, None),
+                };
+                t.func_table.file_name.push(file);
+                t.func_table.line_number.push(line.map(f64::from));
+                t.func_table.column_number.push(col.map(f64::from));
             }
             func.push(f);
         }
         t.frame_table.func = func;
         t.frame_table.category = column(&r, &schema, "category").into_iter().map(index).collect();
+        let at = |name: &str| -> Vec<Option<f64>> {
+            column(&r, &schema, name)
+                .into_iter()
+                .map(|c| index(c).map(f64::from))
+                .collect()
+        };
+        t.frame_table.line = at("line");
+        t.frame_table.column = at("column");
     }
     // Markers.
     if let (Some(schema), Some(data)) = (t.markers.schema.take(), t.markers.data.take()) {

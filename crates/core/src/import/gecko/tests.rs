@@ -160,3 +160,43 @@ fn raw_gecko_tables_and_processes() {
     }
     assert_eq!(marks, want);
 }
+
+#[test]
+fn processed_places_become_locations() {
+    // `main` in a.js (its own line 10), `work` in b.js: the frames at lines 12 and 30, the third frame of `work`
+    // without a line (its function's 20 then); a function without a file and a frame without a line: no place.
+    let thread = r#"{"name":"main","pid":"1","tid":"1",
+      "samples":{"length":4,"stack":[1,2,3,0],"time":[1,2,3,4],"weight":null,"weightType":"samples"},
+      "stackTable":{"length":4,"prefix":[null,0,0,0],"frame":[0,1,2,3]},
+      "frameTable":{"length":4,"func":[0,1,1,2],"line":[12,30,null,null],"column":[3,null,null,null]},
+      "funcTable":{"length":3,"name":[0,1,2],"resource":[null,null,null],"fileName":[3,4,null],
+        "lineNumber":[10,20,null],"columnNumber":[1,null,null]},
+      "stringArray":["main","work","native","a.js","b.js"]}"#;
+    let doc = format!(r#"{{"meta":{{"preprocessedProfileVersion":49}},"threads":[{thread}]}}"#);
+    let p = import(&doc).unwrap();
+    let g = crate::view::granularity::at(&p, crate::view::Granularity::Lines);
+    let names: Vec<String> = g
+        .samples
+        .stack
+        .iter()
+        .map(|&s| {
+            g.stack_frames(s)
+                .iter()
+                .map(|&f| g.frame_name(f).to_string())
+                .collect::<Vec<_>>()
+                .join(";")
+        })
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            "main a.js:12;work b.js:30",
+            "main a.js:12;work b.js:20",
+            "main a.js:12;native",
+            "main a.js:12"
+        ]
+    );
+    // Without fileName or line columns: no locations at all.
+    let plain = format!(r#"{{"meta":{{"preprocessedProfileVersion":49}},"threads":[{THREAD}]}}"#);
+    assert!(import(&plain).unwrap().sites.is_none());
+}
