@@ -102,6 +102,31 @@ fn top_at_every_granularity_equals_pprof() {
     assert!(read("top-lines.txt").contains("main.mix scorchlines/main.go:17 (inline)"));
 }
 
+#[test]
+fn diff_at_every_granularity_lists_pprofs_nodes() {
+    // A profile against itself: each row is one of pprof's nodes at that granularity, every one is there, and
+    // nothing moved.
+    for g in ["lines", "files", "addresses"] {
+        let want: Vec<String> = pprof_top(&read(&format!("top-{g}.txt"))).into_keys().collect();
+        let file = data("cpu.pb.gz");
+        let (code, out, err) = scorch(&["diff", "--granularity", g, "-n", "0", &file, &file]);
+        assert_eq!(code, 0, "{err}");
+        let body = out.lines().skip_while(|l| !l.contains("Δ total")).skip(1);
+        let mut got: Vec<String> = Vec::new();
+        for row in body.filter(|l| !l.trim().is_empty()) {
+            let cols: Vec<&str> = row.split_whitespace().collect();
+            assert!(cols.len() > 6, "{g}: a row: {row:?}");
+            assert!(cols[2] == "+0.00pp" && cols[5] == "+0.00pp", "{g}: {row}");
+            got.push(cols[6..].join(" "));
+        }
+        got.sort();
+        assert_eq!(
+            got, want,
+            "{g}: scorch diff's rows vs go tool pprof -top -{g}'s nodes"
+        );
+    }
+}
+
 /// One routine of `-list`: (function, file) → ((flat, cum) of the header, rows (line, flat, cum, text)).
 type Routines = BTreeMap<(String, String), ((i64, i64), Vec<(u32, i64, i64, String)>)>;
 

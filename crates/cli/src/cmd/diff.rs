@@ -3,7 +3,7 @@
 
 use crate::error::{CliError, Result};
 use crate::io::{load, warn, write_out};
-use crate::view::{parse_pct, view, EventArgs, LimitArgs, ViewSpec};
+use crate::view::{parse_pct, view, EventArgs, GranularityArgs, LimitArgs, ViewSpec};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use scorch_core::analysis::compare::{describe_type, differences, fact_rows, facts, Fact, Facts};
@@ -22,6 +22,8 @@ pub struct DiffArgs {
     pub absolute: bool,
     #[command(flatten)]
     pub limit: LimitArgs,
+    #[command(flatten)]
+    pub granularity: GranularityArgs,
     /// `stack BASE TARGET` lines, as inferno-diff-folded writes them
     #[arg(long)]
     pub folded: bool,
@@ -126,8 +128,12 @@ pub fn run(a: &DiffArgs) -> Result<()> {
                 .into(),
         ));
     }
-    for (_, imp) in &loaded {
+    for (_, imp) in &mut loaded {
         warn(imp);
+        // Both sides at the granularity asked for: lines, files or addresses match by their pprof names.
+        if let std::borrow::Cow::Owned(g) = a.granularity.apply(&imp.profile) {
+            imp.profile = g;
+        }
     }
     let side_of = |f: &str, k: u16| -> Result<Side<'_>> {
         let filter = if k == 0 { &a.base_filter } else { &a.target_filter };
@@ -191,8 +197,14 @@ pub fn run(a: &DiffArgs) -> Result<()> {
         "shares of each profile's own total (normalised); Δ in percentage points, + = larger share in target\n"
     });
     text.push_str(&format!(
-        "{:>12} {:>12} {:>10} {:>12} {:>12} {:>10}  function\n",
-        "base self", "target self", "Δ self", "base total", "target total", "Δ total"
+        "{:>12} {:>12} {:>10} {:>12} {:>12} {:>10}  {}\n",
+        "base self",
+        "target self",
+        "Δ self",
+        "base total",
+        "target total",
+        "Δ total",
+        a.granularity.singular()
     ));
     for m in movers.iter().take(shown) {
         let kind = m
