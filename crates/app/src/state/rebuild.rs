@@ -17,15 +17,6 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-/// A profile with more stack rows than this (or ten times as many samples) builds its inverted tree, its
-/// sandwich, its function table and any plain tree not built during the load in a worker (`worker::build`), so
-/// no main-thread task runs long; smaller ones build at once, with no added latency.
-const LARGE_STACKS: usize = 100_000;
-
-pub(crate) fn large(p: &scorch_core::Profile) -> bool {
-    p.stacks.len() > LARGE_STACKS || p.samples.len() > 10 * LARGE_STACKS
-}
-
 /// A function table, with the profile (held weakly) and view it is of.
 type CachedTable = (std::sync::Weak<Loaded>, ViewOptions, Arc<super::view::FnTable>);
 
@@ -94,7 +85,7 @@ async fn flame_in_worker(
             _ => Err("the view worker answered nothing".to_string()),
         },
         Err(LoadError::Cancelled) => Ok(None),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(format!("Could not build the view: {e}")),
     }
 }
 
@@ -126,20 +117,11 @@ impl Actions {
         }
     }
 
-    /// Shows the function table of `target` under `view`: the cached one, or built at once for a small profile,
-    /// or in a worker for a large one (the table says it is being built meanwhile).
+    /// Shows the function table of `target` under `view`: the cached one, or built by the view engine (the table
+    /// says it is being built meanwhile).
     fn set_fn_table(&self, target: &Arc<Loaded>, view: ViewOptions) {
         if let Some(t) = cached_table(target, &view) {
             worker_build::cancel(Channel::Table);
-            return self.view.fn_table.set(Some(t));
-        }
-        if !large(&target.imported.profile) {
-            worker_build::cancel(Channel::Table);
-            let t = Arc::new(scorch_core::analysis::functions::functions(
-                &target.imported.profile,
-                &view,
-            ));
-            cache_table(target, view, t.clone());
             return self.view.fn_table.set(Some(t));
         }
         self.view.fn_table.set(None);
@@ -270,71 +252,48 @@ impl Actions {
             ..self.view.options.get_untracked()
         };
         let order = self.view.order.get_untracked();
-        if large(&shown.imported.profile) {
-            for pane in [callers, callees] {
-                pane.zoom.set(Vec::new());
-                pane.hover.set(None);
-                pane.data.set(None);
-            }
-            let a = *self;
-            leptos::task::spawn_local(async move {
-                let jobs = vec![Job::Callers(f.clone()), Job::Callees(f)];
-                let r = worker_build::build(
-                    Channel::Sandwich,
-                    shown.key,
-                    &shown.imported,
-                    view.clone(),
-                    order,
-                    jobs,
-                )
-                .await;
-                if current(&SANDWICH_GEN) != gen {
-                    return;
-                }
-                let sides = match r {
-                    Ok(sides) => sides,
-                    Err(LoadError::Cancelled) => return,
-                    Err(e) => {
-                        return a
-                            .load
-                            .error
-                            .set(Some(format!("Could not build the sandwich: {e}")))
-                    }
-                };
-                for (pane, side) in [callers, callees].into_iter().zip(sides) {
-                    match side {
-                        Ok(Built::Flame(tree, layout)) => {
-                            pane.data.set(Some(Arc::new(super::timed("from parts", || {
-                                FlameData::from_parts(shown.clone(), view.clone(), tree, layout)
-                            }))))
-                        }
-                        Ok(Built::Table(_) | Built::Chart(_) | Built::Graph(_)) => {}
-                        Err(e) => a.load.error.set(Some(e)),
-                    }
-                }
-            });
-            return;
-        }
-        worker_build::cancel(Channel::Sandwich);
-        let p = &shown.imported.profile;
-        for (pane, side) in [
-            (callers, scorch_core::analysis::sandwich::callers(p, &f)),
-            (callees, scorch_core::analysis::sandwich::callees(p, &f)),
-        ] {
+        for pane in [callers, callees] {
             pane.zoom.set(Vec::new());
             pane.hover.set(None);
-            match side {
-                Ok(side) => pane.data.set(Some(Arc::new(FlameData::new(
-                    Arc::new(shown.derived(side)),
-                    view.clone(),
-                    order,
-                )))),
+            pane.data.set(None);
+        }
+        let a = *self;
+        leptos::task::spawn_local(async move {
+            let jobs = vec![Job::Callers(f.clone()), Job::Callees(f)];
+            let r = worker_build::build(
+                Channel::Sandwich,
+                shown.key,
+                &shown.imported,
+                view.clone(),
+                order,
+                jobs,
+            )
+            .await;
+            if current(&SANDWICH_GEN) != gen {
+                return;
+            }
+            let sides = match r {
+                Ok(sides) => sides,
+                Err(LoadError::Cancelled) => return,
                 Err(e) => {
-                    self.load.error.set(Some(e));
-                    pane.data.set(None);
+                    return a
+                        .load
+                        .error
+                        .set(Some(format!("Could not build the sandwich: {e}")))
+                }
+            };
+            for (pane, side) in [callers, callees].into_iter().zip(sides) {
+                match side {
+                    Ok(Built::Flame(tree, layout)) => {
+                        pane.data.set(Some(Arc::new(super::timed("from parts", || {
+                            FlameData::from_parts(shown.clone(), view.clone(), tree, layout)
+                        }))))
+                    }
+                    Ok(Built::Table(_) | Built::Chart(_) | Built::Graph(_)) => {}
+                    Err(e) => a.load.error.set(Some(e)),
                 }
             }
-        }
+        });
     }
 
     /// Rebuilds the tree and layout from the loaded profile(s), the view and the diff settings.
@@ -381,8 +340,8 @@ impl Actions {
                         worker_build::cancel(Channel::Main);
                         d
                     }
-                    _ if large(&target.imported.profile) => {
-                        // Built in a worker; the graph shown so far stays until then.
+                    _ => {
+                        // Built by the view engine; the graph shown so far stays until then.
                         self.search.match_idx.set(None);
                         self.rebuild_sandwich();
                         let a = *self;
@@ -403,24 +362,6 @@ impl Actions {
                             }
                         });
                         return;
-                    }
-                    _ => {
-                        worker_build::cancel(Channel::Main);
-                        match worker_build::compute(&target.imported.profile, &view, order, &job) {
-                            Ok(Built::Flame(tree, layout)) => {
-                                let d = Arc::new(FlameData::from_parts(target.clone(), view, tree, layout));
-                                if job == Job::Plain {
-                                    self.load.prebuilt.set_value(Some((d.clone(), order)));
-                                }
-                                d
-                            }
-                            other => {
-                                if let Err(e) = other {
-                                    self.load.error.set(Some(e));
-                                }
-                                Arc::new(FlameData::new(target, view, order))
-                            }
-                        }
                     }
                 }
             }

@@ -1,15 +1,17 @@
 //! The engine, worker side ([`Build`]): holds the profile the page sent with its first request, builds each job
-//! of each request (the same [`compute`] the page falls back to) and posts each back as soon as it is done
-//! ([`FromWorker::Built`]), its columns transferred. Requests that arrive while a job runs are queued; of those
-//! on one channel only the newest is built (the page has stopped waiting for the older ones).
+//! of each request ([`compute`]: the page builds none of these views itself) and posts each back as soon as it
+//! is done ([`FromWorker::Built`]), its columns transferred. Requests that arrive while a job runs are queued;
+//! of those on one channel only the newest is built (the page has stopped waiting for the older ones).
 
-use super::build::{compute, Built, TABLE_CHUNK};
+use super::build::{Built, TABLE_CHUNK};
 use super::payload::{flame_payload, typed, u32s, u64s};
 use super::post::{post, post_answer};
-use super::protocol::{Build, FromWorker};
+use super::protocol::{Build, FromWorker, Job};
 use crate::url::UrlKey;
 use js_sys::{Array, Reflect, Uint8Array};
+use scorch_core::analysis::sandwich;
 use scorch_core::view::calltree::Order;
+use scorch_core::{CallTree, FlameLayout, Profile, ViewOptions};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -24,6 +26,7 @@ thread_local! {
 /// Takes a request: the profile riding with it is held at once (even if the request itself is skipped later);
 /// the jobs are built once the messages that came meanwhile are in, newest per channel.
 pub(super) fn serve(b: Build, data: &JsValue) {
+    crate::seams::engine_took(data);
     let payload = Reflect::get(data, &"payload".into()).unwrap_or(JsValue::UNDEFINED);
     if !payload.is_undefined() {
         // The old profile goes first, so two are never held at once.
@@ -37,6 +40,24 @@ pub(super) fn serve(b: Build, data: &JsValue) {
     if !DRAIN_DUE.with(|d| d.replace(true)) {
         super::after(0.0, drain);
     }
+}
+
+/// Builds one job of `p` under `view`.
+fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<Built, String> {
+    let flame = |p: &Profile| {
+        let tree = CallTree::build(p, view, order);
+        let layout = FlameLayout::new(&tree);
+        Built::Flame(tree, layout)
+    };
+    Ok(match job {
+        Job::Plain => flame(p),
+        Job::Inverted => flame(&sandwich::invert(p)?),
+        Job::Callers(f) => flame(&sandwich::callers(p, f)?),
+        Job::Callees(f) => flame(&sandwich::callees(p, f)?),
+        Job::Functions => Built::Table(scorch_core::analysis::functions::functions(p, view)),
+        Job::Chart => Built::Chart(scorch_core::view::StackChart::build(p, view)),
+        Job::Graph(g) => Built::Graph(super::graph::compute(p, view, g)?),
+    })
 }
 
 /// Builds the queued requests, skipping each one that a newer request of its channel replaced.
