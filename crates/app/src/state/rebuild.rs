@@ -30,6 +30,33 @@ thread_local! {
     /// again.
     static FN_TABLE: std::cell::RefCell<Option<CachedTable>> =
         const { std::cell::RefCell::new(None) };
+    /// Whether the main graph being shown is still being built by the view engine.
+    static MAIN_WAITING: Cell<bool> = const { Cell::new(false) };
+    /// A zoom (a path of names: a link's) asked for while the main graph was being built: applied to the graph
+    /// shown next.
+    static PENDING_ZOOM: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Zooms `main` to the frame at the path `names` from the root, if its graph has one.
+fn zoom_in(main: super::pane::Pane, names: &[String]) {
+    if names.is_empty() {
+        return;
+    }
+    if let Some(data) = main.data.get_untracked() {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        if let Some(n) = data.tree.find_path(data.profile(), &names) {
+            main.zoom.set(vec![n]);
+        }
+    }
+}
+
+/// Shows `data` in the main pane, then the zoom asked for while it was being built, if any.
+fn show_main(main: super::pane::Pane, data: Arc<FlameData>) {
+    MAIN_WAITING.with(|w| w.set(false));
+    main.show(Some(data));
+    if let Some(names) = PENDING_ZOOM.with(|z| z.borrow_mut().take()) {
+        zoom_in(main, &names);
+    }
 }
 
 /// The function table of `target` under `view`, if it is the one cached.
@@ -90,6 +117,16 @@ async fn flame_in_worker(
 }
 
 impl Actions {
+    /// Zooms the main graph to the frame at the path `names` (a link's zoom): at once, or, while the view engine
+    /// builds the graph asked for, once it is shown.
+    pub(crate) fn zoom_to_path(&self, names: Vec<String>) {
+        if MAIN_WAITING.with(Cell::get) {
+            PENDING_ZOOM.with(|z| *z.borrow_mut() = Some(names));
+        } else {
+            zoom_in(self.panes.main, &names);
+        }
+    }
+
     /// The loaded profile at the view's granularity (`scorch_core::view::granularity`: lines, files or
     /// addresses are a profile of their own, with other frames, so other colours and masks), then after the
     /// transforms, as the CLI applies them; on a transform error, the error is shown and the profile before them.
@@ -299,6 +336,8 @@ impl Actions {
     /// Rebuilds the tree and layout from the loaded profile(s), the view and the diff settings.
     pub fn rebuild(&self) {
         let gen = bump(&MAIN_GEN);
+        // A main graph still being built is replaced by this rebuild's.
+        MAIN_WAITING.with(|w| w.set(false));
         // The plain flame graph last built (during the load, or by an earlier rebuild): switching to the
         // inverted tree, the sandwich or the table and back must not rebuild a tree of millions of nodes.
         let pre = self.load.prebuilt.get_value();
@@ -344,6 +383,7 @@ impl Actions {
                         // Built by the view engine; the graph shown so far stays until then.
                         self.search.match_idx.set(None);
                         self.rebuild_sandwich();
+                        MAIN_WAITING.with(|w| w.set(true));
                         let a = *self;
                         leptos::task::spawn_local(async move {
                             let r = flame_in_worker(Channel::Main, &target, view, order, job.clone()).await;
@@ -355,10 +395,14 @@ impl Actions {
                                     if job == Job::Plain {
                                         a.load.prebuilt.set_value(Some((d.clone(), order)));
                                     }
-                                    super::timed("worker show", || a.panes.main.show(Some(d)));
+                                    super::timed("worker show", || show_main(a.panes.main, d));
                                 }
                                 Ok(None) => {}
-                                Err(e) => a.load.error.set(Some(e)),
+                                Err(e) => {
+                                    MAIN_WAITING.with(|w| w.set(false));
+                                    PENDING_ZOOM.with(|z| z.borrow_mut().take());
+                                    a.load.error.set(Some(e))
+                                }
                             }
                         });
                         return;
@@ -409,7 +453,7 @@ impl Actions {
             }
         };
         self.search.match_idx.set(None);
-        self.panes.main.show(Some(data));
+        show_main(self.panes.main, data);
         self.rebuild_sandwich();
     }
 

@@ -429,8 +429,11 @@ pub fn warm() {
 /// copy: the page keeps its own), with the buffers to transfer.
 fn request_message(imported: Option<&Imported>, request: &Build) -> Result<(JsValue, Array), LoadError> {
     let transfer = Array::new();
-    let head = serde_wasm_bindgen::to_value(&ToWorker::Build(request.clone()))
-        .map_err(|e| LoadError::Protocol(e.to_string()))?;
+    // 64-bit numbers as BigInts: a view's label range can reach `i64::MIN`, which no JS number holds (the
+    // engine's `from_value` takes either).
+    let ser = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
+    let head = serde::Serialize::serialize(&ToWorker::Build(request.clone()), &ser)
+        .map_err(|e| LoadError::Engine(format!("the request could not be encoded: {e}")))?;
     let message = js_sys::Object::new();
     let _ = Reflect::set(&message, &"request".into(), &head);
     if let Some(imported) = imported {
