@@ -12,7 +12,8 @@
 //! and the engine skips a request that a newer one of its channel has replaced before it began. [`release`] ends
 //! the engine when its profile is closed, which is the one way to give its wasm memory back. Each answer is taken
 //! in short tasks ([`Copier`]). An engine that cannot start, cannot be sent a request, or stops is an error
-//! ([`LoadError::Engine`]) the page shows, the open profile kept; the next request starts a new engine.
+//! ([`LoadError::Engine`]) the page shows, the open profile kept; the next request starts a new engine. The one
+//! exception is the one-file HTML export, which allows no worker by design: there the page is the engine.
 
 use super::page::{fits_in_memory, start_worker, Copier};
 use super::protocol::{Build, FromWorker, Job, ToWorker};
@@ -306,6 +307,12 @@ pub async fn build(
 ) -> Result<Vec<Result<Built, String>>, LoadError> {
     cancel(channel);
     let _building = Building::new();
+    if page_is_engine() {
+        return Ok(jobs
+            .iter()
+            .map(|j| super::jobs::compute(&imported.profile, &view, order, j))
+            .collect());
+    }
     let n = jobs.len();
     let request = Build {
         id: 0,
@@ -357,6 +364,18 @@ pub async fn build(
         });
     }
     Ok(out)
+}
+
+/// Whether this page is a one-file HTML export (`scorch_core::export::html`: it carries its wasm in
+/// `<script id="scorch-wasm">`), which opens from `file://` and whose CSP allows no worker by design: there the
+/// page builds the views itself, the one host where it does. Anywhere else a view comes from the engine.
+fn page_is_engine() -> bool {
+    thread_local! {
+        static ONE_FILE: bool = web_sys::window()
+            .and_then(|w| w.document())
+            .is_some_and(|d| d.get_element_by_id("scorch-wasm").is_some());
+    }
+    ONE_FILE.with(|o| *o)
 }
 
 /// A fresh request id.
@@ -422,7 +441,9 @@ async fn ask(channel: Channel, imported: &Imported, mut request: Build) -> Resul
 /// `www/boot.js`). What an idle engine costs in memory: docs/BENCHMARKS.md. Nothing is said if it fails: the
 /// next view's request says why.
 pub fn warm() {
-    let _ = ensure_engine();
+    if !page_is_engine() {
+        let _ = ensure_engine();
+    }
 }
 
 /// `{ request, payload? }`: the request, and beside it the profile when the engine does not hold it yet (a

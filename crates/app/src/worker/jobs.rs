@@ -42,8 +42,8 @@ pub(super) fn serve(b: Build, data: &JsValue) {
     }
 }
 
-/// Builds one job of `p` under `view`.
-fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<Built, String> {
+/// Builds one job of `p` under `view` (also on the page of a one-file HTML export, `build::page_is_engine`).
+pub(super) fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<Built, String> {
     let flame = |p: &Profile| {
         let tree = CallTree::build(p, view, order);
         let layout = FlameLayout::new(&tree);
