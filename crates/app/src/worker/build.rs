@@ -23,27 +23,14 @@ use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::analysis::functions::FunctionRow;
 use scorch_core::view::calltree::Order;
-use scorch_core::{CallTree, FlameLayout, Imported, ViewOptions};
+use scorch_core::{Imported, ViewOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// A function table: rows, the view's total weight and sample count.
-pub type Table = (Vec<FunctionRow>, u64, u64);
-
-/// Rows per postcard chunk of a function table (one chunk decoded per task on the page).
-pub(super) const TABLE_CHUNK: usize = 100_000;
-
-/// What a job builds.
-pub enum Built {
-    Flame(CallTree, FlameLayout),
-    Table(Table),
-    /// `None`: the profile has no timestamps.
-    Chart(Option<scorch_core::view::StackChart>),
-    Graph(super::graph::GraphView),
-}
+pub use super::views::{Built, Table};
 
 /// Independent streams of requests: a newer request cancels only the older one of its own channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -310,7 +297,7 @@ pub async fn build(
     if page_is_engine() {
         return Ok(jobs
             .iter()
-            .map(|j| super::jobs::compute(&imported.profile, &view, order, j))
+            .map(|j| super::views::compute(&imported.profile, &view, order, j))
             .collect());
     }
     let n = jobs.len();

@@ -3,15 +3,13 @@
 //! is done ([`FromWorker::Built`]), its columns transferred. Requests that arrive while a job runs are queued;
 //! of those on one channel only the newest is built (the page has stopped waiting for the older ones).
 
-use super::build::{Built, TABLE_CHUNK};
 use super::payload::{flame_payload, typed, u32s, u64s};
 use super::post::{post, post_answer};
-use super::protocol::{Build, FromWorker, Job};
+use super::protocol::{Build, FromWorker};
+use super::views::{compute, Built, TABLE_CHUNK};
 use crate::url::UrlKey;
 use js_sys::{Array, Reflect, Uint8Array};
-use scorch_core::analysis::sandwich;
 use scorch_core::view::calltree::Order;
-use scorch_core::{CallTree, FlameLayout, Profile, ViewOptions};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -40,24 +38,6 @@ pub(super) fn serve(b: Build, data: &JsValue) {
     if !DRAIN_DUE.with(|d| d.replace(true)) {
         super::after(0.0, drain);
     }
-}
-
-/// Builds one job of `p` under `view` (also on the page of a one-file HTML export, `build::page_is_engine`).
-pub(super) fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<Built, String> {
-    let flame = |p: &Profile| {
-        let tree = CallTree::build(p, view, order);
-        let layout = FlameLayout::new(&tree);
-        Built::Flame(tree, layout)
-    };
-    Ok(match job {
-        Job::Plain => flame(p),
-        Job::Inverted => flame(&sandwich::invert(p)?),
-        Job::Callers(f) => flame(&sandwich::callers(p, f)?),
-        Job::Callees(f) => flame(&sandwich::callees(p, f)?),
-        Job::Functions => Built::Table(scorch_core::analysis::functions::functions(p, view)),
-        Job::Chart => Built::Chart(scorch_core::view::StackChart::build(p, view)),
-        Job::Graph(g) => Built::Graph(super::graph::compute(p, view, g)?),
-    })
 }
 
 /// Builds the queued requests, skipping each one that a newer request of its channel replaced.
@@ -165,7 +145,7 @@ fn receive_profile(payload: &JsValue) -> Result<scorch_core::Imported, String> {
 
 /// A function table as postcard buffers: the totals `(weight, samples)`, then the rows, [`TABLE_CHUNK`] at a
 /// time (the page decodes one per task).
-fn table_payload(t: &super::build::Table) -> Result<Array, String> {
+fn table_payload(t: &super::views::Table) -> Result<Array, String> {
     let out = Array::new();
     let enc = |bytes: Result<Vec<u8>, postcard::Error>| -> Result<JsValue, String> {
         let bytes = bytes.map_err(|e| format!("could not encode the function table: {e}"))?;

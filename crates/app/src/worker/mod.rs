@@ -24,6 +24,7 @@ mod post;
 pub mod protocol;
 pub mod side;
 mod slices;
+mod views;
 mod yielding;
 
 pub use side::run;
