@@ -336,13 +336,22 @@ test('a function named <script> stays text in the exported SVG', async () => {
   } finally { await d.close(); }
 });
 
-test('without a worker the page builds the same graph itself', async () => {
+test('an engine that never starts: the graph view says so and the profile stays; the next request builds the graph', async () => {
   const d = await browser();
   try {
     await d.page.goto(`${server.url}#url=${encodeURIComponent('/pprof/' + NAME)}`);
-    await waitForProfile(d.page, NAME);
-    // Every worker started from now on (the view engine the graph asks for) never says it is ready.
-    await d.page.evaluate(() => { window.__scorchSilentWorkers = 300; });
+    const st = await waitForProfile(d.page, NAME);
+    // Every worker started from now on never says it is ready; the engine started ahead when the page was idle
+    // after the load is ended, so the graph's request starts a new one (silent).
+    await d.page.evaluate(() => { window.__scorchSilentWorkers = 300; window.__scorchEngineEnd(); });
+    await d.page.keyboard.press('7');
+    await d.page.waitForSelector('[data-testid=error]', { timeout: 20000 });
+    const err = await d.page.textContent('[data-testid=error]');
+    const after = await d.page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset }));
+    assert.deepEqual([after.total, after.loads], [st.total, st.loads], 'the open profile stays');
+    assert.match(err, /Could not build the call graph: the view engine could not start: it did not start within 0\.3 s/);
+    await d.page.evaluate(() => { delete window.__scorchSilentWorkers; });
+    await d.page.keyboard.press('1');
     await d.page.keyboard.press('7');
     const g = await waitForGraph(d.page);
     const cli = cliGraph();

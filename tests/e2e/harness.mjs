@@ -167,11 +167,14 @@ export async function openFile(page, file, name) {
   return waitForProfile(page, name);
 }
 
-/** Waits until the flame canvas's position and size stay the same for three animation frames. */
+/** Waits until no view is being built by the view engine (`window.__scorchViewRequests`: every view besides the
+ *  first flame graph comes from it, a few ms to seconds after it was asked for), then until the flame canvas's
+ *  position and size stay the same for three animation frames. */
 export async function settle(page) {
   await page.evaluate(() => new Promise((resolve) => {
     let last = '', same = 0;
     const tick = () => {
+      if ((window.__scorchViewRequests?.() ?? 0) > 0) { same = 0; requestAnimationFrame(tick); return; }
       const c = document.querySelector('[data-testid=flame-canvas]');
       const r = c?.getBoundingClientRect();
       const now = r ? `${r.left},${r.top},${r.width},${r.height},${c.width},${c.height}` : '';

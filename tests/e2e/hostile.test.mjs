@@ -175,7 +175,7 @@ for (const s of SHAPES) {
 
 test('a large profile: a newer view replaces one still being built, and the open profile stays', LONG, async () => {
   const { page } = b;
-  // 200,000 children of one node: over the 100,000 stack rows from which views are built in a worker.
+  // 200,000 children of one node: views that take the engine a while to build.
   const n = 200_000;
   const a = []; for (let i = 0; i < n; i++) a.push(`root;child${i} 2\n`);
   const loads = (await status(page)).loads;
@@ -235,7 +235,7 @@ async function withoutWorker(body) {
   }
 }
 
-test('a large profile without a worker (a server lacking www/worker.js): its views are built on the page', LONG, async () => {
+test('a large profile without a worker (a server lacking www/worker.js): read on the page; a view says the engine could not start, and the profile stays', LONG, async () => {
   await withoutWorker(async (page, noWorker) => {
     await page.goto(noWorker.url);
     await waitForProfile(page, 'service.perf.gz');
@@ -244,16 +244,19 @@ test('a large profile without a worker (a server lacking www/worker.js): its vie
     const loads = (await status(page)).loads;
     await page.setInputFiles('[data-testid=open-file]', { name: 'wide200k.folded', mimeType: 'text/plain', buffer: Buffer.from(a.join('')) });
     await page.waitForFunction((l) => document.querySelector('[data-testid=status]').dataset.loads !== l, loads, LONG);
-    assert.equal((await waitForProfile(page, 'wide200k.folded')).total, String(2 * n));
+    const st = await waitForProfile(page, 'wide200k.folded');
+    assert.equal(st.total, String(2 * n));
     await blur(page);
-    const shown = await page.getAttribute('[data-testid=flame-canvas]', 'data-shown');
+    // Every view besides the first flame graph comes from the view engine, a worker: none can start here. The
+    // page says so (Chromium reports the script's failure at once; Firefox may say nothing, and the engine is
+    // given up on after the start limit), the open profile and its flame graph stay.
     await page.keyboard.press('2');
-    await page.waitForFunction((s) => document.querySelector('[data-testid=flame-canvas]').dataset.shown !== s, shown, LONG);
-    assert.equal(await page.evaluate(() => window.__scorchFramePoint('root')), null, 'the inverted tree');
-    await page.keyboard.press('4');
-    await page.waitForSelector('[data-testid=function-count]', LONG);
-    assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(n + 1), 'functions');
-    assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
+    await page.waitForSelector('[data-testid=error]', LONG);
+    assert.match(await page.textContent('[data-testid=error]'), /Could not build the view: the view engine could not start: /);
+    const after = await status(page);
+    assert.deepEqual([after.total, after.loads], [st.total, st.loads], 'the open profile stays');
+    assert.notEqual(await page.evaluate(() => window.__scorchFramePoint('root')), null, 'the flame graph shown so far stays');
+    assert.equal(await page.evaluate(() => window.__scorchViewRequests()), 0, 'no request left waiting');
     await alive(page, 'without a worker');
   });
 });

@@ -1,10 +1,14 @@
 // Workers that fail without saying so (crates/app/src/worker): nothing may wait for them forever. A request that
-// cannot be posted (a structured clone throws: out of memory, something that cannot be cloned) and a worker that
-// never says it is ready (a module worker can fail to start without an `error` event) are given up on, and the
-// work is done without them — a view or an import on the page; parse workers: parallel.test.mjs. Test hooks:
-// `window.__scorchUnsendable` (every view request carries a symbol, which postMessage refuses) and
-// `window.__scorchSilentWorkers = ms` (every worker started from then on stays silent, and is given up on after
-// `ms` instead of the product's 15 s). The previous build waited for each of these forever.
+// cannot be posted (a structured clone throws: out of memory, something that cannot be cloned), a worker that
+// never says it is ready (a module worker can fail to start without an `error` event) and one that dies mid-work
+// are given up on. An import is then done on the page (parse workers: parallel.test.mjs); a view is not — every
+// view comes from the view engine, whatever the profile's size — so the page says what happened, keeps the open
+// profile, and the next view asked for tries a new engine. Test hooks: `window.__scorchUnsendable` (every view
+// request carries a symbol, which postMessage refuses), `window.__scorchSilentWorkers = ms` (every worker started
+// from then on stays silent, and is given up on after `ms` instead of the product's 15 s),
+// `window.__scorchEngineTrap` (the engine traps on the next request, as out of memory), `window.__scorchEngine()`
+// ([engines started, profiles sent, one running]) and `window.__scorchEngineJobs` (the engine's answers the page
+// took, by kind). An earlier build waited for the first two forever.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, browser, waitForProfile } from './harness.mjs';
@@ -17,7 +21,7 @@ after(async () => { await b?.close(); await server?.close(); });
 const status = (page) => page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset }));
 const blur = (page) => page.evaluate(() => document.activeElement?.blur());
 
-/** 200,000 children of one node: over the 100,000 stack rows from which views are built in a worker. */
+/** 200,000 children of one node: views that take the engine a while to build. */
 const N = 200_000;
 const wide = () => { const a = []; for (let i = 0; i < N; i++) a.push(`root;child${i} 2\n`); return Buffer.from(a.join('')); };
 
@@ -44,27 +48,153 @@ async function views(page, ms) {
   await page.keyboard.press('1');
 }
 
-test('a view request that cannot be posted to its worker: the page builds the view', LONG, async () => {
+/** A small profile and, computed here from its text, what its views must show. */
+const SMALL = 'main;parse;lex 5\nmain;parse;alloc 3\nmain;render;alloc 2\nidle 1\n';
+const smallFacts = () => {
+  const stacks = SMALL.trim().split('\n').map((l) => l.slice(0, l.lastIndexOf(' ')).split(';'));
+  return {
+    total: SMALL.trim().split('\n').reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0),
+    functions: new Set(stacks.flat()).size,
+    callersOf: (f) => new Set(stacks.flatMap((s) => s.flatMap((x, i) => (x === f && i > 0 ? [s[i - 1]] : [])))),
+  };
+};
+const jobs = (page) => page.evaluate(() => ({ ...(window.__scorchEngineJobs || {}) }));
+const shownNow = (page) => page.getAttribute('[data-testid=flame-canvas]', 'data-shown');
+/** The row of the widest drawn frame called `name` in the main graph, counted from the root's row (0). */
+const row = (page, name) => page.evaluate((n) => {
+  const pt = window.__scorchFramePoint(n);
+  if (!pt) return null;
+  const c = document.querySelector('[data-testid=flame-canvas]');
+  return Math.floor((c.getBoundingClientRect().bottom - pt[1]) / Number(c.dataset.rowHeight || 18));
+}, name);
+/** The error shown, once one is. */
+const errorShown = async (page) => {
+  await page.waitForSelector('[data-testid=error]', { timeout: 20_000 });
+  return page.textContent('[data-testid=error]');
+};
+/** Asks for the inverted tree (key 2, from the flame graph) and waits for it to be shown. */
+async function inverted(page) {
+  await blur(page);
+  await page.keyboard.press('1');
+  const shown = await shownNow(page);
+  await page.keyboard.press('2');
+  await page.waitForFunction((s) => document.querySelector('[data-testid=flame-canvas]').dataset.shown !== s, shown, LONG);
+}
+
+test('a small profile’s inverted tree, sandwich, function table and stack chart all come from the view engine', LONG, async () => {
   const { page } = b;
   await page.goto(server.url);
   await waitForProfile(page, 'service.perf.gz');
-  await page.evaluate(() => { window.__scorchUnsendable = true; });
-  assert.equal((await open(page, 'wide200k.folded', wide())).total, String(2 * N));
-  await views(page, 30_000);
+  const facts = smallFacts();
+  assert.equal((await open(page, 'small-views.folded', Buffer.from(SMALL))).total, String(facts.total));
+  const j0 = await jobs(page);
+  const more = async (kind, n) => assert.equal(((await jobs(page))[kind] || 0) - (j0[kind] || 0), n, `${kind} from the engine`);
+  // The plain graph (the import worker's): lex is on the fourth row, under main and parse.
+  assert.equal(await row(page, 'lex'), 3, 'plain graph');
+  await inverted(page);
+  await more('inverted', 1);
+  // Inverted: each leaf function stands on the root.
+  assert.equal(await row(page, 'lex'), 1, 'lex at the inverted tree’s root');
+  assert.equal(await row(page, 'alloc'), 1, 'alloc at the inverted tree’s root');
+  // The function table: every distinct function of the text.
+  await page.keyboard.press('4');
+  await page.waitForSelector('[data-testid=function-count]', LONG);
+  assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(facts.functions));
+  await more('functions', 1);
+  // The sandwich of alloc: its callers above it, as the text has them.
+  await page.keyboard.press('3');
+  await page.locator('[data-testid=fn-row][data-name="alloc"]').click();
+  await page.locator('[data-testid=callers-canvas]').waitFor();
+  await page.waitForFunction(() => window.__scorchFramePoint('alloc', 'callees') !== null, null, LONG);
+  for (const caller of facts.callersOf('alloc')) {
+    assert.ok(await page.evaluate((c) => window.__scorchFramePoint(c, 'callers'), caller), `${caller} calls alloc`);
+  }
+  assert.equal(await page.evaluate(() => window.__scorchFramePoint('lex', 'callers')), null, 'lex does not call alloc');
+  await more('callers', 1);
+  await more('callees', 1);
+  // The stack chart: a folded file has no timestamps, which the engine's answer says.
+  await blur(page);
+  await page.keyboard.press('6');
+  await page.waitForSelector('[data-testid=chart-untimed]', LONG);
+  await more('chart', 1);
+  await page.keyboard.press('1');
+  assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
   assert.deepEqual(b.errors, []);
 });
 
-test('a view worker that never says it is ready: given up on, the page builds the view', LONG, async () => {
+test('a view request that cannot be posted to the engine: an error is shown, the open profile kept; the next request is answered', LONG, async () => {
   const { page } = b;
   await page.goto(server.url);
   await waitForProfile(page, 'service.perf.gz');
-  assert.equal((await open(page, 'wide200k.folded', wide())).total, String(2 * N));
-  const from = b.log.length;
-  await page.evaluate(() => { window.__scorchSilentWorkers = 500; });
-  await views(page, 30_000);
-  const said = b.log.slice(from).join('\n');
-  assert.match(said, /no worker for the view \(it did not start within 0\.5 s\)/, 'the page gave up on the worker');
+  const facts = smallFacts();
+  const st = await open(page, 'small-views.folded', Buffer.from(SMALL));
+  await page.evaluate(() => { window.__scorchUnsendable = true; });
+  await blur(page);
+  await page.keyboard.press('2');
+  assert.match(await errorShown(page), /Could not build the view: the request could not be sent to the view engine: .+; asking for the view again starts a new view engine/);
+  const after = await status(page);
+  assert.deepEqual([after.total, after.loads], [st.total, st.loads], 'the open profile stays');
+  assert.equal(await row(page, 'lex'), 3, 'the graph shown so far stays');
+  assert.equal(await page.evaluate(() => window.__scorchViewRequests()), 0, 'no request left waiting');
+  await page.evaluate(() => { window.__scorchUnsendable = false; });
+  await inverted(page);
+  assert.equal(await row(page, 'lex'), 1, 'the inverted tree, once the request can be sent');
   assert.deepEqual(b.errors, []);
+});
+
+test('a view engine that never says it is ready: given up on, an error is shown, the open profile kept; the next request starts a new one', LONG, async () => {
+  const { page } = b;
+  await page.goto(server.url);
+  await waitForProfile(page, 'service.perf.gz');
+  const facts = smallFacts();
+  // The load takes the worker boot.js started (not silent); the engine started after it (when the page is idle
+  // after the load, or by the request) is silent.
+  await page.evaluate(() => { window.__scorchSilentWorkers = 500; });
+  const st = await open(page, 'small-views.folded', Buffer.from(SMALL));
+  assert.equal(st.total, String(facts.total));
+  const [started0] = await page.evaluate(() => window.__scorchEngine());
+  await blur(page);
+  await page.keyboard.press('2');
+  assert.match(await errorShown(page), /Could not build the view: the view engine could not start: it did not start within 0\.5 s/);
+  const after = await status(page);
+  assert.deepEqual([after.total, after.loads], [st.total, st.loads], 'the open profile stays');
+  assert.equal(await row(page, 'lex'), 3, 'the graph shown so far stays');
+  assert.equal(await page.evaluate(() => window.__scorchViewRequests()), 0, 'no request left waiting');
+  await page.evaluate(() => { delete window.__scorchSilentWorkers; });
+  await inverted(page);
+  assert.equal(await row(page, 'lex'), 1, 'the inverted tree, from a new engine');
+  const [started1, , alive] = await page.evaluate(() => window.__scorchEngine());
+  assert.ok(started1 > started0 && alive, 'a new engine was started');
+  assert.deepEqual(b.errors, []);
+});
+
+test('a view engine that dies while building (as on running out of memory): an error is shown, the open profile kept; the next request starts a new one', LONG, async () => {
+  // A browser of its own: Firefox reports the dead worker's trap as a page error, later, which must not land in
+  // the next tests' errors.
+  const own = await browser();
+  const { page } = own;
+  try {
+    await page.goto(server.url);
+    await waitForProfile(page, 'service.perf.gz');
+    const st = await open(page, 'small-views.folded', Buffer.from(SMALL));
+    const [started0] = await page.evaluate(() => window.__scorchEngine());
+    await page.evaluate(() => { window.__scorchEngineTrap = true; });
+    await blur(page);
+    await page.keyboard.press('2');
+    // The words inside the brackets are the engine's own (the worker's ErrorEvent.message), as for the import
+    // worker.
+    assert.match(await errorShown(page), /Could not build the view: the view engine stopped while building it \((Uncaught )?RuntimeError: unreachable( executed)?\)/);
+    const after = await status(page);
+    assert.deepEqual([after.total, after.loads], [st.total, st.loads], 'the open profile stays');
+    assert.equal(await row(page, 'lex'), 3, 'the graph shown so far stays');
+    assert.equal((await page.evaluate(() => window.__scorchEngine()))[2], false, 'the dead engine is dropped');
+    await page.evaluate(() => { window.__scorchEngineTrap = false; });
+    await inverted(page);
+    assert.equal(await row(page, 'lex'), 1, 'the inverted tree, from a new engine');
+    const [started1, , alive] = await page.evaluate(() => window.__scorchEngine());
+    assert.ok(started1 > started0 && alive, 'a new engine was started');
+    assert.deepEqual(own.errors.filter((e) => !/RuntimeError: unreachable/.test(e)), []);
+  } finally { await own.close(); }
 });
 
 test('an import worker that never says it is ready: given up on, the page reads the file', LONG, async () => {
@@ -86,21 +216,30 @@ test('the view engine: one worker holds a large profile for all its views, is se
   const { page } = b;
   await page.goto(server.url);
   await waitForProfile(page, 'service.perf.gz');
+  // [engines started, profiles sent to them, one running, the running one holds a profile].
   const engine = () => page.evaluate(() => window.__scorchEngine());
-  const [started0, sent0] = await engine();
+  // Once the page is idle after a load, an engine runs (started ahead, holding nothing yet).
+  const idleEngine = () => page.waitForFunction(() => window.__scorchEngine()[2], null, LONG);
   assert.equal((await open(page, 'wide200k.folded', wide())).total, String(2 * N));
-  // Inverted tree and function table, twice: four requests, one engine, the profile sent once.
+  await idleEngine();
+  const [started0, sent0] = await engine();
+  // Inverted tree and function table, twice: four requests, the engine started ahead, the profile sent once.
   await views(page, 30_000);
   await views(page, 30_000);
-  const [started1, sent1, alive1] = await engine();
-  assert.deepEqual([started1 - started0, sent1 - sent0, alive1], [1, 1, true]);
-  // Another profile: the engine that held the first is ended (its memory comes back); the next view of a
-  // large profile starts a new one and sends it that profile.
+  const [started1, sent1, alive1, holds1] = await engine();
+  assert.deepEqual([started1 - started0, sent1 - sent0, alive1, holds1], [0, 1, true, true]);
+  // Another profile: the engine that held the first is ended (its memory comes back); the one started ahead for
+  // the new profile holds nothing until a view is asked for.
   assert.equal((await open(page, 'small.folded', Buffer.from('a;b 1\n'))).total, '1');
-  assert.equal((await engine())[2], false, 'no engine once its profile is closed');
+  await idleEngine();
+  const [started2, , , holds2] = await engine();
+  assert.equal(holds2, false, 'no engine holds the closed profile');
+  assert.ok(started2 > started1, 'the engine that held it was ended');
   assert.equal((await open(page, 'wide200k-again.folded', wide())).total, String(2 * N));
+  await idleEngine();
+  const [started3, sent3] = await engine();
   await views(page, 30_000);
-  const [started2, sent2, alive2] = await engine();
-  assert.deepEqual([started2 - started1, sent2 - sent1, alive2], [1, 1, true]);
+  const [started4, sent4, alive4, holds4] = await engine();
+  assert.deepEqual([started4 - started3, sent4 - sent3, alive4, holds4], [0, 1, true, true]);
   assert.deepEqual(b.errors, []);
 });

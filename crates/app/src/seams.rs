@@ -57,8 +57,14 @@ pub trait Hooks {
     fn is_silent_worker(&self) -> bool {
         false
     }
-    /// A view request is about to be posted: the hooks may make it unsendable.
+    /// A view request is about to be posted: the hooks may make it unsendable, or mark it so that the engine
+    /// traps on it ([`Hooks::engine_took`]).
     fn make_unsendable(&self, _message: &JsValue) {}
+    /// The view engine took a request (`message`, as posted): the hooks may make it trap, as running out of
+    /// memory does in wasm.
+    fn engine_took(&self, _message: &JsValue) {}
+    /// The page took the view engine's answer to a job of kind `job` (`worker::protocol::Job::name`).
+    fn note_engine_job(&self, _job: &str) {}
     /// The import worker's answer: how long it took, whether it read boot.js's prefetch, in how many slices.
     fn note_worker(&self, _ms: f64, _prefetched: bool, _slices: u32) {}
 }
@@ -162,6 +168,16 @@ pub fn is_silent_worker() -> bool {
 /// See [`Hooks::make_unsendable`].
 pub fn make_unsendable(message: &JsValue) {
     hooks().make_unsendable(message);
+}
+
+/// See [`Hooks::engine_took`].
+pub fn engine_took(message: &JsValue) {
+    hooks().engine_took(message);
+}
+
+/// See [`Hooks::note_engine_job`].
+pub fn note_engine_job(job: &str) {
+    hooks().note_engine_job(job);
 }
 
 /// See [`Hooks::note_worker`].

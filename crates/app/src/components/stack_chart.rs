@@ -99,8 +99,9 @@ pub fn StackChartView() -> impl IntoView {
     let drag: RwSignal<Option<Drag>> = RwSignal::new(None);
     let win = view.chart_window;
 
-    // (Re)build when the shown profile or the view (its time range and band aside) changes: here, or for a large
-    // profile in a worker (building takes about 70 ms per million samples), the chart shown so far staying.
+    // (Re)build when the shown profile or the view (its time range and band aside) changes: by the view engine
+    // whatever the profile's size (building takes about 70 ms per million samples), the chart shown so far
+    // staying.
     Effect::new(move |_| {
         let shown = load.shown.get();
         let key = view.options.with(ChartData::key);
@@ -124,15 +125,6 @@ pub fn StackChartView() -> impl IntoView {
             return data.set(Some(d));
         }
         let t0 = now();
-        if !crate::state::rebuild::large(&shown.imported.profile) {
-            worker_build::cancel(Channel::Chart);
-            let built =
-                crate::state::timed("stack chart", || StackChart::build(&shown.imported.profile, &key));
-            let d = keep(&shown, key, built, t0);
-            untimed.set(d.is_none());
-            hover.set(None);
-            return data.set(d);
-        }
         building.set(true);
         leptos::task::spawn_local(async move {
             let r = worker_build::build(

@@ -137,12 +137,8 @@ impl Actions {
         } else {
             main.zoom.set(Vec::new());
         }
-        if let (false, Some(data)) = (s.zoom.is_empty(), main.data.get_untracked()) {
-            let names: Vec<&str> = s.zoom.iter().map(String::as_str).collect();
-            if let Some(n) = data.tree.find_path(data.profile(), &names) {
-                main.zoom.set(vec![n]);
-            }
-        }
+        // The view engine may still be building the graph the link asks for: its zoom waits for it.
+        self.zoom_to_path(s.zoom.clone());
     }
 
     /// The view state (and source) as a link.

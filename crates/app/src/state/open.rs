@@ -93,6 +93,9 @@ impl Actions {
         l.loads.update(|n| *n += 1);
         l.loaded.set(Some(loaded));
         super::timed("rebuild", || self.rebuild());
+        // Every other view comes from the view engine: started when the page is next idle, so the first view
+        // asked for does not wait for a worker to start.
+        crate::worker::when_idle(1000.0, crate::worker::build::warm);
         l.source.set(l.next_source.get_untracked());
         if let Some(s) = l.pending.get_untracked() {
             // A pair applies its state after the second (target) load.

@@ -17,15 +17,6 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-/// A profile with more stack rows than this (or ten times as many samples) builds its inverted tree, its
-/// sandwich, its function table and any plain tree not built during the load in a worker (`worker::build`), so
-/// no main-thread task runs long; smaller ones build at once, with no added latency.
-const LARGE_STACKS: usize = 100_000;
-
-pub(crate) fn large(p: &scorch_core::Profile) -> bool {
-    p.stacks.len() > LARGE_STACKS || p.samples.len() > 10 * LARGE_STACKS
-}
-
 /// A function table, with the profile (held weakly) and view it is of.
 type CachedTable = (std::sync::Weak<Loaded>, ViewOptions, Arc<super::view::FnTable>);
 
@@ -39,6 +30,33 @@ thread_local! {
     /// again.
     static FN_TABLE: std::cell::RefCell<Option<CachedTable>> =
         const { std::cell::RefCell::new(None) };
+    /// Whether the main graph being shown is still being built by the view engine.
+    static MAIN_WAITING: Cell<bool> = const { Cell::new(false) };
+    /// A zoom (a path of names: a link's) asked for while the main graph was being built: applied to the graph
+    /// shown next.
+    static PENDING_ZOOM: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Zooms `main` to the frame at the path `names` from the root, if its graph has one.
+fn zoom_in(main: super::pane::Pane, names: &[String]) {
+    if names.is_empty() {
+        return;
+    }
+    if let Some(data) = main.data.get_untracked() {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        if let Some(n) = data.tree.find_path(data.profile(), &names) {
+            main.zoom.set(vec![n]);
+        }
+    }
+}
+
+/// Shows `data` in the main pane, then the zoom asked for while it was being built, if any.
+fn show_main(main: super::pane::Pane, data: Arc<FlameData>) {
+    MAIN_WAITING.with(|w| w.set(false));
+    main.show(Some(data));
+    if let Some(names) = PENDING_ZOOM.with(|z| z.borrow_mut().take()) {
+        zoom_in(main, &names);
+    }
 }
 
 /// The function table of `target` under `view`, if it is the one cached.
@@ -94,11 +112,21 @@ async fn flame_in_worker(
             _ => Err("the view worker answered nothing".to_string()),
         },
         Err(LoadError::Cancelled) => Ok(None),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(format!("Could not build the view: {e}")),
     }
 }
 
 impl Actions {
+    /// Zooms the main graph to the frame at the path `names` (a link's zoom): at once, or, while the view engine
+    /// builds the graph asked for, once it is shown.
+    pub(crate) fn zoom_to_path(&self, names: Vec<String>) {
+        if MAIN_WAITING.with(Cell::get) {
+            PENDING_ZOOM.with(|z| *z.borrow_mut() = Some(names));
+        } else {
+            zoom_in(self.panes.main, &names);
+        }
+    }
+
     /// The loaded profile at the view's granularity (`scorch_core::view::granularity`: lines, files or
     /// addresses are a profile of their own, with other frames, so other colours and masks), then after the
     /// transforms, as the CLI applies them; on a transform error, the error is shown and the profile before them.
@@ -126,20 +154,11 @@ impl Actions {
         }
     }
 
-    /// Shows the function table of `target` under `view`: the cached one, or built at once for a small profile,
-    /// or in a worker for a large one (the table says it is being built meanwhile).
+    /// Shows the function table of `target` under `view`: the cached one, or built by the view engine (the table
+    /// says it is being built meanwhile).
     fn set_fn_table(&self, target: &Arc<Loaded>, view: ViewOptions) {
         if let Some(t) = cached_table(target, &view) {
             worker_build::cancel(Channel::Table);
-            return self.view.fn_table.set(Some(t));
-        }
-        if !large(&target.imported.profile) {
-            worker_build::cancel(Channel::Table);
-            let t = Arc::new(scorch_core::analysis::functions::functions(
-                &target.imported.profile,
-                &view,
-            ));
-            cache_table(target, view, t.clone());
             return self.view.fn_table.set(Some(t));
         }
         self.view.fn_table.set(None);
@@ -270,76 +289,55 @@ impl Actions {
             ..self.view.options.get_untracked()
         };
         let order = self.view.order.get_untracked();
-        if large(&shown.imported.profile) {
-            for pane in [callers, callees] {
-                pane.zoom.set(Vec::new());
-                pane.hover.set(None);
-                pane.data.set(None);
-            }
-            let a = *self;
-            leptos::task::spawn_local(async move {
-                let jobs = vec![Job::Callers(f.clone()), Job::Callees(f)];
-                let r = worker_build::build(
-                    Channel::Sandwich,
-                    shown.key,
-                    &shown.imported,
-                    view.clone(),
-                    order,
-                    jobs,
-                )
-                .await;
-                if current(&SANDWICH_GEN) != gen {
-                    return;
-                }
-                let sides = match r {
-                    Ok(sides) => sides,
-                    Err(LoadError::Cancelled) => return,
-                    Err(e) => {
-                        return a
-                            .load
-                            .error
-                            .set(Some(format!("Could not build the sandwich: {e}")))
-                    }
-                };
-                for (pane, side) in [callers, callees].into_iter().zip(sides) {
-                    match side {
-                        Ok(Built::Flame(tree, layout)) => {
-                            pane.data.set(Some(Arc::new(super::timed("from parts", || {
-                                FlameData::from_parts(shown.clone(), view.clone(), tree, layout)
-                            }))))
-                        }
-                        Ok(Built::Table(_) | Built::Chart(_) | Built::Graph(_)) => {}
-                        Err(e) => a.load.error.set(Some(e)),
-                    }
-                }
-            });
-            return;
-        }
-        worker_build::cancel(Channel::Sandwich);
-        let p = &shown.imported.profile;
-        for (pane, side) in [
-            (callers, scorch_core::analysis::sandwich::callers(p, &f)),
-            (callees, scorch_core::analysis::sandwich::callees(p, &f)),
-        ] {
+        for pane in [callers, callees] {
             pane.zoom.set(Vec::new());
             pane.hover.set(None);
-            match side {
-                Ok(side) => pane.data.set(Some(Arc::new(FlameData::new(
-                    Arc::new(shown.derived(side)),
-                    view.clone(),
-                    order,
-                )))),
+            pane.data.set(None);
+        }
+        let a = *self;
+        leptos::task::spawn_local(async move {
+            let jobs = vec![Job::Callers(f.clone()), Job::Callees(f)];
+            let r = worker_build::build(
+                Channel::Sandwich,
+                shown.key,
+                &shown.imported,
+                view.clone(),
+                order,
+                jobs,
+            )
+            .await;
+            if current(&SANDWICH_GEN) != gen {
+                return;
+            }
+            let sides = match r {
+                Ok(sides) => sides,
+                Err(LoadError::Cancelled) => return,
                 Err(e) => {
-                    self.load.error.set(Some(e));
-                    pane.data.set(None);
+                    return a
+                        .load
+                        .error
+                        .set(Some(format!("Could not build the sandwich: {e}")))
+                }
+            };
+            for (pane, side) in [callers, callees].into_iter().zip(sides) {
+                match side {
+                    Ok(Built::Flame(tree, layout)) => {
+                        pane.data.set(Some(Arc::new(super::timed("from parts", || {
+                            FlameData::from_parts(shown.clone(), view.clone(), tree, layout)
+                        }))))
+                    }
+                    Ok(Built::Table(_) | Built::Chart(_) | Built::Graph(_)) => {}
+                    Err(e) => a.load.error.set(Some(e)),
                 }
             }
-        }
+        });
     }
 
     /// Rebuilds the tree and layout from the loaded profile(s), the view and the diff settings.
     pub fn rebuild(&self) {
         let gen = bump(&MAIN_GEN);
+        // A main graph still being built is replaced by this rebuild's.
+        MAIN_WAITING.with(|w| w.set(false));
         // The plain flame graph last built (during the load, or by an earlier rebuild): switching to the
         // inverted tree, the sandwich or the table and back must not rebuild a tree of millions of nodes.
         let pre = self.load.prebuilt.get_value();
@@ -381,10 +379,11 @@ impl Actions {
                         worker_build::cancel(Channel::Main);
                         d
                     }
-                    _ if large(&target.imported.profile) => {
-                        // Built in a worker; the graph shown so far stays until then.
+                    _ => {
+                        // Built by the view engine; the graph shown so far stays until then.
                         self.search.match_idx.set(None);
                         self.rebuild_sandwich();
+                        MAIN_WAITING.with(|w| w.set(true));
                         let a = *self;
                         leptos::task::spawn_local(async move {
                             let r = flame_in_worker(Channel::Main, &target, view, order, job.clone()).await;
@@ -396,31 +395,17 @@ impl Actions {
                                     if job == Job::Plain {
                                         a.load.prebuilt.set_value(Some((d.clone(), order)));
                                     }
-                                    super::timed("worker show", || a.panes.main.show(Some(d)));
+                                    super::timed("worker show", || show_main(a.panes.main, d));
                                 }
                                 Ok(None) => {}
-                                Err(e) => a.load.error.set(Some(e)),
+                                Err(e) => {
+                                    MAIN_WAITING.with(|w| w.set(false));
+                                    PENDING_ZOOM.with(|z| z.borrow_mut().take());
+                                    a.load.error.set(Some(e))
+                                }
                             }
                         });
                         return;
-                    }
-                    _ => {
-                        worker_build::cancel(Channel::Main);
-                        match worker_build::compute(&target.imported.profile, &view, order, &job) {
-                            Ok(Built::Flame(tree, layout)) => {
-                                let d = Arc::new(FlameData::from_parts(target.clone(), view, tree, layout));
-                                if job == Job::Plain {
-                                    self.load.prebuilt.set_value(Some((d.clone(), order)));
-                                }
-                                d
-                            }
-                            other => {
-                                if let Err(e) = other {
-                                    self.load.error.set(Some(e));
-                                }
-                                Arc::new(FlameData::new(target, view, order))
-                            }
-                        }
                     }
                 }
             }
@@ -468,7 +453,7 @@ impl Actions {
             }
         };
         self.search.match_idx.set(None);
-        self.panes.main.show(Some(data));
+        show_main(self.panes.main, data);
         self.rebuild_sandwich();
     }
 

@@ -10,8 +10,12 @@
 //!   `__scorchPaintTimes()`, `__scorchOverlayTimes()`: the benchmarks' synthetic profiles and paint timings;
 //! - `window.__scorchLastExport`: the name and bytes of the last file the Export menu offered;
 //! - `window.__scorchLabels()`: the drawn labels with their box and text colours (the contrast test);
-//! - `window.__scorchViewRequests()`: how many views of a large profile are being built in workers;
+//! - `window.__scorchViewRequests()`: how many view requests are waiting for the view engine;
+//! - `window.__scorchEngine()`: [engines started, profiles sent to them, whether one runs now, whether it holds
+//!   a profile]; `window.__scorchEngineEnd()` ends it, as closing its profile does;
+//! - `window.__scorchEngineJobs`: the engine's answers the page took, by job kind (`{ inverted: 1, … }`);
 //! - `window.__scorchUnsendable = true`: a view request carries a symbol, which no `postMessage` can send;
+//! - `window.__scorchEngineTrap = true`: the view engine traps on the next request, as out of memory;
 //! - `window.__scorchSilentWorkers = ms`: every worker started from then on (views, spare import workers, the
 //!   next load's parse workers) never says it is ready, and is given up on after `ms`;
 //! - the stack chart's: `chart.rs`;
@@ -126,6 +130,12 @@ impl crate::seams::Hooks for TestHooks {
     }
     fn make_unsendable(&self, message: &JsValue) {
         make_unsendable(message);
+    }
+    fn engine_took(&self, message: &JsValue) {
+        engine_took(message);
+    }
+    fn note_engine_job(&self, job: &str) {
+        note_engine_job(job);
     }
     fn note_worker(&self, ms: f64, prefetched: bool, slices: u32) {
         note_worker(ms, prefetched, slices);
@@ -279,6 +289,42 @@ pub fn make_unsendable(message: &JsValue) {
     {
         let _ = Reflect::set(message, &"unsendable".into(), &js_sys::Symbol::for_("scorch"));
     }
+    mark_trap(message);
+}
+
+/// `window.__scorchEngineTrap = true`: the view requests posted from then on carry `trap`, and the engine that
+/// takes one traps, as running out of memory does in wasm — the tests of what the page says when the engine dies.
+fn mark_trap(message: &JsValue) {
+    let Some(w) = web_sys::window() else { return };
+    if Reflect::get(&w, &"__scorchEngineTrap".into()).is_ok_and(|v| v.is_truthy()) {
+        let _ = Reflect::set(message, &"trap".into(), &JsValue::TRUE);
+    }
+}
+
+/// In the engine: a request marked by [`mark_trap`] traps.
+pub fn engine_took(message: &JsValue) {
+    if Reflect::get(message, &"trap".into()).is_ok_and(|v| v.is_truthy()) {
+        std::process::abort();
+    }
+}
+
+/// Counts the engine's answers the page took, by job kind: `window.__scorchEngineJobs`, e.g.
+/// `{ inverted: 2, functions: 1 }` (the tests that every view of a small profile comes from the engine).
+pub fn note_engine_job(job: &str) {
+    let Some(w) = web_sys::window() else { return };
+    let jobs = Reflect::get(&w, &"__scorchEngineJobs".into())
+        .ok()
+        .filter(|v| v.is_object())
+        .unwrap_or_else(|| {
+            let o: JsValue = js_sys::Object::new().into();
+            let _ = Reflect::set(&w, &"__scorchEngineJobs".into(), &o);
+            o
+        });
+    let n = Reflect::get(&jobs, &job.into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let _ = Reflect::set(&jobs, &job.into(), &(n + 1.0).into());
 }
 
 /// Records how long the import worker took (`window.__scorchWorkerMs`, read by `bench/load-browser.mjs`) and
@@ -393,13 +439,18 @@ pub fn install_bench_hooks(a: Actions) {
     let view_requests = Closure::<dyn Fn() -> f64>::new(|| crate::worker::build::running() as f64);
     set_global("__scorchViewRequests", view_requests.as_ref());
     view_requests.forget();
-    // The view engine (`worker::build`): [engines started, profiles sent to them, whether one runs now].
+    // The view engine (`worker::build`): [engines started, profiles sent to them, whether one runs now, whether
+    // it holds a profile].
     let engine = Closure::<dyn Fn() -> js_sys::Array>::new(|| {
-        let (started, sent, alive) = crate::worker::build::engine_stats();
-        js_sys::Array::of3(&started.into(), &sent.into(), &alive.into())
+        let (started, sent, alive, holds) = crate::worker::build::engine_stats();
+        js_sys::Array::of4(&started.into(), &sent.into(), &alive.into(), &holds.into())
     });
     set_global("__scorchEngine", engine.as_ref());
     engine.forget();
+    // Ends the view engine, as closing its profile does (the tests that need the next request to start one).
+    let end_engine = Closure::<dyn Fn()>::new(crate::worker::build::release);
+    set_global("__scorchEngineEnd", end_engine.as_ref());
+    end_engine.forget();
     let overlay_times = Closure::<dyn Fn() -> js_sys::Array>::new(move || drain(&OVERLAY_TIMES));
     let paint_times = Closure::<dyn Fn() -> js_sys::Array>::new(move || drain(&PAINT_TIMES));
     set_global("__scorchBenchTree", load_tree.as_ref());

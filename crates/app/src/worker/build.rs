@@ -1,13 +1,19 @@
-//! The engine, page side: views of a large profile built off the page's main thread — the inverted tree, the
-//! sandwich's two sides, the function table, a plain tree under another view, the stack chart. Each can take
-//! seconds on millions of stacks, in one call that cannot be cut into tasks.
+//! The engine, page side: every view the page asks of a profile besides its first flame graph — the inverted
+//! tree, the sandwich's two sides, the function table, a plain tree under another view, the stack chart, the call
+//! graph — is built off the page's main thread, whatever the profile's size: one way for every profile, no
+//! "here or in a worker" branch per view. Each can take seconds on millions of stacks, in one call that cannot be
+//! cut into tasks.
 //!
 //! One long-lived worker (the engine, `jobs.rs` its side) holds the profile it was sent once and builds every
 //! view asked of it; the page sends the profile again only when it is another one (a new file, a transform).
-//! Requests travel on [`Channel`]s: a newer request on a channel cancels the older one's future, and the engine
-//! skips a request that a newer one of its channel has replaced before it began. [`release`] ends the engine
-//! when its profile is closed, which is the one way to give its wasm memory back. Each answer is taken in short
-//! tasks ([`Copier`]). When no worker can start, [`compute`] runs here instead, as it did before.
+//! [`warm`] starts the engine when the page is idle after a load (without the profile: sending it ahead would
+//! cost a large profile a long task and a second copy before any view is asked for), so the first view asked for
+//! does not wait for a worker to start. Requests travel on [`Channel`]s: a newer request on a channel cancels the older one's future,
+//! and the engine skips a request that a newer one of its channel has replaced before it began. [`release`] ends
+//! the engine when its profile is closed, which is the one way to give its wasm memory back. Each answer is taken
+//! in short tasks ([`Copier`]). An engine that cannot start, cannot be sent a request, or stops is an error
+//! ([`LoadError::Engine`]) the page shows, the open profile kept; the next request starts a new engine. The one
+//! exception is the one-file HTML export, which allows no worker by design: there the page is the engine.
 
 use super::page::{fits_in_memory, start_worker, Copier};
 use super::protocol::{Build, FromWorker, Job, ToWorker};
@@ -16,29 +22,15 @@ use super::LoadError;
 use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::analysis::functions::FunctionRow;
-use scorch_core::analysis::sandwich;
 use scorch_core::view::calltree::Order;
-use scorch_core::{CallTree, FlameLayout, Imported, Profile, ViewOptions};
+use scorch_core::{Imported, ViewOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// A function table: rows, the view's total weight and sample count.
-pub type Table = (Vec<FunctionRow>, u64, u64);
-
-/// Rows per postcard chunk of a function table (one chunk decoded per task on the page).
-pub(super) const TABLE_CHUNK: usize = 100_000;
-
-/// What a job builds.
-pub enum Built {
-    Flame(CallTree, FlameLayout),
-    Table(Table),
-    /// `None`: the profile has no timestamps.
-    Chart(Option<scorch_core::view::StackChart>),
-    Graph(super::graph::GraphView),
-}
+pub use super::views::{Built, Table};
 
 /// Independent streams of requests: a newer request cancels only the older one of its own channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,24 +47,6 @@ pub enum Channel {
     Graph = 4,
 }
 
-/// Builds one job of `p` under `view`, here. The worker runs the same.
-pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<Built, String> {
-    let flame = |p: &Profile| {
-        let tree = CallTree::build(p, view, order);
-        let layout = FlameLayout::new(&tree);
-        Built::Flame(tree, layout)
-    };
-    Ok(match job {
-        Job::Plain => flame(p),
-        Job::Inverted => flame(&sandwich::invert(p)?),
-        Job::Callers(f) => flame(&sandwich::callers(p, f)?),
-        Job::Callees(f) => flame(&sandwich::callees(p, f)?),
-        Job::Functions => Built::Table(scorch_core::analysis::functions::functions(p, view)),
-        Job::Chart => Built::Chart(scorch_core::view::StackChart::build(p, view)),
-        Job::Graph(g) => Built::Graph(super::graph::compute(p, view, g)?),
-    })
-}
-
 /// Each job's error, or the payload its answer carried.
 type Answers = Vec<(Option<String>, JsValue)>;
 /// Settles a request's future.
@@ -81,9 +55,9 @@ type Finish = Box<dyn FnOnce(Result<Answers, Failure>)>;
 /// Why a request ended without answers.
 enum Failure {
     Load(LoadError),
-    /// The engine never said it was ready (its script did not load), or the request could not be posted to it:
-    /// the page builds the views itself.
-    NoWorker(String),
+    /// The engine said it does not hold the request's profile (it could not take the one sent, or the message
+    /// carrying it never arrived): asked again, with the profile.
+    NotHeld,
 }
 
 /// A request under way: its channel and the answers so far.
@@ -121,20 +95,41 @@ thread_local! {
 thread_local! {
     /// Profiles sent to an engine so far.
     static SENT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// [`build`]s under way ([`running`]).
+    static BUILDING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-/// Engines started, profiles sent to them, and whether one runs now (a test hook reads them).
-pub fn engine_stats() -> (u32, u32, bool) {
+/// Engines started, profiles sent to them, whether one runs now and whether it holds a profile (a test hook
+/// reads them).
+pub fn engine_stats() -> (u32, u32, bool, bool) {
     (
         SERIAL.with(std::cell::Cell::get),
         SENT.with(std::cell::Cell::get),
         ENGINE.with(|e| e.borrow().is_some()),
+        ENGINE.with(|e| e.borrow().as_ref().is_some_and(|x| x.holds.is_some())),
     )
 }
 
-/// How many requests are under way (a test hook reads it).
+/// How many [`build`]s are under way: asked of the engine, and their answers not yet all taken (a test hook
+/// reads it).
 pub fn running() -> usize {
-    REQUESTS.with(|r| r.borrow().len())
+    BUILDING.with(std::cell::Cell::get)
+}
+
+/// Counts a [`build`] under way for as long as it lives (whether it returns or its future is dropped).
+struct Building;
+
+impl Building {
+    fn new() -> Building {
+        BUILDING.with(|b| b.set(b.get() + 1));
+        Building
+    }
+}
+
+impl Drop for Building {
+    fn drop(&mut self) {
+        BUILDING.with(|b| b.set(b.get().saturating_sub(1)));
+    }
 }
 
 /// Stops waiting for the request under way on `channel`, if any (the engine skips it if it has not begun it).
@@ -186,8 +181,8 @@ fn settle_all(why: impl Fn(&Request) -> Failure) {
     }
 }
 
-/// The engine stopped or never started: it is dropped, and every request under way ends — built on the page when
-/// it never started (`!ready`), failed when it died mid-work.
+/// The engine stopped or never started: it is dropped, and every request under way fails with what happened
+/// (the page shows it); the next request starts a new engine.
 fn lost(serial: u32, message: String) {
     let engine = ENGINE.with(|e| {
         let mut e = e.borrow_mut();
@@ -199,17 +194,15 @@ fn lost(serial: u32, message: String) {
     });
     let Some(engine) = engine else { return };
     super::retire(&engine.worker, engine.ready);
-    let ready = engine.ready;
-    settle_all(|_| {
-        if ready {
-            Failure::Load(LoadError::WorkerDied {
-                message: message.clone(),
-                last: None,
-            })
-        } else {
-            Failure::NoWorker(message.clone())
-        }
-    });
+    let why = if engine.ready {
+        format!(
+            "the view engine stopped while building it ({message}); a view of a very large profile can need more \
+             than a worker's 4 GB of WebAssembly memory"
+        )
+    } else {
+        format!("the view engine could not start: {message}")
+    };
+    settle_all(|_| Failure::Load(LoadError::Engine(why.clone())));
 }
 
 /// Starts the engine unless one runs.
@@ -262,7 +255,7 @@ fn ensure_engine() -> Result<(), String> {
 }
 
 /// Posts request `id`'s message to the engine (or holds it until the engine is ready). A message that cannot
-/// be posted ends its request (built on the page), and the engine holds no profile the page knows of.
+/// be posted ends its request with that error, and the engine holds no profile the page knows of.
 fn send(id: u32, message: JsValue, transfer: Array) {
     let failed = ENGINE.with(|e| {
         let mut e = e.borrow_mut();
@@ -282,17 +275,15 @@ fn send(id: u32, message: JsValue, transfer: Array) {
         }
     });
     if let Some(why) = failed {
-        end(
-            id,
-            Err(Failure::NoWorker(format!("the request could not be sent: {why}"))),
-        );
+        let why = format!("the request could not be sent to the view engine: {why}");
+        end(id, Err(Failure::Load(LoadError::Engine(why))));
     }
 }
 
 /// Builds `jobs` of the profile `imported` (known by `key`, the same for as long as it is open) under `view` in
 /// the engine; one result per job, in order. The profile is sent to the engine only when it does not hold it
-/// yet. `Err` when the request was cancelled by a newer one on its channel, or the engine died or answered
-/// nonsense.
+/// yet. `Err` when the request was cancelled by a newer one on its channel, or the engine could not start, could
+/// not be sent the request, stopped, or answered nonsense ([`LoadError::Engine`], [`LoadError::Protocol`]).
 pub async fn build(
     channel: Channel,
     key: u32,
@@ -302,33 +293,109 @@ pub async fn build(
     jobs: Vec<Job>,
 ) -> Result<Vec<Result<Built, String>>, LoadError> {
     cancel(channel);
-    let id = NEXT_ID.with(|n| {
-        let id = n.get();
-        n.set(id.wrapping_add(1));
-        id
-    });
+    let _building = Building::new();
+    if page_is_engine() {
+        return Ok(jobs
+            .iter()
+            .map(|j| super::views::compute(&imported.profile, &view, order, j))
+            .collect());
+    }
     let n = jobs.len();
     let request = Build {
-        id,
+        id: 0,
         channel: channel as u8,
         profile: key,
-        view: view.clone(),
+        view,
         order: order.key().to_string(),
         jobs: jobs.clone(),
     };
-    if let Err(why) = ensure_engine() {
-        return Ok(here(why, imported, view, order, &jobs));
+    // An engine that says it does not hold the profile is asked once more, the profile sent with the request.
+    let answers = match ask(channel, imported, request.clone()).await {
+        Err(Failure::NotHeld) => match ask(channel, imported, request).await {
+            Err(Failure::NotHeld) => {
+                return Err(LoadError::Engine(
+                    "the view engine could not take the profile sent to it".to_string(),
+                ))
+            }
+            other => other,
+        },
+        other => other,
+    };
+    let answers = match answers {
+        Ok(a) => a,
+        Err(Failure::Load(e)) => return Err(e),
+        Err(Failure::NotHeld) => return Err(LoadError::Cancelled),
+    };
+    // Each answer taken in short tasks.
+    let mut copier = Copier::default();
+    let mut out = Vec::with_capacity(n);
+    for (job, (error, payload)) in jobs.iter().zip(answers) {
+        if let Some(e) = error {
+            out.push(Err(e));
+            continue;
+        }
+        fits_in_memory(&payload)?;
+        crate::seams::note_engine_job(job.name());
+        yield_now().await;
+        out.push(match job {
+            Job::Functions => table(&payload).await.map(Built::Table),
+            Job::Chart => chart(&payload, imported.profile.frames.len())
+                .await
+                .map(Built::Chart),
+            Job::Graph(_) => take_graph(&payload, &mut copier).await.map(Built::Graph),
+            _ => copier
+                .flame(&payload)
+                .await
+                .map(|(t, l)| Built::Flame(t, l))
+                .ok_or_else(|| "the view built in the worker did not fit together".to_string()),
+        });
     }
-    let holds = ENGINE.with(|e| e.borrow().as_ref().and_then(|x| x.holds)) == Some(key);
-    let (message, transfer) = request_message(if holds { None } else { Some(imported) }, &request)?;
+    Ok(out)
+}
+
+/// Whether this page is a one-file HTML export (`scorch_core::export::html`: it carries its wasm in
+/// `<script id="scorch-wasm">`), which opens from `file://` and whose CSP allows no worker by design: there the
+/// page builds the views itself, the one host where it does. Anywhere else a view comes from the engine.
+fn page_is_engine() -> bool {
+    thread_local! {
+        static ONE_FILE: bool = web_sys::window()
+            .and_then(|w| w.document())
+            .is_some_and(|d| d.get_element_by_id("scorch-wasm").is_some());
+    }
+    ONE_FILE.with(|o| *o)
+}
+
+/// A fresh request id.
+fn next_id() -> u32 {
+    NEXT_ID.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1));
+        id
+    })
+}
+
+/// The engine started if none runs, and the message carrying `request` (and the profile, when the engine does
+/// not hold it) made and counted.
+fn prepare(imported: &Imported, request: &Build) -> Result<(JsValue, Array), LoadError> {
+    ensure_engine().map_err(|why| LoadError::Engine(format!("the view engine could not start: {why}")))?;
+    let holds = ENGINE.with(|e| e.borrow().as_ref().and_then(|x| x.holds)) == Some(request.profile);
+    let message = request_message(if holds { None } else { Some(imported) }, request)?;
     if !holds {
         SENT.with(|n| n.set(n.get() + 1));
         ENGINE.with(|e| {
             if let Some(x) = e.borrow_mut().as_mut() {
-                x.holds = Some(key);
+                x.holds = Some(request.profile);
             }
         });
     }
+    Ok(message)
+}
+
+/// Sends `request` (under a fresh id) to the engine and waits for its answers.
+async fn ask(channel: Channel, imported: &Imported, mut request: Build) -> Result<Answers, Failure> {
+    request.id = next_id();
+    let (id, n) = (request.id, request.jobs.len());
+    let (message, transfer) = prepare(imported, &request).map_err(Failure::Load)?;
     let mut settle: Option<js_sys::Function> = None;
     let promise = Promise::new(&mut |resolve, _| settle = Some(resolve));
     let holder: Rc<RefCell<Option<Result<Answers, Failure>>>> = Rc::new(RefCell::new(None));
@@ -353,60 +420,28 @@ pub async fn build(
     send(id, message, transfer);
     let _ = JsFuture::from(promise).await;
     let outcome = holder.borrow_mut().take();
-    let answers = match outcome {
-        Some(Ok(a)) => a,
-        Some(Err(Failure::Load(e))) => return Err(e),
-        None => return Err(LoadError::Cancelled),
-        Some(Err(Failure::NoWorker(why))) => return Ok(here(why, imported, view, order, &jobs)),
-    };
-    // Each answer taken in short tasks.
-    let mut copier = Copier::default();
-    let mut out = Vec::with_capacity(n);
-    for (job, (error, payload)) in jobs.iter().zip(answers) {
-        if let Some(e) = error {
-            out.push(Err(e));
-            continue;
-        }
-        fits_in_memory(&payload)?;
-        yield_now().await;
-        out.push(match job {
-            Job::Functions => table(&payload).await.map(Built::Table),
-            Job::Chart => chart(&payload, imported.profile.frames.len())
-                .await
-                .map(Built::Chart),
-            Job::Graph(_) => take_graph(&payload, &mut copier).await.map(Built::Graph),
-            _ => copier
-                .flame(&payload)
-                .await
-                .map(|(t, l)| Built::Flame(t, l))
-                .ok_or_else(|| "the view built in the worker did not fit together".to_string()),
-        });
-    }
-    Ok(out)
+    outcome.unwrap_or(Err(Failure::Load(LoadError::Cancelled)))
 }
 
-/// The fallback without a worker: the jobs built here, as before.
-fn here(
-    why: String,
-    imported: &Imported,
-    view: ViewOptions,
-    order: Order,
-    jobs: &[Job],
-) -> Vec<Result<Built, String>> {
-    web_sys::console::warn_1(
-        &format!("scorch: no worker for the view ({why}); building it on the page").into(),
-    );
-    jobs.iter()
-        .map(|j| compute(&imported.profile, &view, order, j))
-        .collect()
+/// Starts the engine if none runs, without a profile: called when the page is idle after a load, so the first
+/// view asked for does not wait for a worker to start (its wasm instantiated; the module is compiled once, by
+/// `www/boot.js`). What an idle engine costs in memory: docs/BENCHMARKS.md. Nothing is said if it fails: the
+/// next view's request says why.
+pub fn warm() {
+    if !page_is_engine() {
+        let _ = ensure_engine();
+    }
 }
 
 /// `{ request, payload? }`: the request, and beside it the profile when the engine does not hold it yet (a
 /// copy: the page keeps its own), with the buffers to transfer.
 fn request_message(imported: Option<&Imported>, request: &Build) -> Result<(JsValue, Array), LoadError> {
     let transfer = Array::new();
-    let head = serde_wasm_bindgen::to_value(&ToWorker::Build(request.clone()))
-        .map_err(|e| LoadError::Protocol(e.to_string()))?;
+    // 64-bit numbers as BigInts: a view's label range can reach `i64::MIN`, which no JS number holds (the
+    // engine's `from_value` takes either).
+    let ser = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
+    let head = serde::Serialize::serialize(&ToWorker::Build(request.clone()), &ser)
+        .map_err(|e| LoadError::Engine(format!("the request could not be encoded: {e}")))?;
     let message = js_sys::Object::new();
     let _ = Reflect::set(&message, &"request".into(), &head);
     if let Some(imported) = imported {
@@ -466,7 +501,7 @@ fn on_message(serial: u32, data: JsValue) {
                     x.holds = None;
                 }
             });
-            end(id, Err(Failure::NoWorker(error)))
+            end(id, Err(Failure::NotHeld))
         }
         FromWorker::Failed { id, error } => end(id, Err(Failure::Load(LoadError::Import(error)))),
         FromWorker::Progress(_) | FromWorker::Done { .. } | FromWorker::Part | FromWorker::Slicing { .. } => {

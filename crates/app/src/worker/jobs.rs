@@ -1,12 +1,12 @@
 //! The engine, worker side ([`Build`]): holds the profile the page sent with its first request, builds each job
-//! of each request (the same [`compute`] the page falls back to) and posts each back as soon as it is done
-//! ([`FromWorker::Built`]), its columns transferred. Requests that arrive while a job runs are queued; of those
-//! on one channel only the newest is built (the page has stopped waiting for the older ones).
+//! of each request ([`compute`]: the page builds none of these views itself) and posts each back as soon as it
+//! is done ([`FromWorker::Built`]), its columns transferred. Requests that arrive while a job runs are queued;
+//! of those on one channel only the newest is built (the page has stopped waiting for the older ones).
 
-use super::build::{compute, Built, TABLE_CHUNK};
 use super::payload::{flame_payload, typed, u32s, u64s};
 use super::post::{post, post_answer};
 use super::protocol::{Build, FromWorker};
+use super::views::{compute, Built, TABLE_CHUNK};
 use crate::url::UrlKey;
 use js_sys::{Array, Reflect, Uint8Array};
 use scorch_core::view::calltree::Order;
@@ -24,6 +24,7 @@ thread_local! {
 /// Takes a request: the profile riding with it is held at once (even if the request itself is skipped later);
 /// the jobs are built once the messages that came meanwhile are in, newest per channel.
 pub(super) fn serve(b: Build, data: &JsValue) {
+    crate::seams::engine_took(data);
     let payload = Reflect::get(data, &"payload".into()).unwrap_or(JsValue::UNDEFINED);
     if !payload.is_undefined() {
         // The old profile goes first, so two are never held at once.
@@ -144,7 +145,7 @@ fn receive_profile(payload: &JsValue) -> Result<scorch_core::Imported, String> {
 
 /// A function table as postcard buffers: the totals `(weight, samples)`, then the rows, [`TABLE_CHUNK`] at a
 /// time (the page decodes one per task).
-fn table_payload(t: &super::build::Table) -> Result<Array, String> {
+fn table_payload(t: &super::views::Table) -> Result<Array, String> {
     let out = Array::new();
     let enc = |bytes: Result<Vec<u8>, postcard::Error>| -> Result<JsValue, String> {
         let bytes = bytes.map_err(|e| format!("could not encode the function table: {e}"))?;

@@ -24,6 +24,7 @@ mod post;
 pub mod protocol;
 pub mod side;
 mod slices;
+mod views;
 mod yielding;
 
 pub use side::run;
@@ -63,6 +64,21 @@ pub(crate) fn after(ms: f64, f: impl FnOnce() + 'static) {
     );
 }
 
+/// Runs `f` when the page is next idle (`requestIdleCallback`, at most `timeout` ms from now), or after
+/// `timeout` ms where the browser has no idle callbacks (Safari).
+pub(crate) fn when_idle(timeout: f64, f: impl FnOnce() + 'static) {
+    let global = js_sys::global();
+    let idle = js_sys::Reflect::get(&global, &"requestIdleCallback".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let Some(idle) = idle else {
+        return after(timeout, f);
+    };
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"timeout".into(), &timeout.into());
+    let _ = idle.call2(&global, &wasm_bindgen::closure::Closure::once_into_js(f), &opts);
+}
+
 /// Why a load did not produce a profile.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LoadError {
@@ -80,6 +96,9 @@ pub enum LoadError {
     /// The worker's profile could not be decoded (another version of scorch, or damaged in transit): the
     /// core's `WireError`, as text.
     Wire(String),
+    /// The view engine (`build.rs`) could not start, could not be sent the request, or stopped while building:
+    /// what happened, in words. The next request starts a new engine.
+    Engine(String),
 }
 
 impl From<scorch_core::model::wire::WireError> for LoadError {
@@ -100,6 +119,7 @@ impl std::fmt::Display for LoadError {
             LoadError::Cancelled => f.write_str("cancelled"),
             LoadError::Import(e) => f.write_str(e),
             LoadError::Wire(e) => f.write_str(e),
+            LoadError::Engine(e) => write!(f, "{e}; asking for the view again starts a new view engine"),
             LoadError::Protocol(e) => write!(f, "unexpected message from the import worker: {e}"),
             LoadError::TooLarge { needed } => write!(
                 f,

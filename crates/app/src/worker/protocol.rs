@@ -74,10 +74,11 @@ pub struct Throttle {
     pub stuck: bool,
 }
 
-/// Page → engine: build views of a large profile, off the page's main thread (the inverted tree, the sandwich's
-/// two sides, the function table: each can take seconds on millions of stacks). The profile rides beside the
-/// first request for it as `payload` (`buffer`, `profile_u32`, `profile_u64`, as in [`FromWorker::Done`]); the
-/// engine (`jobs.rs`) holds it for the next requests.
+/// Page → engine: build views of the open profile, whatever its size, off the page's main thread (the inverted
+/// tree, the sandwich's two sides, the function table, the stack chart, the call graph: each can take seconds on
+/// millions of stacks). The profile rides beside the first request for it as `payload` (`buffer`,
+/// `profile_u32`, `profile_u64`, as in [`FromWorker::Done`]); the engine (`jobs.rs`) holds it for the next
+/// requests.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Build {
     pub id: u32,
@@ -94,7 +95,7 @@ pub struct Build {
 }
 
 /// The engine's answer to a request for a profile it does not hold (the message that carried it could not be
-/// posted): the page builds that request's views itself.
+/// posted, or could not be taken): the page asks once more with the profile, then reports the error.
 pub const NOT_HELD: &str = "the view engine does not hold this profile";
 
 /// One view to build; each answers with its own [`FromWorker::Built`], in order.
@@ -115,6 +116,21 @@ pub enum Job {
     /// The call graph, pruned and laid out (`graph.rs`): the layout as columns (`graph_f64`, `graph_u32`), the
     /// graph as a postcard buffer (`graph`).
     Graph(GraphJob),
+}
+
+impl Job {
+    /// The job's kind, in words (`plain`, `inverted`, `callers`, `callees`, `functions`, `chart`, `graph`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Job::Plain => "plain",
+            Job::Inverted => "inverted",
+            Job::Callers(_) => "callers",
+            Job::Callees(_) => "callees",
+            Job::Functions => "functions",
+            Job::Chart => "chart",
+            Job::Graph(_) => "graph",
+        }
+    }
 }
 
 /// What call graph to build: pprof's pruning (`scorch_core::analysis::callgraph::GraphOptions`) and focus.

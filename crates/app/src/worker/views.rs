@@ -1,0 +1,43 @@
+//! What the view engine builds ([`Built`]) and how ([`compute`]): the one place the views besides a load's first
+//! flame graph are made. The engine (`jobs.rs`) runs it for every request; the page runs it only where no worker
+//! may exist by design, the one-file HTML export (`build::page_is_engine`). `build.rs` takes the engine's answers
+//! into the same types.
+
+use super::protocol::Job;
+use scorch_core::analysis::functions::FunctionRow;
+use scorch_core::analysis::sandwich;
+use scorch_core::view::calltree::Order;
+use scorch_core::{CallTree, FlameLayout, Profile, ViewOptions};
+
+/// A function table: rows, the view's total weight and sample count.
+pub type Table = (Vec<FunctionRow>, u64, u64);
+
+/// Rows per postcard chunk of a function table (one chunk decoded per task on the page).
+pub(super) const TABLE_CHUNK: usize = 100_000;
+
+/// What a job builds.
+pub enum Built {
+    Flame(CallTree, FlameLayout),
+    Table(Table),
+    /// `None`: the profile has no timestamps.
+    Chart(Option<scorch_core::view::StackChart>),
+    Graph(super::graph::GraphView),
+}
+
+/// Builds one job of `p` under `view` (also on the page of a one-file HTML export, `build::page_is_engine`).
+pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<Built, String> {
+    let flame = |p: &Profile| {
+        let tree = CallTree::build(p, view, order);
+        let layout = FlameLayout::new(&tree);
+        Built::Flame(tree, layout)
+    };
+    Ok(match job {
+        Job::Plain => flame(p),
+        Job::Inverted => flame(&sandwich::invert(p)?),
+        Job::Callers(f) => flame(&sandwich::callers(p, f)?),
+        Job::Callees(f) => flame(&sandwich::callees(p, f)?),
+        Job::Functions => Built::Table(scorch_core::analysis::functions::functions(p, view)),
+        Job::Chart => Built::Chart(scorch_core::view::StackChart::build(p, view)),
+        Job::Graph(g) => Built::Graph(super::graph::compute(p, view, g)?),
+    })
+}
