@@ -155,7 +155,7 @@ async fn open_profile(open: Open, data: &JsValue) {
         }
         (r, _) => r,
     };
-    let mut imported = match result {
+    let imported = match result {
         Ok(i) => i,
         Err(e) => {
             return post(
