@@ -112,6 +112,60 @@ test('a profile that brings the heatmap in is drawn once, at its final size, wit
   } finally { await b.close(); }
 });
 
+test('a link in a new tab: the page mounts in parts, and the graph is first drawn where it then stays', async () => {
+  for (const [width, height] of [[1280, 800], [1920, 1080]]) {
+    const b = await browser();
+    const { page } = b;
+    try {
+      await page.setViewportSize({ width, height });
+      // From the page's first script on: each task that draws on the flame canvas, with where the parts of the page
+      // were then, and every different arrangement seen in an animation frame after that first drawing.
+      await page.addInitScript(() => {
+        const rec = window.__start = { paints: [], after: [] };
+        const parts = ['.toolbar', '[data-testid=heatmap-canvas]', '[data-testid=explore]', '.flame-scroll',
+          '[data-testid=flame-canvas]', '[data-testid=status]'];
+        const where = () => parts.map((sel) => {
+          const e = document.querySelector(sel);
+          const r = e?.getBoundingClientRect();
+          return r ? `${sel} ${r.left},${r.top},${r.width},${r.height}` : `${sel} absent`;
+        }).join(' | ');
+        let cur = null;
+        const P = CanvasRenderingContext2D.prototype;
+        for (const k of ['fillRect', 'fillText', 'putImageData', 'drawImage']) {
+          const o = P[k];
+          P[k] = function (...a) {
+            if (this.canvas.dataset?.testid === 'flame-canvas' && !cur) {
+              cur = { where: where() };
+              rec.paints.push(cur);
+              setTimeout(() => { cur = null; }, 0);
+            }
+            return o.apply(this, a);
+          };
+        }
+        const tick = () => {
+          if (rec.paints.length) {
+            const w = where();
+            if (rec.after[rec.after.length - 1] !== w) rec.after.push(w);
+          }
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      await page.goto(`${server.url}${DEMO}`);
+      await waitForProfile(page, 'service.perf.gz');
+      await settle(page);
+      await page.waitForTimeout(300);
+      const rec = await page.evaluate(() => window.__start);
+      assert.ok(rec.paints.length >= 1, 'the graph was drawn');
+      const first = rec.paints[0].where;
+      assert.ok(!first.includes('absent'), `every part is in the page at the first drawing: ${first}`);
+      for (const p of rec.paints) assert.equal(p.where, first, `each drawing at the first one's place (${width}×${height})`);
+      assert.deepEqual(rec.after, [first], `nothing moved after the first drawing (${width}×${height})`);
+      assert.deepEqual(b.errors, []);
+    } finally { await b.close(); }
+  }
+});
+
 test('the heatmap scales to the width it has, folds away (remembered), and the graph takes its place', async () => {
   const b = await browser();
   const { page } = b;

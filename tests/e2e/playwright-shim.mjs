@@ -187,6 +187,9 @@ export function wrapPage(page, files) {
 
   const shim = {
     goto: (url) => page.goto(url, { waitUntil: 'load' }),
+    // Run before the page's own scripts in every document loaded after this (WebDriver BiDi's preload script, which
+    // the page's CSP does not govern).
+    addInitScript: (fn, arg) => page.evaluateOnNewDocument(call(fn, arg)),
     reload: () => page.reload({ waitUntil: 'load' }),
     // Only the viewport (WebDriver BiDi's browsingContext.setViewport): puppeteer's setViewport also overrides the
     // screen orientation (emulation.setScreenOrientationOverride), a command Firefox ESR 140 does not know.

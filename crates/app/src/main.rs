@@ -8,5 +8,10 @@ fn main() {
         scorch_app::worker::run();
         return;
     }
-    leptos::mount::mount_to_body(scorch_app::App);
+    // In a task of its own, not the one that instantiated the wasm: the start is cut into short tasks (the
+    // app's `Stage`s), and this one already holds the instantiation and the glue's start.
+    wasm_bindgen_futures::spawn_local(async {
+        scorch_app::worker::yield_now().await;
+        leptos::mount::mount_to_body(scorch_app::App);
+    });
 }

@@ -29,29 +29,56 @@ pub fn App() -> impl IntoView {
     keys::listen_keys(a);
 
     a.ui.follow_theme();
-
-    a.open_from_fragment(true);
-    a.sync_fragment();
-    // A link pasted into an open tab changes only the fragment.
-    let _ = window_event_listener(leptos::ev::hashchange, move |_| a.open_from_fragment(false));
-    a.heat.follow(a.load, a.view);
-
     let (view, diff, panes) = (a.view, a.diff, a.panes);
     let mode = move || view.mode.get();
-    crate::state::embed::listen(a);
+    // The page's start in short tasks: this task mounts the shell and the rest comes a part a task (see
+    // [`Stage`]); a part's first mount is also the first call of its code, which V8 compiles then.
+    let stage = RwSignal::new(Stage::Shell);
+    let owner = Owner::current();
+    leptos::task::spawn_local(async move {
+        // The load first, in the next task (the worker `www/boot.js` started reads the profile meanwhile).
+        crate::worker::yield_now().await;
+        let wire = move || {
+            a.open_from_fragment(true);
+            a.sync_fragment();
+            // A link pasted into an open tab changes only the fragment.
+            let _ = window_event_listener(leptos::ev::hashchange, move |_| a.open_from_fragment(false));
+            a.heat.follow(a.load, a.view);
+            // (After the fragment is read: it says whether the page is embedded.)
+            crate::state::embed::listen(a);
+        };
+        match &owner {
+            Some(o) => o.with(wire),
+            None => wire(),
+        }
+        // First the code that takes the first profile and paints it, compiled on a tiny one while that profile
+        // is read and parsed in the worker; not when it came already (its own tasks compiled that code).
+        let came = move || a.load.loaded.with_untracked(Option::is_some);
+        crate::worker::yield_now().await;
+        crate::render::warm::warm_up(came).await;
+        for s in Stage::LATER {
+            crate::worker::yield_now().await;
+            stage.set(s);
+        }
+    });
+    let at = move |s: Stage| move || stage.get() >= s;
     view! {
-        <Show when=move || !a.ui.embed.get()>
+        <Show when=move || at(Stage::Toolbar)() && !a.ui.embed.get()>
             <Toolbar/>
         </Show>
         <ErrorBanner/>
-        <DiffBar/>
-        <HeatmapPanel/>
-        <super::marker_track::MarkerTrack/>
-        <ThreadList/>
-        <super::profile_list::ProfileList/>
-        <ExploreBar/>
-        <super::notes_panel::NotesPanel/>
-        <Show when=move || matches!(mode(), Mode::Flame | Mode::Inverted) || diff.active()>
+        <Show when=at(Stage::Panels)>
+            <DiffBar/>
+            <HeatmapPanel/>
+            <super::marker_track::MarkerTrack/>
+        </Show>
+        <Show when=at(Stage::Lists)>
+            <ThreadList/>
+            <super::profile_list::ProfileList/>
+            <ExploreBar/>
+            <super::notes_panel::NotesPanel/>
+        </Show>
+        <Show when=move || at(Stage::Graph)() && (matches!(mode(), Mode::Flame | Mode::Inverted) || diff.active())>
             <FlameCanvas pane=panes.main/>
         </Show>
         <Show when=move || mode() == Mode::Functions && !diff.active()>
@@ -69,11 +96,40 @@ pub fn App() -> impl IntoView {
         <Show when=move || mode() == Mode::Graph && !diff.active()>
             <CallGraphView/>
         </Show>
-        <Tooltip pane=panes.main/>
-        <Tooltip pane=panes.callers/>
-        <Tooltip pane=panes.callees/>
-        <Shortcuts/>
-        <StatusLine/>
+        <Show when=at(Stage::Overlays)>
+            <Tooltip pane=panes.main/>
+            <Tooltip pane=panes.callers/>
+            <Tooltip pane=panes.callees/>
+            <Shortcuts/>
+        </Show>
+        <Show when=at(Stage::Graph)>
+            <StatusLine/>
+        </Show>
         <LiveRegion/>
     }
+}
+
+/// The parts of the page in the order they are mounted, each in a task of its own (all at once, the start was
+/// one task of 130–240 ms, most of it V8 compiling the code each part runs first). Before the first of them:
+/// the load started from the address (a task), then the warm-up (`render::warm`, a few tasks). Everything
+/// above the flame graph comes before it, so its area has its final size when it first paints; the status line
+/// comes with it; the tooltips and the shortcuts panel (on top of the page, in no one's way) last.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    Shell,
+    Toolbar,
+    Panels,
+    Lists,
+    Graph,
+    Overlays,
+}
+
+impl Stage {
+    const LATER: [Stage; 5] = [
+        Stage::Toolbar,
+        Stage::Panels,
+        Stage::Lists,
+        Stage::Graph,
+        Stage::Overlays,
+    ];
 }

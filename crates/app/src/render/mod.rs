@@ -18,6 +18,7 @@ pub mod graph;
 pub mod graph_raster;
 pub mod graph_svg;
 pub mod heatmap;
+pub mod warm;
 
 pub use color::ColorScheme;
 pub use data::{DiffData, FlameData, Loaded};

@@ -30,6 +30,18 @@ mod yielding;
 pub use side::run;
 pub use yielding::yield_now;
 
+/// A tiny profile's answer built as the import worker builds one (`side::answer`) and taken as the page takes
+/// it: the page's warm-up (`render::warm`) runs this code once before the first real answer comes.
+pub async fn take_tiny(bytes: &[u8], order: scorch_core::view::calltree::Order) -> Option<page::Done> {
+    let imported = scorch_core::import_bytes(bytes, scorch_core::ImportOptions::default()).ok()?;
+    yield_now().await;
+    let first = side::first_view(&imported, order);
+    yield_now().await;
+    let (msg, _) = side::answer_of(imported, first).ok()?;
+    yield_now().await;
+    page::take(&msg).await.ok()
+}
+
 use protocol::Progress;
 use wasm_bindgen::{JsCast, JsValue};
 

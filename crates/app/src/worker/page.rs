@@ -268,8 +268,13 @@ pub async fn load(
             });
         }
     };
-    let get = |k: &str| Reflect::get(&msg, &k.into()).unwrap_or(JsValue::UNDEFINED);
-    let small = fits_in_memory(&msg)? < SMALL_ANSWER;
+    take(&msg).await
+}
+
+/// The page's part of a load: the worker's answer (`side::answer`) taken into wasm memory.
+pub(super) async fn take(msg: &JsValue) -> Result<Done, LoadError> {
+    let get = |k: &str| Reflect::get(msg, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let small = fits_in_memory(msg)? < SMALL_ANSWER;
     let health = serde_wasm_bindgen::from_value(get("health")).ok();
     let bytes = Uint8Array::new(&get("buffer")).to_vec();
     if !small {
@@ -293,7 +298,7 @@ pub async fn load(
             u64s: profile_u64,
         },
     )?;
-    let flame = copier.flame(&msg).await;
+    let flame = copier.flame(msg).await;
     Ok(Done {
         imported,
         flame,

@@ -155,7 +155,7 @@ async fn open_profile(open: Open, data: &JsValue) {
         }
         (r, _) => r,
     };
-    let mut imported = match result {
+    let imported = match result {
         Ok(i) => i,
         Err(e) => {
             return post(
@@ -167,26 +167,11 @@ async fn open_profile(open: Open, data: &JsValue) {
             )
         }
     };
-    // The first flame graph, built here rather than in long tasks on the page.
-    let p = &imported.profile;
     let order = Order::from_key(&open.order).unwrap_or(Order::Alphabetical);
-    let view = scorch_core::ViewOptions::default_for(p);
-    let tree = scorch_core::CallTree::build(p, &view, order);
-    let layout = scorch_core::FlameLayout::new(&tree);
-    // The first view's stack health too: a walk of the whole stack table (200 ms for a 5,000,000-frame stack)
-    // that the page would otherwise do in one task.
-    let health = serde_wasm_bindgen::to_value(&scorch_core::analysis::health::stack_health(p, &view)).ok();
-    // The profile's big columns go as typed arrays; the rest, encoded, is small and quick to decode.
-    let transfer = Array::new();
-    let msg = match profile_payload(&mut imported, &transfer) {
+    let (msg, transfer) = match answer(imported, order) {
         Ok(m) => m,
         Err(error) => return post(&FromWorker::Failed { id, error }, None),
     };
-    drop(imported);
-    flame_payload(&msg, tree, layout, &transfer);
-    if let Some(h) = health {
-        let _ = Reflect::set(&msg, &"health".into(), &h);
-    }
     let ms = now() - start;
     let Ok(head) = serde_wasm_bindgen::to_value(&FromWorker::Done {
         id,
@@ -199,6 +184,48 @@ async fn open_profile(open: Open, data: &JsValue) {
     };
     let _ = Reflect::set(&head, &"payload".into(), &msg);
     post_answer(&head, &transfer, id);
+}
+
+/// The answer's payload for an imported profile, with the buffers to transfer: the profile, its first flame
+/// graph (the tree and layout of the default view in `order`, built here rather than in long tasks on the page)
+/// and that view's stack health. The page's warm-up (`worker::warm`) takes one of a tiny profile.
+pub(super) fn answer(
+    imported: scorch_core::Imported,
+    order: Order,
+) -> Result<(js_sys::Object, Array), String> {
+    let first = first_view(&imported, order);
+    answer_of(imported, first)
+}
+
+/// The first flame graph's tree and layout, and that view's stack health ([`answer`]'s first half).
+pub(super) fn first_view(imported: &scorch_core::Imported, order: Order) -> FirstView {
+    let p = &imported.profile;
+    let view = scorch_core::ViewOptions::default_for(p);
+    let tree = scorch_core::CallTree::build(p, &view, order);
+    let layout = scorch_core::FlameLayout::new(&tree);
+    // The first view's stack health too: a walk of the whole stack table (200 ms for a 5,000,000-frame stack)
+    // that the page would otherwise do in one task.
+    let health = serde_wasm_bindgen::to_value(&scorch_core::analysis::health::stack_health(p, &view)).ok();
+    (tree, layout, health)
+}
+
+/// A first view's tree, layout and stack health (as a JS value).
+pub(super) type FirstView = (scorch_core::CallTree, scorch_core::FlameLayout, Option<JsValue>);
+
+/// [`answer`]'s second half: the payload of the profile and its first view.
+pub(super) fn answer_of(
+    mut imported: scorch_core::Imported,
+    (tree, layout, health): FirstView,
+) -> Result<(js_sys::Object, Array), String> {
+    // The profile's big columns go as typed arrays; the rest, encoded, is small and quick to decode.
+    let transfer = Array::new();
+    let msg = profile_payload(&mut imported, &transfer)?;
+    drop(imported);
+    flame_payload(&msg, tree, layout, &transfer);
+    if let Some(h) = health {
+        let _ = Reflect::set(&msg, &"health".into(), &h);
+    }
+    Ok((msg, transfer))
 }
 
 fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
