@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { openApp, nativeInfo, waitForProfile, framePoint, outFile, ROOT } from './harness.mjs';
+import { openApp, nativeInfo, waitForProfile, framePoint, outFile, settle, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf');
 
@@ -78,6 +78,8 @@ test('event selection, sample counts and process grouping', async () => {
   assert.equal(await rootName(), 'iperf');
   for (const [mode, want] of [['pid', /^iperf-27409$/], ['tid', /^iperf-27409\/\d+$/], ['none', /^\[unknown\]$/]]) {
     await page.selectOption('[data-testid=root-select]', mode);
+    // The view engine builds the tree under the new root: wait for it before reading the graph.
+    await settle(page);
     await page.mouse.move(5, 5);
     await page.waitForFunction(() => !document.querySelector('.tt-name'));
     assert.match(await rootName(), want, mode);

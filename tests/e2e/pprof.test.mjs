@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { openApp, nativeInfo, waitForProfile, framePoint, outFile, ROOT } from './harness.mjs';
+import { openApp, nativeInfo, waitForProfile, framePoint, outFile, settle, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'pprof');
 
@@ -83,7 +83,8 @@ test('label filter, grouping by label, and the info panel', async () => {
   await page.setInputFiles('[data-testid=open-file]', path.join(DATA, 'parca-labels.pb.gz'));
   await waitForProfile(page, 'parca-labels.pb.gz');
   await page.selectOption('[data-testid=root-select]', 'label:api');
-  await page.waitForFunction(() => true);
+  // The view engine builds the tree grouped by label: wait for it before reading the graph.
+  await settle(page);
   const names = [];
   for (const x of [0.01, 0.2, 0.4, 0.6, 0.8, 0.99]) {
     const pt = await framePoint(page, x, 1);

@@ -93,9 +93,13 @@ impl Actions {
         l.loads.update(|n| *n += 1);
         l.loaded.set(Some(loaded));
         super::timed("rebuild", || self.rebuild());
-        // Every other view comes from the view engine: started when the page is next idle, so the first view
-        // asked for does not wait for a worker to start.
-        crate::worker::when_idle(1000.0, crate::worker::build::warm);
+        // Every other view comes from the view engine: started once the page has been quiet for 2 s (as the
+        // spare import worker is), so the first view asked for does not wait for a worker to start. Not at once:
+        // a worker ended while it still imports its module — the page reloaded or left right after a load —
+        // makes Firefox report the import's failure as an error of the page.
+        crate::worker::after(2000.0, || {
+            crate::worker::when_idle(1000.0, crate::worker::build::warm)
+        });
         l.source.set(l.next_source.get_untracked());
         if let Some(s) = l.pending.get_untracked() {
             // A pair applies its state after the second (target) load.
