@@ -6,7 +6,7 @@
 //!
 //! One long-lived worker (the engine, `jobs.rs` its side) holds the profile it was sent once and builds every
 //! view asked of it; the page sends the profile again only when it is another one (a new file, a transform).
-//! [`warm`] starts the engine when the page is idle after a load (without the profile: sending it ahead would
+//! [`warm`] starts the engine once the page is quiet after a load (2 s, then idle: `state::open`) (without the profile: sending it ahead would
 //! cost a large profile a long task and a second copy before any view is asked for), so the first view asked for
 //! does not wait for a worker to start. Requests travel on [`Channel`]s: a newer request on a channel cancels the older one's future,
 //! and the engine skips a request that a newer one of its channel has replaced before it began. [`release`] ends
@@ -423,7 +423,7 @@ async fn ask(channel: Channel, imported: &Imported, mut request: Build) -> Resul
     outcome.unwrap_or(Err(Failure::Load(LoadError::Cancelled)))
 }
 
-/// Starts the engine if none runs, without a profile: called when the page is idle after a load, so the first
+/// Starts the engine if none runs, without a profile: called once the page has been quiet for 2 s after a load, so the first
 /// view asked for does not wait for a worker to start (its wasm instantiated; the module is compiled once, by
 /// `www/boot.js`). What an idle engine costs in memory: docs/BENCHMARKS.md. Nothing is said if it fails: the
 /// next view's request says why.
