@@ -278,13 +278,17 @@ test('transforms: focus, merge, hide, ignore, show-from, collapse recursion — 
   await open(FILES.pprof);
   await search(page, 'runtime\\.', { regex: true });
   await page.click('[data-testid=tx-ignore]');
+  await settle(page);
   assert.equal(await total(), nativeTotal(FILES.pprof, 'ignore:r:runtime\\.'));
   await page.click('[data-testid=transform-remove]');
+  await settle(page);
   await search(page, 'main.fib');
   await page.click('[data-testid=tx-from]');
+  await settle(page);
   assert.equal(await total(), nativeTotal(FILES.pprof, 'from::main.fib'));
   await search(page, '');
   await page.click('[data-testid=transform-remove]');
+  await settle(page);
 
   // Collapse recursion on the recursive fixture: f never appears twice on a path.
   await open(path.join(FIXTURES, 'recursive.folded'));
