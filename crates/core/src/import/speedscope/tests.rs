@@ -23,19 +23,7 @@ fn evented_intervals_with_exact_times() {
     );
     assert_eq!(p.meta.unit, Unit::Nanoseconds);
     assert_eq!(p.meta.warnings.count, 1, "c is still open at the end");
-    let names: Vec<_> = p
-        .samples
-        .stack
-        .iter()
-        .map(|&s| {
-            p.stack_frames(s)
-                .iter()
-                .map(|&f| p.frame_name(f).to_string())
-                .collect::<Vec<_>>()
-                .join(";")
-        })
-        .collect();
-    assert_eq!(names, vec!["a", "a;b", "a", "c"]);
+    assert_eq!(stacks_of(&p), vec!["a", "a;b", "a", "c"]);
 }
 
 #[test]
