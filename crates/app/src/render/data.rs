@@ -31,11 +31,7 @@ pub struct Loaded {
     first_health: Option<StackHealth>,
 }
 
-/// A new [`Loaded::key`].
-fn next_key() -> u32 {
-    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
+use crate::worker::next_profile_key as next_key;
 
 /// Frame masks by key, the newest last.
 type Masks = Vec<(String, Arc<Vec<bool>>)>;
@@ -63,10 +59,16 @@ impl ColorCache {
 
 impl Loaded {
     pub fn new(name: String, imported: Imported) -> Loaded {
+        Loaded::with_key(name, imported, next_key())
+    }
+
+    /// Known by `key`: the one its import worker, kept as the view engine, holds it by
+    /// (`worker::page::Done::key`).
+    pub fn with_key(name: String, imported: Imported, key: u32) -> Loaded {
         Loaded {
             name,
             imported,
-            key: next_key(),
+            key,
             colors: Arc::default(),
             masks: Arc::default(),
             first_health: None,

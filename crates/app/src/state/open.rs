@@ -55,8 +55,9 @@ impl Actions {
             // The open profile stays on screen; only the error is shown.
             Err(e) => return l.error.set(Some(format!("Could not open {name}: {e}"))),
         };
-        // The view engine holds the profile that was open: ended, so its memory comes back.
-        crate::worker::build::release();
+        // The view engine holds the profile that was open: ended, so its memory comes back; the import worker
+        // that read this one holds it and becomes the engine.
+        crate::worker::build::opened(loaded.key);
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let mut base = if compare { l.loaded.get_untracked() } else { None };
         // A differential folded file (two counts per line) opens as base → target by itself.
@@ -382,8 +383,13 @@ impl Actions {
             }
         };
         step().await;
+        let key = done.key;
         let loaded = super::timed("Loaded::new", || {
-            Arc::new(Loaded::new(name.to_string(), done.imported).with_first_health(done.health))
+            let l = match key {
+                Some(key) => Loaded::with_key(name.to_string(), done.imported, key),
+                None => Loaded::new(name.to_string(), done.imported),
+            };
+            Arc::new(l.with_first_health(done.health))
         });
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let data = match done.flame {

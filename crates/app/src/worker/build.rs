@@ -4,8 +4,9 @@
 //! "here or in a worker" branch per view. Each can take seconds on millions of stacks, in one call that cannot be
 //! cut into tasks.
 //!
-//! One long-lived worker (the engine, `jobs.rs` its side) holds the profile it was sent once and builds every
-//! view asked of it; the page sends the profile again only when it is another one (a new file, a transform).
+//! One long-lived worker (the engine, `jobs.rs` its side) holds the profile and builds every view asked of it:
+//! the import worker that read the profile, kept ([`opened`]), or for a profile read on the page one sent the
+//! profile once; the page sends a profile again only when it is another one (a transform, a diff).
 //! [`warm`] starts the engine once the page is quiet after a load (2 s, then idle: `state::open`) (without the profile: sending it ahead would
 //! cost a large profile a long task and a second copy before any view is asked for), so the first view asked for
 //! does not wait for a worker to start. Requests travel on [`Channel`]s: a newer request on a channel cancels the older one's future,
@@ -210,7 +211,26 @@ fn ensure_engine() -> Result<(), String> {
     if ENGINE.with(|e| e.borrow().is_some()) {
         return Ok(());
     }
-    let worker = start_worker()?;
+    install(start_worker()?, None);
+    Ok(())
+}
+
+/// The profile known by `key` is the one open now (a load landed): the engine that held the one before is ended
+/// (its memory comes back), and the import worker that read this one, which holds it, becomes the engine
+/// (`page::take_kept`) — the profile is not sent to a worker again. A profile read on the page has none: the
+/// next view asked for starts an engine and sends it.
+pub fn opened(key: u32) {
+    let kept = super::page::take_kept(key);
+    release();
+    if let Some(worker) = kept {
+        install(worker, Some(key));
+    }
+}
+
+/// Makes `worker` the engine: a new one (`holds: None`; given [`START_LIMIT_MS`](super::start_limit) to say it is
+/// ready), or an import worker that answered and holds the profile `key` (ready).
+fn install(worker: web_sys::Worker, holds: Option<u32>) {
+    let ready = holds.is_some();
     let serial = SERIAL.with(|s| {
         s.set(s.get().wrapping_add(1));
         s.get()
@@ -233,13 +253,16 @@ fn ensure_engine() -> Result<(), String> {
         *e.borrow_mut() = Some(Engine {
             worker,
             serial,
-            holds: None,
-            ready: false,
+            holds,
+            ready,
             queued: Vec::new(),
             _on_message: on_message,
             _on_error: on_error,
         })
     });
+    if ready {
+        return;
+    }
     let limit = super::start_limit();
     super::after(limit, move || {
         let silent = ENGINE.with(|e| {
@@ -251,7 +274,6 @@ fn ensure_engine() -> Result<(), String> {
             lost(serial, format!("it did not start within {} s", limit / 1000.0));
         }
     });
-    Ok(())
 }
 
 /// Posts request `id`'s message to the engine (or holds it until the engine is ready). A message that cannot

@@ -21,6 +21,12 @@ thread_local! {
     static DRAIN_DUE: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Holds `imported` under the page's `key`: the profile this import worker read, which the page keeps it as the
+/// view engine for (`page::take_kept`).
+pub(super) fn hold(key: u32, imported: scorch_core::Imported) {
+    HELD.with(|h| *h.borrow_mut() = Some((key, imported)));
+}
+
 /// Takes a request: the profile riding with it is held at once (even if the request itself is skipped later);
 /// the jobs are built once the messages that came meanwhile are in, newest per channel.
 pub(super) fn serve(b: Build, data: &JsValue) {

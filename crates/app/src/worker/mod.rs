@@ -17,6 +17,7 @@ mod binaries;
 mod blob;
 pub mod build;
 pub mod graph;
+mod here;
 mod jobs;
 pub mod page;
 mod payload;
@@ -30,6 +31,14 @@ mod yielding;
 pub use side::run;
 pub use yielding::yield_now;
 
+/// A new key for a profile opened or derived on this page (`render::Loaded::key`): the view engine holds a
+/// profile by it. An import worker is given its key before it parses (`protocol::Open::key`), so that, kept as
+/// the engine afterwards, it holds the profile it read under the key the page will know it by.
+pub fn next_profile_key() -> u32 {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A tiny profile's answer built as the import worker builds one (`side::answer`) and taken as the page takes
 /// it: the page's warm-up (`render::warm`) runs this code once before the first real answer comes.
 pub async fn take_tiny(bytes: &[u8], order: scorch_core::view::calltree::Order) -> Option<page::Done> {
@@ -37,7 +46,7 @@ pub async fn take_tiny(bytes: &[u8], order: scorch_core::view::calltree::Order) 
     yield_now().await;
     let first = side::first_view(&imported, order);
     yield_now().await;
-    let (msg, _) = side::answer_of(imported, first).ok()?;
+    let (msg, _, _) = side::answer_of(imported, first).ok()?;
     yield_now().await;
     page::take(&msg).await.ok()
 }

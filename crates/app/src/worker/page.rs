@@ -7,22 +7,27 @@
 //! no load has run for 2 s. The demo is read on the page ([`Source::Demo`]), leaving `boot.js`'s worker for the
 //! user's own first file. When a worker cannot start (an old server without `www/worker.js`, a browser that
 //! refuses module workers) the profile is read on the page instead, a file in slices, as before.
+//!
+//! A worker that answered is not ended: it keeps the profile it read (under the key it was given,
+//! [`Open::key`]) and is kept here ([`take_kept`]) until the page shows the profile and `build::opened` makes it
+//! the view engine — so the profile is never encoded again on the page and sent back to a worker.
 
+use super::here;
 use super::protocol::{FromWorker, Open, Progress, ToWorker, SLICING_LIMIT_MS};
 use super::yield_now;
 use super::{js_err, LoadError};
 use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::view::calltree::Order;
-use scorch_core::{CallTree, FlameLayout, ImportOptions, Imported, Loader, TreeColumns};
+use scorch_core::{CallTree, FlameLayout, Imported, TreeColumns};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// Slice size when reading a `File`: the whole file is never held in memory at once.
-pub(crate) const SLICE: u32 = 4 * 1024 * 1024;
+pub use super::here::import;
+use super::here::SLICE;
 
 /// What to import.
 pub enum Source {
@@ -64,10 +69,15 @@ struct Running {
     on_progress: Rc<dyn Fn(Progress)>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
+    /// The key the worker keeps the profile under once it has answered ([`Open::key`]).
+    key: u32,
 }
 
 thread_local! {
     static RUNNING: RefCell<Option<Running>> = const { RefCell::new(None) };
+    /// The import worker of the last load that answered, with the key it holds that profile by: kept until the
+    /// page shows it ([`take_kept`]) or the next load starts.
+    static KEPT: RefCell<Option<(web_sys::Worker, u32)>> = const { RefCell::new(None) };
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
     /// Counts [`cancel`]s: a read on the page (the demo) stops between pieces once a newer load starts.
     static CANCELS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
@@ -76,7 +86,26 @@ thread_local! {
 /// Stops the load under way, if any. Returns whether there was one.
 pub fn cancel() -> bool {
     CANCELS.with(|n| n.set(n.get().wrapping_add(1)));
+    drop_kept();
     end(None, Outcome::Cancelled)
+}
+
+/// The import worker that read the profile now known by `key`, which holds it: the page's next view engine. Any
+/// other kept worker is ended.
+pub(super) fn take_kept(key: u32) -> Option<web_sys::Worker> {
+    let (worker, k) = KEPT.with(|k| k.borrow_mut().take())?;
+    if k == key {
+        return Some(worker);
+    }
+    super::retire(&worker, true);
+    None
+}
+
+/// Ends the kept import worker, if any: its profile will not be shown.
+fn drop_kept() {
+    if let Some((worker, _)) = KEPT.with(|k| k.borrow_mut().take()) {
+        super::retire(&worker, true);
+    }
 }
 
 /// A worker started ahead of a load, and what it has said so far: the one `boot.js` starts with the page (for
@@ -187,7 +216,18 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
     let Some(mut run) = running else {
         return false;
     };
-    super::retire(&run.worker, run.ready);
+    if matches!(outcome, Outcome::Done(_)) && run.key != 0 {
+        // It keeps the profile it read: kept, until the page shows the profile or drops it. Its handlers are
+        // this load's, dropped with it.
+        run.worker.set_onmessage(None);
+        super::QUIET.with(|q| run.worker.set_onerror(Some(q.as_ref().unchecked_ref())));
+        let kept = Some((run.worker.clone(), run.key));
+        if let Some((old, _)) = KEPT.with(|k| k.replace(kept)) {
+            super::retire(&old, true);
+        }
+    } else {
+        super::retire(&run.worker, run.ready);
+    }
     if let Some(finish) = run.finish.take() {
         finish(outcome);
     }
@@ -203,6 +243,8 @@ pub struct Done {
     pub health: Option<scorch_core::analysis::health::StackHealth>,
     /// A small profile: the page builds what is left of its first view in one task ([`SMALL_ANSWER`]).
     pub small: bool,
+    /// The key the import worker that read it keeps it under ([`take_kept`]); `None` when read on the page.
+    pub key: Option<u32>,
 }
 
 /// Imports a file or URL in a worker; `on_progress` hears about every slice. `order`: the first flame graph's.
@@ -213,22 +255,26 @@ pub async fn load(
 ) -> Result<Done, LoadError> {
     if let Source::Demo(url) = &source {
         // A newer load stops it between pieces ([`cancel`]); no worker to terminate.
+        let generation = CANCELS.with(std::cell::Cell::get);
+        let cancelled = move || CANCELS.with(std::cell::Cell::get) != generation;
         return Ok(Done {
-            imported: fetch_small_here(url).await?,
+            imported: here::fetch_small_here(url, cancelled).await?,
             flame: None,
             health: None,
             // Its tree, layout and heatmap are built here, their code compiled on first use: steps of their own.
             small: false,
+            key: None,
         });
     }
     let on_progress: Rc<dyn Fn(Progress)> = Rc::new(on_progress);
-    let mut outcome = run_in_worker(&source, order, false, on_progress.clone()).await;
+    let key = super::next_profile_key();
+    let mut outcome = run_in_worker(&source, order, false, key, on_progress.clone()).await;
     if let Outcome::Stuck = outcome {
         web_sys::console::warn_1(
             &"scorch: the import worker stopped answering while it started its parse workers; reading the input again, whole"
                 .into(),
         );
-        outcome = run_in_worker(&source, order, true, on_progress).await;
+        outcome = run_in_worker(&source, order, true, key, on_progress).await;
     }
     let msg = match outcome {
         Outcome::Done(msg) => msg,
@@ -245,8 +291,8 @@ pub async fn load(
                 &format!("scorch: import worker unavailable ({why}); reading on the page").into(),
             );
             let imported = match source {
-                Source::File(file) => read_file_here(file).await,
-                Source::Recording(file, bins) => match read_file_here(file).await {
+                Source::File(file) => here::read_file_here(file).await,
+                Source::Recording(file, bins) => match here::read_file_here(file).await {
                     Ok(mut imported) => {
                         let files: Array = bins.into_iter().map(JsValue::from).collect();
                         super::binaries::name_frames(&mut imported, &files)
@@ -255,20 +301,30 @@ pub async fn load(
                     }
                     Err(e) => Err(e),
                 },
-                Source::Url(url) | Source::Demo(url) => fetch_url_here(&url).await,
+                Source::Url(url) | Source::Demo(url) => here::fetch_url_here(&url).await,
                 Source::Link(payload) => scorch_core::export::links::decode(&payload)
                     .map_err(|e| e.to_string())
-                    .and_then(|bytes| import(&bytes)),
+                    .and_then(|bytes| here::import(&bytes)),
             }?;
             return Ok(Done {
                 imported,
                 flame: None,
                 health: None,
                 small: false,
+                key: None,
             });
         }
     };
-    take(&msg).await
+    match take(&msg).await {
+        Ok(done) => Ok(Done {
+            key: Some(key),
+            ..done
+        }),
+        Err(e) => {
+            drop_kept();
+            Err(e)
+        }
+    }
 }
 
 /// The page's part of a load: the worker's answer (`side::answer`) taken into wasm memory.
@@ -304,6 +360,7 @@ pub(super) async fn take(msg: &JsValue) -> Result<Done, LoadError> {
         flame,
         health,
         small,
+        key: None,
     })
 }
 
@@ -433,6 +490,7 @@ async fn run_in_worker(
     source: &Source,
     order: Order,
     whole: bool,
+    key: u32,
     on_progress: Rc<dyn Fn(Progress)>,
 ) -> Outcome {
     cancel();
@@ -454,6 +512,7 @@ async fn run_in_worker(
         slice_bytes: SLICE,
         whole,
         order: order.key().to_string(),
+        key,
         #[cfg(feature = "testing")]
         throttle: Default::default(),
     };
@@ -539,6 +598,7 @@ async fn run_in_worker(
             on_progress,
             _on_message: message_handler,
             _on_error: on_error,
+            key,
         })
     });
     if ready {
@@ -689,81 +749,4 @@ fn absolute(url: &str) -> String {
         .and_then(|d| d.base_uri().ok().flatten())
         .and_then(|base| web_sys::Url::new_with_base(url, &base).ok())
         .map_or_else(|| url.to_string(), |u| u.href())
-}
-
-/// The fallback without a worker: a file in slices on the page.
-async fn read_file_here(file: web_sys::File) -> Result<Imported, String> {
-    let size = file.size();
-    let mut loader = Loader::new(ImportOptions::default());
-    let mut off = 0.0;
-    while off < size {
-        let end = (off + f64::from(SLICE)).min(size);
-        let blob = file.slice_with_f64_and_f64(off, end).map_err(js_err)?;
-        let buf = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
-        let bytes = Uint8Array::new(&buf).to_vec();
-        loader.feed(&bytes).map_err(|e| e.to_string())?;
-        off = end;
-    }
-    loader.finish().map_err(|e| e.to_string())
-}
-
-/// The fallback without a worker: a URL fetched whole on the page, and parsed from there a slice at a time (a
-/// slice in wasm memory at once, not a second copy of the body).
-async fn fetch_url_here(url: &str) -> Result<Imported, String> {
-    let body = fetch_body(url).await?;
-    let mut loader = Loader::new(ImportOptions::default());
-    let size = body.length();
-    let mut off = 0;
-    while off < size {
-        let end = off.saturating_add(SLICE).min(size);
-        loader
-            .feed(&body.subarray(off, end).to_vec())
-            .map_err(|e| e.to_string())?;
-        off = end;
-    }
-    loader.finish().map_err(|e| e.to_string())
-}
-
-/// A URL's body, fetched whole on the page.
-async fn fetch_body(url: &str) -> Result<Uint8Array, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let resp = super::checked_response(JsFuture::from(window.fetch_with_str(url)).await, url)?;
-    let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?)
-        .await
-        .map_err(js_err)?;
-    Ok(Uint8Array::new(&buf))
-}
-
-/// A URL's body, fetched whole on the page, in wasm memory.
-async fn fetch_here(url: &str) -> Result<Vec<u8>, String> {
-    Ok(fetch_body(url).await?.to_vec())
-}
-
-/// A small profile (the demo) fetched on the page and parsed in pieces, each its own task (the demo unpacks to
-/// 1 MB of `perf script`, 50–70 ms to parse in one task with the parser's first, lazy, compile); it stops as
-/// soon as a newer load starts, which then has the main thread to itself.
-async fn fetch_small_here(url: &str) -> Result<Imported, LoadError> {
-    /// Bytes of input per task.
-    const PIECE: usize = 4 * 1024;
-    let generation = CANCELS.with(std::cell::Cell::get);
-    let cancelled = || CANCELS.with(std::cell::Cell::get) != generation;
-    let bytes = fetch_here(url).await.map_err(LoadError::Import)?;
-    let mut loader = Loader::new(ImportOptions::default());
-    for piece in bytes.chunks(PIECE) {
-        if cancelled() {
-            return Err(LoadError::Cancelled);
-        }
-        loader.feed(piece).map_err(|e| LoadError::Import(e.to_string()))?;
-        yield_now().await;
-    }
-    if cancelled() {
-        return Err(LoadError::Cancelled);
-    }
-    loader.finish().map_err(|e| LoadError::Import(e.to_string()))
-}
-
-pub fn import(bytes: &[u8]) -> Result<Imported, String> {
-    let mut loader = Loader::new(ImportOptions::default());
-    loader.feed(bytes).map_err(|e| e.to_string())?;
-    loader.finish().map_err(|e| e.to_string())
 }

@@ -5,22 +5,40 @@ use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 /// A profile as an object of `buffer` (the encoded rest) and `profile_u32`, `profile_u64` (its big columns as
-/// typed arrays, taken out of `imported`), their buffers added to `transfer`. Used both ways: the worker's
-/// import to the page, the page's profile to a worker that builds views of it.
+/// typed arrays, copied out of `imported`, which keeps them), their buffers added to `transfer`. Used both
+/// ways: the worker's import to the page (the worker keeps the profile as the page's view engine), the page's
+/// profile to an engine that does not hold it.
 pub(crate) fn profile_payload(
     imported: &mut scorch_core::Imported,
     transfer: &Array,
 ) -> Result<js_sys::Object, String> {
-    let pc = scorch_core::model::wire::take_columns(imported);
-    let bytes = scorch_core::model::wire::encode(imported).map_err(|e| e.to_string())?;
+    use scorch_core::model::wire;
+    // Taken out while the rest is encoded, then put back.
+    let pc = wire::take_columns(imported);
+    let bytes = wire::encode(imported).map_err(|e| e.to_string());
     let msg = js_sys::Object::new();
-    let buf = Uint8Array::from(bytes.as_slice()).buffer();
-    drop(bytes);
-    transfer.push(&buf);
-    let _ = Reflect::set(&msg, &"buffer".into(), &buf);
-    let _ = Reflect::set(&msg, &"profile_u32".into(), &typed(pc.u32s, transfer, u32s));
-    let _ = Reflect::set(&msg, &"profile_u64".into(), &typed(pc.u64s, transfer, u64s));
-    Ok(msg)
+    if let Ok(bytes) = &bytes {
+        let buf = Uint8Array::from(bytes.as_slice()).buffer();
+        transfer.push(&buf);
+        let _ = Reflect::set(&msg, &"buffer".into(), &buf);
+        let a = Array::new();
+        for c in &pc.u32s {
+            let arr = js_sys::Uint32Array::from(c.as_slice());
+            transfer.push(&arr.buffer());
+            a.push(&arr);
+        }
+        let _ = Reflect::set(&msg, &"profile_u32".into(), &a);
+        let a = Array::new();
+        for c in &pc.u64s {
+            let arr = js_sys::BigUint64Array::new_with_length(c.len() as u32);
+            arr.copy_from(c);
+            transfer.push(&arr.buffer());
+            a.push(&arr);
+        }
+        let _ = Reflect::set(&msg, &"profile_u64".into(), &a);
+    }
+    wire::put_columns(imported, pc).map_err(|e| e.to_string())?;
+    bytes.map(|_| msg)
 }
 
 /// Sets a tree's and its layout's columns on `msg` as typed arrays (`tree_u32`, `tree_u64`, `layout_f64`,

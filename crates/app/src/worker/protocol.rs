@@ -1,8 +1,9 @@
 //! The import worker's protocol: every message between the page and `www/worker.js`, as plain types.
 //!
-//! The page starts one worker per load (`page.rs`) and terminates it when it has answered or is cancelled, so
-//! its wasm memory (which cannot shrink) is given back; views are built by one long-lived worker, the engine
-//! (`build.rs`, `jobs.rs`), which holds the open profile until it is closed. An import worker may start parse workers of its own for a large input ([`SliceRequest`],
+//! The page starts one worker per load (`page.rs`); one that answered keeps the profile it read (under
+//! [`Open::key`]) and becomes the engine (`build.rs`, `jobs.rs`), which builds every further view of it and is
+//! terminated when the profile is closed, so its wasm memory (which cannot shrink) is given back; a load
+//! cancelled or failed ends its worker at once. An import worker may start parse workers of its own for a large input ([`SliceRequest`],
 //! `slices.rs`); they end with it. A request is `{ request, file?, payload? }`: `request` a [`ToWorker`] made by
 //! serde-wasm-bindgen, and beside it what cannot be plain data: the `File` to read (`file`, structured-cloned: a
 //! handle, not the bytes), or the profile to build views of (`payload`). Answers are [`FromWorker`] with their
@@ -48,6 +49,11 @@ pub struct Open {
     /// Build the default view's call tree and flame layout too, siblings in this order (`alpha` or `heavy`),
     /// so the page does not spend long tasks on them.
     pub order: String,
+    /// The page's key for the profile (`worker::next_profile_key`): the worker keeps the profile under it once
+    /// it has answered, and the page keeps the worker as its view engine ([`Build`]s name the key), so the
+    /// profile is never sent back to a worker. 0: not kept (the early read of a link's profile).
+    #[serde(default)]
+    pub key: u32,
     /// Test builds only (the `testing` feature): slow the worker down, or make it die.
     #[cfg(feature = "testing")]
     #[serde(default)]

@@ -76,6 +76,7 @@ fn start_early_read() {
         slice_bytes: 1 << 20,
         whole: false,
         order: String::new(),
+        key: 0,
         #[cfg(feature = "testing")]
         throttle: Default::default(),
     };
@@ -137,7 +138,7 @@ async fn open_profile(open: Open, data: &JsValue) {
         },
         (None, Some(link)) => scorch_core::export::links::decode(link)
             .map_err(|e| e.to_string())
-            .and_then(|bytes| super::page::import(&bytes)),
+            .and_then(|bytes| super::here::import(&bytes)),
         (None, None) => match Reflect::get(data, &"file".into())
             .ok()
             .and_then(|f| f.dyn_into::<web_sys::Blob>().ok())
@@ -168,10 +169,17 @@ async fn open_profile(open: Open, data: &JsValue) {
         }
     };
     let order = Order::from_key(&open.order).unwrap_or(Order::Alphabetical);
-    let (msg, transfer) = match answer(imported, order) {
+    let (msg, transfer, imported) = match answer(imported, order) {
         Ok(m) => m,
         Err(error) => return post(&FromWorker::Failed { id, error }, None),
     };
+    // Kept: the page keeps this worker as its view engine (`page::take_kept`), which builds every further view of
+    // this profile without being sent it.
+    if open.key != 0 {
+        super::jobs::hold(open.key, imported);
+    } else {
+        drop(imported);
+    }
     let ms = now() - start;
     let Ok(head) = serde_wasm_bindgen::to_value(&FromWorker::Done {
         id,
@@ -188,11 +196,9 @@ async fn open_profile(open: Open, data: &JsValue) {
 
 /// The answer's payload for an imported profile, with the buffers to transfer: the profile, its first flame
 /// graph (the tree and layout of the default view in `order`, built here rather than in long tasks on the page)
-/// and that view's stack health. The page's warm-up (`worker::warm`) takes one of a tiny profile.
-pub(super) fn answer(
-    imported: scorch_core::Imported,
-    order: Order,
-) -> Result<(js_sys::Object, Array), String> {
+/// and that view's stack health; and the profile back. The page's warm-up (`worker::warm`) takes one of a tiny
+/// profile.
+pub(super) fn answer(imported: scorch_core::Imported, order: Order) -> Result<Answer, String> {
     let first = first_view(&imported, order);
     answer_of(imported, first)
 }
@@ -212,20 +218,22 @@ pub(super) fn first_view(imported: &scorch_core::Imported, order: Order) -> Firs
 /// A first view's tree, layout and stack health (as a JS value).
 pub(super) type FirstView = (scorch_core::CallTree, scorch_core::FlameLayout, Option<JsValue>);
 
+/// An answer's payload, the buffers to transfer, and the profile it was made of.
+pub(super) type Answer = (js_sys::Object, Array, scorch_core::Imported);
+
 /// [`answer`]'s second half: the payload of the profile and its first view.
 pub(super) fn answer_of(
     mut imported: scorch_core::Imported,
     (tree, layout, health): FirstView,
-) -> Result<(js_sys::Object, Array), String> {
+) -> Result<Answer, String> {
     // The profile's big columns go as typed arrays; the rest, encoded, is small and quick to decode.
     let transfer = Array::new();
     let msg = profile_payload(&mut imported, &transfer)?;
-    drop(imported);
     flame_payload(&msg, tree, layout, &transfer);
     if let Some(h) = health {
         let _ = Reflect::set(&msg, &"health".into(), &h);
     }
-    Ok((msg, transfer))
+    Ok((msg, transfer, imported))
 }
 
 fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
