@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser --fuzz
 . scripts/env.sh
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Each step says when it starts (seconds since this script began), so a slow step shows in the log.
+step() { printf '\n\033[1m== %s\033[0m (%d s)\n' "$*" "$SECONDS"; }
 
 step "format"
 cargo fmt --all --check
@@ -60,3 +61,4 @@ if [ -n "$failed" ]; then
     echo "browser tests failed in:$failed (logs: target/e2e-*.log)" >&2
     exit 1
 fi
+step "all tests passed"

@@ -147,11 +147,12 @@ test('a view engine that never says it is ready: given up on, an error is shown,
   await page.goto(server.url);
   await waitForProfile(page, 'service.perf.gz');
   const facts = smallFacts();
-  // The load takes the worker boot.js started (not silent); the engine started after it (when the page is idle
-  // after the load, or by the request) is silent.
-  await page.evaluate(() => { window.__scorchSilentWorkers = 500; });
+  // The load takes the worker boot.js started, which stays as the engine holding the profile; that engine is
+  // ended (as closing the profile ends it), and every worker started from then on is silent: the next view's
+  // request starts an engine that never says it is ready.
   const st = await open(page, 'small-views.folded', Buffer.from(SMALL));
   assert.equal(st.total, String(facts.total));
+  await page.evaluate(() => { window.__scorchSilentWorkers = 500; window.__scorchEngineEnd(); });
   const [started0] = await page.evaluate(() => window.__scorchEngine());
   await blur(page);
   await page.keyboard.press('2');
