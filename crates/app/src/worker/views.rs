@@ -22,6 +22,7 @@ pub enum Built {
     /// `None`: the profile has no timestamps.
     Chart(Option<scorch_core::view::StackChart>),
     Graph(super::graph::GraphView),
+    Source(super::protocol::SourceLines),
 }
 
 /// Builds one job of `p` under `view` (also on the page of a one-file HTML export, `build::page_is_engine`).
@@ -39,5 +40,35 @@ pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Resu
         Job::Functions => Built::Table(scorch_core::analysis::functions::functions(p, view)),
         Job::Chart => Built::Chart(scorch_core::view::StackChart::build(p, view)),
         Job::Graph(g) => Built::Graph(super::graph::compute(p, view, g)?),
+        Job::Source(f) => Built::Source(source_lines(p, view, f)),
     })
+}
+
+/// The lines of function `f` (`scorch list`'s numbers, at the functions granularity of `p`). `f` may be a node
+/// name at another granularity (`FUNCTION FILE:LINE`, `FUNCTION FILE`): its function is the name before a space.
+pub fn source_lines(p: &Profile, view: &ViewOptions, f: &str) -> super::protocol::SourceLines {
+    use super::protocol::{SourceLines, SourceRoutine};
+    let mut v = view.clone();
+    v.granularity = Default::default();
+    let is = |name: &str| f == name || (f.starts_with(name) && f.as_bytes().get(name.len()) == Some(&b' '));
+    let l = scorch_core::analysis::source::list(p, &v, is);
+    // The longest function name that matched (`a b` over `a` for a node `a b c.go:1`).
+    let best = l.routines.iter().map(|r| r.function.len()).max();
+    let routines: Vec<SourceRoutine> = l
+        .routines
+        .into_iter()
+        .filter(|r| Some(r.function.len()) == best)
+        .map(|r| SourceRoutine {
+            lines: r.lines.iter().map(|c| (c.line, c.flat, c.cum)).collect(),
+            function: r.function,
+            file: r.file,
+            flat: r.flat,
+            cum: r.cum,
+        })
+        .collect();
+    SourceLines {
+        total: l.total,
+        no_source: routines.is_empty(),
+        routines,
+    }
 }
