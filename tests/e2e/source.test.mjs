@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, waitForProfile, openFile, settle, outFile, ROOT, ENGINE } from './harness.mjs';
+import { serve, browser, waitForProfile, openFile, settle, framePoint, outFile, ROOT, ENGINE } from './harness.mjs';
 
 const DIR = path.join(ROOT, 'crates', 'cli', 'tests', 'data', 'lines');
 const PROFILE = path.join(DIR, 'cpu.pb.gz');
@@ -150,6 +150,22 @@ test('a picked source folder shows scorch list\'s lines, the hottest in view, j/
   await page.selectOption('[data-testid=granularity-select]', 'functions');
   await page.click('[data-testid=fn-row][data-name="main.mix"]');
   await textRead(page);
+  // The flame graph's selection: a click on a frame selects its function, and the view follows.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.keyboard.press('1');
+  await settle(page);
+  const pt = await framePoint(page, 0.3, 3);
+  await page.mouse.click(pt.x, pt.y);
+  const picked = await page.textContent('[data-testid=selected-name]');
+  assert.match(picked, /^main\./);
+  await page.waitForFunction((f) => [...document.querySelectorAll('[data-testid=source-routine] b')].some((e) => e.textContent === f), picked);
+  await textRead(page);
+  const clicked = cliList(`^${picked.replace(/\./g, '\\.')}$`, PROFILE, DIR).get(picked);
+  sameAsCli(await viewRows(page), clicked, `${picked} from the flame graph`, true);
+  await page.screenshot({ path: outFile('source-flame-1280x800-light.png') });
+  await page.keyboard.press('4');
+  await page.click('[data-testid=fn-row][data-name="main.mix"]');
+  await textRead(page);
   // Dark, both sizes.
   await page.keyboard.press('t');
   await page.keyboard.press('t');
@@ -250,6 +266,14 @@ test('hostile sources: 1 GB, a million lines, binary, HTML in names and text —
   fs.writeFileSync(prof, speedscope(frames));
   await page.goto(server.url);
   await waitForProfile(page, 'service.perf.gz');
+  // A profile without locations (the demo's perf script has no srclines): no lines, and it says so.
+  await page.keyboard.press('4');
+  await page.click('[data-testid=fn-row]');
+  await page.keyboard.press('s');
+  await page.waitForFunction(() => /says where no line of/.test(document.querySelector('[data-testid=source-message]')?.textContent));
+  assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid=source-line]').length), 0);
+  await page.keyboard.press('s');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=source-view]'));
   await openFile(page, prof, 'hostile.speedscope.json');
   await page.keyboard.press('4');
   await page.waitForSelector('[data-testid=fn-row][data-name="big"]');
