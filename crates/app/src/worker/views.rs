@@ -72,3 +72,44 @@ pub fn source_lines(p: &Profile, view: &ViewOptions, f: &str) -> super::protocol
         routines,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::worker::protocol::SourceLines;
+
+    /// A speedscope profile: `a b` (line 3 of x.go) calls `a` (line 7 of y.go), twice as the leaf.
+    fn profile() -> Profile {
+        let json = r#"{"$schema":"https://www.speedscope.app/file-format-schema.json",
+            "shared":{"frames":[{"name":"a b","file":"x.go","line":3},{"name":"a","file":"y.go","line":7}]},
+            "profiles":[{"type":"sampled","name":"t","unit":"none","startValue":0,"endValue":3,
+            "samples":[[0,1],[0,1],[0]],"weights":[1,1,1]}]}"#;
+        scorch_core::import_bytes(json.as_bytes(), Default::default())
+            .unwrap()
+            .profile
+    }
+
+    #[test]
+    fn a_function_and_a_line_node_list_the_same_lines() {
+        let p = profile();
+        let v = ViewOptions::default_for(&p);
+        let a = source_lines(&p, &v, "a");
+        assert_eq!(a.routines.len(), 1);
+        assert_eq!(a.routines[0].file, "y.go");
+        assert_eq!(a.routines[0].lines, [(7, 2, 2)]);
+        // `a b` is its own function (not `a` with a place), and so is the node `a b x.go:3` at lines.
+        let ab = source_lines(&p, &v, "a b");
+        assert_eq!(ab.routines[0].lines, [(3, 1, 3)]);
+        assert_eq!(source_lines(&p, &v, "a b x.go:3"), ab);
+        assert!(source_lines(&p, &v, "c").no_source);
+    }
+
+    #[test]
+    fn source_lines_travel_and_garbage_is_an_error() {
+        let p = profile();
+        let s = source_lines(&p, &ViewOptions::default_for(&p), "a b");
+        assert_eq!(SourceLines::decode(&s.encode().unwrap()).unwrap(), s);
+        assert!(SourceLines::decode(&[0xff; 7]).is_err());
+        assert!(SourceLines::decode(&[]).is_err());
+    }
+}
