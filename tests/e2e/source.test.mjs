@@ -337,5 +337,29 @@ test('hostile sources: 1 GB, a million lines, binary, HTML in names and text —
   assert.ok(second.requests.every((r) => r.startsWith('/src/') && !r.includes('..')), second.requests.join(' '));
   assert.deepEqual(third.requests, [], 'nothing asked of the third origin');
   await page.screenshot({ path: outFile('source-hostile.png') });
+  // One function with samples 150,000 lines apart (a V8 profile's positionTicks): the lines around each, not
+  // 150,000 rows. The picked files stay picked for the next profile.
+  const wideProf = path.join(tmp, 'wide.cpuprofile');
+  fs.writeFileSync(wideProf, JSON.stringify({
+    nodes: [
+      { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2] },
+      { id: 2, callFrame: { functionName: 'wide', scriptId: '1', url: 'file:///x/million.go', lineNumber: 0, columnNumber: 0 },
+        hitCount: 2, positionTicks: [{ line: 1, ticks: 1 }, { line: 150000, ticks: 1 }] },
+    ],
+    startTime: 0, endTime: 3000, samples: [2, 2, 1], timeDeltas: [1000, 1000, 1000],
+  }));
+  await setTemplate(page, '');
+  await openFile(page, wideProf, 'wide.cpuprofile');
+  await page.keyboard.press('4');
+  await page.click('[data-testid=fn-row][data-name="wide"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=source-line][data-line="150000"]'));
+  await textRead(page);
+  const wide = await page.evaluate(() => [...document.querySelectorAll('[data-testid=source-line]')].map((r) => Number(r.dataset.line)));
+  assert.deepEqual(wide, [1, 2, 3, 4, 5, 6, ...Array.from({ length: 11 }, (_, i) => 149995 + i)]);
+  assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid=source-gap]').length), 1);
+  const raw = cliList('^wide$', wideProf);
+  assert.deepEqual([...raw.get('wide').keys()], [1, 150000]);
+  const texts = await viewRows(page);
+  for (const [n, [s, t]] of raw.get('wide')) assert.deepEqual(texts[String(n)].slice(0, 3), [s, t, 'x'], `wide:${n}`);
   assert.deepEqual(b.errors.filter((e) => !/Failed to load resource|404|CORS|Cross-Origin|Failed to fetch|NetworkError/.test(e)), []);
 });

@@ -37,6 +37,34 @@ fn hottest(r: &SourceRoutine) -> Option<u32> {
         .map(|l| l.0)
 }
 
+/// A span of at most this many lines is shown whole; a longer one, [`MARGIN`](scorch_core::analysis::source::MARGIN)
+/// lines around each line with samples (a function whose samples are at lines 1 and 150,000 must not put
+/// 150,000 rows into the page).
+const WHOLE_SPAN: u32 = 2_000;
+/// The most rows one routine shows.
+const MAX_ROWS: usize = 5_000;
+
+/// The line numbers a routine shows with text, in order: its span when it is short, else the lines around each
+/// line with samples; at most [`MAX_ROWS`].
+fn shown_lines(r: &SourceRoutine) -> Vec<u32> {
+    let (lo, hi) = span(r);
+    let mut out: Vec<u32> = Vec::new();
+    if hi - lo < WHOLE_SPAN {
+        out.extend(lo..=hi);
+    } else {
+        let m = scorch_core::analysis::source::MARGIN;
+        for l in &r.lines {
+            let a = l.0.saturating_sub(m).max(1).max(out.last().map_or(0, |x| x + 1));
+            out.extend(a..=l.0.saturating_add(m));
+            if out.len() >= MAX_ROWS {
+                break;
+            }
+        }
+    }
+    out.truncate(MAX_ROWS);
+    out
+}
+
 /// The lines a routine shows with text: [`SourceRoutine`]'s span as `scorch list` prints it.
 fn span(r: &SourceRoutine) -> (u32, u32) {
     let lo = r.lines.first().map_or(1, |l| l.0);
@@ -241,12 +269,11 @@ fn routine_view(
     let r = s.routine;
     let max = r.lines.iter().map(|l| l.1.max(l.2)).max().unwrap_or(0).max(1);
     let cost = |c: i128| (c.max(0) as f64 / max as f64).clamp(0.0, 1.0);
-    // Rows: with text, every line of the span the file has; without, the lines with samples.
-    let (note, rows): (Option<(String, bool)>, Vec<Row>) = match s.text {
-        None => (
-            Some(("Reading the source…".to_string(), false)),
-            r.lines.iter().map(|l| (l.0, None)).collect(),
-        ),
+    // Rows: with text, the lines `shown_lines` picks that the file has (and those with samples); without, the
+    // lines with samples.
+    let bare = || -> Vec<Row> { r.lines.iter().take(MAX_ROWS).map(|l| (l.0, None)).collect() };
+    let (mut note, rows): (Option<(String, bool)>, Vec<Row>) = match s.text {
+        None => (Some(("Reading the source…".to_string(), false)), bare()),
         Some(Text::Lines {
             first,
             lines,
@@ -257,28 +284,44 @@ fn routine_view(
             if let Some(c) = cut {
                 note = format!("{note}. {c}");
             }
-            let (lo, hi) = span(&r);
-            if hi > source::MAX_LINES {
+            if span(&r).1 > source::MAX_LINES {
                 note = format!(
                     "{note}. Lines after {} are not read.",
                     scorch_core::model::units::group_thousands(source::MAX_LINES as u64)
                 );
             }
-            let mut rows: Vec<Row> = lines
+            let has = |n: u32| r.lines.binary_search_by_key(&n, |l| l.0).is_ok();
+            let rows = shown_lines(&r)
                 .into_iter()
-                .enumerate()
-                .map(|(k, t)| (first + k as u32, Some(t)))
-                .filter(|(n, _)| *n >= lo)
+                .map(|n| {
+                    let text = n.checked_sub(first).and_then(|k| lines.get(k as usize)).cloned();
+                    (n, text)
+                })
+                .filter(|(n, t)| t.is_some() || has(*n))
                 .collect();
-            // Lines with samples past what was read (the file is shorter, or cut) keep their row.
-            let read_to = rows.last().map_or(0, |x| x.0);
-            rows.extend(r.lines.iter().filter(|l| l.0 > read_to).map(|l| (l.0, None)));
             (Some((note, false)), rows)
         }
-        Some(Text::Refused(m)) | Some(Text::Missing(m)) => {
-            (Some((m, true)), r.lines.iter().map(|l| (l.0, None)).collect())
-        }
+        Some(Text::Refused(m)) | Some(Text::Missing(m)) => (Some((m, true)), bare()),
     };
+    if r.lines.len() > MAX_ROWS || rows.len() >= MAX_ROWS {
+        let more = format!(
+            "Only the first {} rows are shown.",
+            scorch_core::model::units::group_thousands(MAX_ROWS as u64)
+        );
+        note = Some(match note {
+            Some((n, w)) => (format!("{n}. {more}"), w),
+            None => (more, false),
+        });
+    }
+    let mut prev: Option<u32> = None;
+    let rows: Vec<(Row, bool)> = rows
+        .into_iter()
+        .map(|row| {
+            let gap = prev.is_some_and(|p| row.0 > p + 1);
+            prev = Some(row.0);
+            (row, gap)
+        })
+        .collect();
     let at = |n: u32| {
         r.lines
             .binary_search_by_key(&n, |l| l.0)
@@ -297,11 +340,13 @@ fn routine_view(
                 <table>
                     <thead><tr><th>"Line"</th><th>"Self"</th><th>"Total"</th><th class="source-text-h">"Source"</th></tr></thead>
                     <tbody>
-                        {rows.into_iter().map(|(n, text)| {
+                        {rows.into_iter().map(|((n, text), gap)| {
                             let (flat, cum) = at(n);
                             // Through the CSSOM (`style.setProperty`): the CSP forbids style attributes.
                             let c = format!("{:.3}", cost(flat.max(cum)));
+                            let gap = gap.then(|| view! { <tr class="source-gap" data-testid="source-gap"><td colspan="4">"⋯"</td></tr> });
                             view! {
+                                {gap}
                                 <tr data-testid="source-line" data-line=n.to_string() data-self=flat.to_string() data-total=cum.to_string()
                                     class:hot=flat != 0 || cum != 0
                                     class:current=move || current.get() == Some((i, n))
