@@ -125,6 +125,10 @@ test('a picked source folder shows scorch list\'s lines, the hottest in view, j/
   const next = hotLines[(hotLines.indexOf(hot[0]) + 1) % hotLines.length];
   await page.keyboard.press('j');
   await page.waitForFunction((n) => document.querySelector('[data-testid=source-line].current')?.dataset.line === String(n), next);
+  // Said for screen readers, with the CLI's numbers.
+  const [ns, nt] = mix.get(next);
+  await page.waitForFunction((t) => document.querySelector('[data-testid=announcer]')?.textContent.trim() === t,
+    `line ${next}: self ${ns}, total ${nt}`);
   await page.keyboard.press('k');
   await page.waitForFunction((n) => document.querySelector('[data-testid=source-line].current')?.dataset.line === String(n), hot[0]);
 

@@ -5,6 +5,7 @@
 //! it, the per-line table alone and how to give the text. Opened with `s` or the function table's *Source*
 //! button; it follows the selected function (the function table's, the flame graph's).
 
+use super::announcer::Announcer;
 use crate::state::load::LoadState;
 use crate::state::search::SearchState;
 use crate::state::source::{self, Text};
@@ -162,6 +163,15 @@ pub fn SourceView() -> impl IntoView {
         worker_build::cancel(Channel::Source);
     });
 
+    let fmt = move |raw: i128| -> String {
+        let Some(l) = load.loaded.get_untracked() else {
+            return raw.to_string();
+        };
+        let p = &l.imported.profile;
+        let unit = view.options.with_untracked(|v| v.unit(p));
+        format_value(raw as f64 / 10f64.powi(p.meta.decimals as i32), &unit)
+    };
+
     // `j` / `k`: the next / previous line with samples, across the routines in order.
     Effect::new(move |prev: Option<(u32, i8)>| {
         let step = ui.source_step.get();
@@ -182,20 +192,21 @@ pub fn SourceView() -> impl IntoView {
                     None => 0,
                 } as usize;
                 current.set(hot.get(next).copied());
+                // Said for screen readers: the line and its numbers.
+                if let Some((i, line)) = hot.get(next).copied() {
+                    let cost = shown.with_untracked(|s| {
+                        s.get(i)
+                            .and_then(|r| r.routine.lines.iter().find(|l| l.0 == line).copied())
+                    });
+                    if let (Some((_, flat, cum)), Some(a)) = (cost, use_context::<Announcer>()) {
+                        a.say(format!("line {line}: self {}, total {}", fmt(flat), fmt(cum)));
+                    }
+                }
                 request_animation_frame(scroll_to_current);
             }
         }
         step
     });
-
-    let fmt = move |raw: i128| -> String {
-        let Some(l) = load.loaded.get_untracked() else {
-            return raw.to_string();
-        };
-        let p = &l.imported.profile;
-        let unit = view.options.with_untracked(|v| v.unit(p));
-        format_value(raw as f64 / 10f64.powi(p.meta.decimals as i32), &unit)
-    };
 
     let pick = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
