@@ -96,6 +96,9 @@ pub fn App() -> impl IntoView {
         <Show when=move || mode() == Mode::Graph && !diff.active()>
             <CallGraphView/>
         </Show>
+        <Show when=move || at(Stage::Graph)() && a.ui.source.get()>
+            <super::source_view::SourceView/>
+        </Show>
         <Show when=at(Stage::Overlays)>
             <Tooltip pane=panes.main/>
             <Tooltip pane=panes.callers/>

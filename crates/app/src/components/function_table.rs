@@ -90,6 +90,8 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
                 None => view! { <p class="hint">"No profile open."</p> }.into_any(),
                 Some((rows, matching, all, narrowed)) => view! {
                     <p class="hint" data-testid="function-count" data-matching=matching.to_string()>
+                        <button data-testid="open-source" title="The selected function's source lines with self and total (s)"
+                            on:click=move |_| actions.ui.source.set(true)>"Source"</button>" "
                         {format!("{} of {} functions{}{}", group_thousands(matching as u64), group_thousands(all as u64),
                             if matching > LIMIT { format!(", the first {LIMIT} shown") } else { String::new() },
                             if narrowed { "; “of whole” is the share before transforms, ranges and filters" } else { "" })}

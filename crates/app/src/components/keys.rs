@@ -111,6 +111,9 @@ pub fn listen_keys(a: Actions) {
             }),
             "t" => a.ui.cycle_theme(),
             "e" => click_testid("export-toggle"),
+            "s" => a.ui.source.update(|s| *s = !*s),
+            "j" if a.ui.source.get_untracked() => a.ui.source_step.update(|s| *s = (s.0.wrapping_add(1), 1)),
+            "k" if a.ui.source.get_untracked() => a.ui.source_step.update(|s| *s = (s.0.wrapping_add(1), -1)),
             "?" => a.ui.help.update(|h| *h = !*h),
             _ => {}
         }

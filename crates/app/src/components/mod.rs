@@ -29,6 +29,7 @@ pub mod profile_list;
 pub mod sandwich;
 pub mod share_preview;
 pub mod shortcuts;
+pub mod source_view;
 pub mod stack_chart;
 pub mod status_line;
 pub mod theme_toggle;

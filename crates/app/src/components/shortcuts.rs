@@ -27,6 +27,11 @@ pub fn Shortcuts() -> impl IntoView {
         ("h", "alphabetical ↔ left-heavy"),
         ("t", "theme: auto, light, dark"),
         ("e", "export menu: SVG, PNG, folded, pprof"),
+        (
+            "s",
+            "source view of the selected function: its lines with self and total",
+        ),
+        ("j k", "source view: next / previous line with samples"),
         ("[ ]", "previous / next time range"),
         ("Ctrl+Z", "remove the last transform"),
         ("click", "zoom to a frame and select its function"),

@@ -23,6 +23,7 @@ pub mod pane;
 pub mod rebuild;
 pub mod search;
 pub mod slice;
+pub mod source;
 pub mod ui;
 pub mod view;
 

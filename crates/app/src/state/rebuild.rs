@@ -326,7 +326,7 @@ impl Actions {
                             FlameData::from_parts(shown.clone(), view.clone(), tree, layout)
                         }))))
                     }
-                    Ok(Built::Table(_) | Built::Chart(_) | Built::Graph(_)) => {}
+                    Ok(Built::Table(_) | Built::Chart(_) | Built::Graph(_) | Built::Source(_)) => {}
                     Err(e) => a.load.error.set(Some(e)),
                 }
             }

@@ -38,6 +38,12 @@ pub struct UiState {
     pub threads: RwSignal<bool>,
     /// Framed in another page (`embed=1`): no toolbar, driven by messages (`state::embed`).
     pub embed: RwSignal<bool>,
+    /// The source view is open (`components::source_view`, key `s`).
+    pub source: RwSignal<bool>,
+    /// Counts the source view's next (+1) and previous (−1) hot-line steps (keys `j`, `k`).
+    pub source_step: RwSignal<(u32, i8)>,
+    /// Changes when source files are picked or dropped (`state::source`).
+    pub source_files: RwSignal<u32>,
 }
 
 impl Default for UiState {
@@ -47,6 +53,9 @@ impl Default for UiState {
             help: RwSignal::new(false),
             threads: RwSignal::new(false),
             embed: RwSignal::new(false),
+            source: RwSignal::new(false),
+            source_step: RwSignal::new((0, 0)),
+            source_files: RwSignal::new(0),
         }
     }
 }

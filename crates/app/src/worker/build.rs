@@ -46,6 +46,8 @@ pub enum Channel {
     Chart = 3,
     /// The call graph.
     Graph = 4,
+    /// The source view's lines.
+    Source = 5,
 }
 
 /// Each job's error, or the payload its answer carried.
@@ -365,6 +367,10 @@ pub async fn build(
                 .await
                 .map(Built::Chart),
             Job::Graph(_) => take_graph(&payload, &mut copier).await.map(Built::Graph),
+            Job::Source(_) => Reflect::get(&payload, &"source".into())
+                .map_err(|_| "the worker sent no source lines".to_string())
+                .and_then(|b| super::protocol::SourceLines::decode(&Uint8Array::new(&b).to_vec()))
+                .map(Built::Source),
             _ => copier
                 .flame(&payload)
                 .await

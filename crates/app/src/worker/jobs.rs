@@ -94,6 +94,15 @@ fn answer(b: &Build, imported: &scorch_core::Imported) {
                 None
             }
             Ok(Built::Graph(g)) => super::graph::put(&msg, g, &transfer).err(),
+            Ok(Built::Source(s)) => match s.encode() {
+                Ok(bytes) => {
+                    let buf = Uint8Array::from(bytes.as_slice());
+                    transfer.push(&buf.buffer());
+                    let _ = Reflect::set(&msg, &"source".into(), &buf);
+                    None
+                }
+                Err(e) => Some(e),
+            },
             Ok(Built::Table(t)) => match table_payload(&t) {
                 Ok(chunks) => {
                     for c in chunks.iter() {

@@ -122,6 +122,9 @@ pub enum Job {
     /// The call graph, pruned and laid out (`graph.rs`): the layout as columns (`graph_f64`, `graph_u32`), the
     /// graph as a postcard buffer (`graph`).
     Graph(GraphJob),
+    /// The per-line self and total of the function of this name (`scorch_core::analysis::source::list`, as
+    /// `scorch list` prints them) in the profile as loaded, as one postcard buffer (`source`, [`SourceLines`]).
+    Source(String),
 }
 
 impl Job {
@@ -135,6 +138,7 @@ impl Job {
             Job::Functions => "functions",
             Job::Chart => "chart",
             Job::Graph(_) => "graph",
+            Job::Source(_) => "source",
         }
     }
 }
@@ -218,4 +222,38 @@ pub struct Progress {
     pub total: Option<f64>,
     /// Samples (perf) or sample lines (folded) parsed so far; 0 for pprof, which is decoded at the end.
     pub samples: f64,
+}
+
+/// A [`Job::Source`]'s answer: the function's lines in each file they are in (`Routine`s of
+/// `scorch_core::analysis::source`), and the view's total.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SourceLines {
+    pub total: i128,
+    pub routines: Vec<SourceRoutine>,
+    /// The profile says where no line of this function is (no locations, or none for it).
+    pub no_source: bool,
+}
+
+/// One function's lines in one file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceRoutine {
+    pub function: String,
+    pub file: String,
+    pub flat: i128,
+    pub cum: i128,
+    /// `(line, self, total)`, lines with samples in increasing order.
+    pub lines: Vec<(u32, i128, i128)>,
+}
+
+impl SourceLines {
+    /// The bytes that travel (postcard).
+    pub fn encode(&self) -> Result<Vec<u8>, String> {
+        postcard::to_allocvec(self).map_err(|e| format!("could not encode the source lines: {e}"))
+    }
+
+    /// From [`SourceLines::encode`]'s bytes; an error, never a panic, for bytes that are not.
+    pub fn decode(bytes: &[u8]) -> Result<SourceLines, String> {
+        postcard::from_bytes(bytes)
+            .map_err(|e| format!("could not decode the source lines from the worker: {e}"))
+    }
 }
