@@ -17,7 +17,7 @@
 //! exception is the one-file HTML export, which allows no worker by design: there the page is the engine.
 
 use super::page::{fits_in_memory, start_worker, Copier};
-use super::protocol::{Build, FromWorker, Job, ToWorker};
+use super::protocol::{Build, FromWorker, Job, Slots, ToWorker};
 use super::yield_now;
 use super::LoadError;
 use crate::url::UrlKey;
@@ -72,15 +72,15 @@ struct Request {
     finish: Option<Finish>,
 }
 
-/// The engine: one long-lived worker that holds the profile it was last sent and builds every view of it asked
+/// The engine: one long-lived worker that holds the open profile (and one derived from it, [`Slots`]) and builds every view of it asked
 /// for. It lives until the profile is closed or replaced ([`release`]) or it dies; the next request then starts
 /// a new one.
 struct Engine {
     worker: web_sys::Worker,
     /// Counts engines started, so a start limit armed for one never ends the next.
     serial: u32,
-    /// The key of the profile it holds, or will hold once the message carrying it is taken.
-    holds: Option<u32>,
+    /// The keys of the profiles it holds, or will hold once the messages carrying them are taken.
+    holds: Slots,
     ready: bool,
     /// Messages (with their request's id and transfer list) held until it says it is ready.
     queued: Vec<(u32, JsValue, Array)>,
@@ -109,7 +109,7 @@ pub fn engine_stats() -> (u32, u32, bool, bool) {
         SERIAL.with(std::cell::Cell::get),
         SENT.with(std::cell::Cell::get),
         ENGINE.with(|e| e.borrow().is_some()),
-        ENGINE.with(|e| e.borrow().as_ref().is_some_and(|x| x.holds.is_some())),
+        ENGINE.with(|e| e.borrow().as_ref().is_some_and(|x| x.holds.first.is_some())),
     )
 }
 
@@ -233,6 +233,10 @@ pub fn opened(key: u32) {
 /// ready), or an import worker that answered and holds the profile `key` (ready).
 fn install(worker: web_sys::Worker, holds: Option<u32>) {
     let ready = holds.is_some();
+    let holds = Slots {
+        first: holds,
+        other: None,
+    };
     let serial = SERIAL.with(|s| {
         s.set(s.get().wrapping_add(1));
         s.get()
@@ -293,7 +297,7 @@ fn send(id: u32, message: JsValue, transfer: Array) {
         match engine.worker.post_message_with_transfer(&message, &transfer) {
             Ok(()) => None,
             Err(err) => {
-                engine.holds = None;
+                engine.holds = Slots::default();
                 Some(super::js_err(err))
             }
         }
@@ -406,13 +410,17 @@ fn next_id() -> u32 {
 /// not hold it) made and counted.
 fn prepare(imported: &Imported, request: &Build) -> Result<(JsValue, Array), LoadError> {
     ensure_engine().map_err(|why| LoadError::Engine(format!("the view engine could not start: {why}")))?;
-    let holds = ENGINE.with(|e| e.borrow().as_ref().and_then(|x| x.holds)) == Some(request.profile);
+    let holds = ENGINE.with(|e| {
+        e.borrow()
+            .as_ref()
+            .is_some_and(|x| x.holds.holds(request.profile))
+    });
     let message = request_message(if holds { None } else { Some(imported) }, request)?;
     if !holds {
         SENT.with(|n| n.set(n.get() + 1));
         ENGINE.with(|e| {
             if let Some(x) = e.borrow_mut().as_mut() {
-                x.holds = Some(request.profile);
+                x.holds.put(request.profile);
             }
         });
     }
@@ -526,7 +534,7 @@ fn on_message(serial: u32, data: JsValue) {
         FromWorker::Failed { id, error } if error == super::protocol::NOT_HELD => {
             ENGINE.with(|e| {
                 if let Some(x) = e.borrow_mut().as_mut() {
-                    x.holds = None;
+                    x.holds = Slots::default();
                 }
             });
             end(id, Err(Failure::NotHeld))

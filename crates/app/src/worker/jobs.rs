@@ -14,8 +14,8 @@ use std::cell::{Cell, RefCell};
 use wasm_bindgen::{JsCast, JsValue};
 
 thread_local! {
-    /// The profile held, by the page's key.
-    static HELD: RefCell<Option<(u32, scorch_core::Imported)>> = const { RefCell::new(None) };
+    /// The profiles held, by the page's key, in their [`Slots`](super::protocol::Slots).
+    static HELD: RefCell<[Option<(u32, scorch_core::Imported)>; 2]> = const { RefCell::new([None, None]) };
     /// Requests not begun yet, oldest first.
     static QUEUE: RefCell<Vec<Build>> = const { RefCell::new(Vec::new()) };
     static DRAIN_DUE: Cell<bool> = const { Cell::new(false) };
@@ -24,7 +24,18 @@ thread_local! {
 /// Holds `imported` under the page's `key`: the profile this import worker read, which the page keeps it as the
 /// view engine for (`page::take_kept`).
 pub(super) fn hold(key: u32, imported: scorch_core::Imported) {
-    HELD.with(|h| *h.borrow_mut() = Some((key, imported)));
+    HELD.with(|h| *h.borrow_mut() = [Some((key, imported)), None]);
+}
+
+/// The keys held, as [`Slots`](super::protocol::Slots).
+fn slots() -> super::protocol::Slots {
+    HELD.with(|h| {
+        let h = h.borrow();
+        super::protocol::Slots {
+            first: h[0].as_ref().map(|x| x.0),
+            other: h[1].as_ref().map(|x| x.0),
+        }
+    })
 }
 
 /// Takes a request: the profile riding with it is held at once (even if the request itself is skipped later);
@@ -33,10 +44,11 @@ pub(super) fn serve(b: Build, data: &JsValue) {
     crate::seams::engine_took(data);
     let payload = Reflect::get(data, &"payload".into()).unwrap_or(JsValue::UNDEFINED);
     if !payload.is_undefined() {
-        // The old profile goes first, so two are never held at once.
-        HELD.with(|h| *h.borrow_mut() = None);
+        // The profile its slot held goes first, so three are never held at once.
+        let slot = slots().put(b.profile);
+        HELD.with(|h| h.borrow_mut()[slot] = None);
         match receive_profile(&payload) {
-            Ok(i) => HELD.with(|h| *h.borrow_mut() = Some((b.profile, i))),
+            Ok(i) => HELD.with(|h| h.borrow_mut()[slot] = Some((b.profile, i))),
             Err(error) => return post(&FromWorker::Failed { id: b.id, error }, None),
         }
     }
@@ -63,16 +75,23 @@ fn drain() {
 }
 
 fn build(b: Build) {
-    HELD.with(|h| {
+    let held = HELD.with(|h| {
         let h = h.borrow();
-        match h.as_ref() {
-            Some((key, imported)) if *key == b.profile => answer(&b, imported),
-            _ => {
-                let error = super::protocol::NOT_HELD.to_string();
-                post(&FromWorker::Failed { id: b.id, error }, None)
+        match h.iter().flatten().find(|(key, _)| *key == b.profile) {
+            Some((_, imported)) => {
+                answer(&b, imported);
+                true
             }
+            None => false,
         }
-    })
+    });
+    if !held {
+        // Both sides forget what they hold (`build::on_message`), so they agree again; the page sends the
+        // profile once more.
+        HELD.with(|h| *h.borrow_mut() = [None, None]);
+        let error = super::protocol::NOT_HELD.to_string();
+        post(&FromWorker::Failed { id: b.id, error }, None)
+    }
 }
 
 fn answer(b: &Build, imported: &scorch_core::Imported) {

@@ -100,6 +100,35 @@ pub struct Build {
     pub jobs: Vec<Job>,
 }
 
+/// The profiles an engine holds, by key, in two slots: the first profile it was given (the one the page opened:
+/// read by this worker, or the first sent to it), kept while it lives, and the last other one sent (at a
+/// granularity, after transforms): turning a transform off again, or a view of the profile as opened (its source
+/// lines), needs nothing sent. The page and the engine place a profile sent by the same rule ([`Slots::put`]),
+/// so the page knows what the engine holds; on [`NOT_HELD`] both forget all.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Slots {
+    pub first: Option<u32>,
+    pub other: Option<u32>,
+}
+
+impl Slots {
+    pub fn holds(&self, key: u32) -> bool {
+        self.first == Some(key) || self.other == Some(key)
+    }
+
+    /// Places a profile sent under `key`: the first slot while it is empty (or holds `key`), else the other.
+    /// Returns the slot (0 or 1).
+    pub fn put(&mut self, key: u32) -> usize {
+        if self.first.is_none() || self.first == Some(key) {
+            self.first = Some(key);
+            0
+        } else {
+            self.other = Some(key);
+            1
+        }
+    }
+}
+
 /// The engine's answer to a request for a profile it does not hold (the message that carried it could not be
 /// posted, or could not be taken): the page asks once more with the profile, then reports the error.
 pub const NOT_HELD: &str = "the view engine does not hold this profile";
@@ -255,5 +284,28 @@ impl SourceLines {
     pub fn decode(bytes: &[u8]) -> Result<SourceLines, String> {
         postcard::from_bytes(bytes)
             .map_err(|e| format!("could not decode the source lines from the worker: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Slots;
+
+    #[test]
+    fn the_first_profile_stays_and_the_last_other_replaces_the_one_before() {
+        let mut s = Slots::default();
+        assert_eq!(s.put(7), 0);
+        assert_eq!(s.put(7), 0, "the same key again: the same slot");
+        assert_eq!(s.put(8), 1);
+        assert_eq!(s.put(9), 1);
+        assert!(s.holds(7) && s.holds(9) && !s.holds(8));
+        assert_eq!(s.put(7), 0, "the first profile, sent again, goes where it was");
+        assert_eq!(
+            s,
+            Slots {
+                first: Some(7),
+                other: Some(9)
+            }
+        );
     }
 }
