@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import zlib from 'node:zlib';
-import { openApp, browser, openFile, waitForProfile, outFile, ROOT } from './harness.mjs';
+import { openApp, browser, openFile, waitForProfile, settle, outFile, ROOT } from './harness.mjs';
 
 // A perf script of Node run from a made-up user's home folder (crates/cli/tests/data/scrub/README.md).
 const SHOP = path.join(ROOT, 'crates', 'cli', 'tests', 'data', 'scrub', 'shop.perf.txt.gz');
@@ -146,6 +146,17 @@ test('notes on a frame, a range and the view: added in the app, carried by the l
   const { page } = own;
   const [A, B] = [1_000_000_000, 2_500_000_000];
   await page.goto(`${app.server.url}#url=${encodeURIComponent('www/demo/service.perf.gz')}&mode=functions&sel=main&range=${A}-${B}`);
+  // The link's range applies once the heatmap is built, and its graph then comes from the view engine: the
+  // total is read once that graph is shown (Firefox read the whole profile's total before it once).
+  const rangeShown = async (pg) => {
+    await pg.waitForFunction((a) => {
+      const c = document.querySelector('[data-testid=heatmap-canvas]')?.dataset;
+      return c?.rangeStartNs && Number(c.rangeStartNs) - Number(c.originNs) === a;
+    }, A);
+    await settle(pg);
+  };
+  await waitForProfile(page, 'service.perf.gz');
+  await rangeShown(page);
   const st = await waitForProfile(page, 'service.perf.gz');
   assert.ok(Number(await page.getAttribute('[data-testid=heatmap-canvas]', 'data-columns')) >= 3);
   // Notes are added in Copy link's panel.
@@ -191,6 +202,8 @@ test('notes on a frame, a range and the view: added in the app, carried by the l
   const fresh = await browser();
   try {
     await fresh.page.goto(link);
+    await waitForProfile(fresh.page, 'service.perf.gz');
+    await rangeShown(fresh.page);
     const got = await waitForProfile(fresh.page, 'service.perf.gz');
     assert.equal(got.total, st.total);
     await check(fresh.page, 'opened from the link');
