@@ -194,6 +194,18 @@ test('a view engine that dies while building (as on running out of memory): an e
     assert.equal(await row(page, 'lex'), 1, 'the inverted tree, from a new engine');
     const [started1, , alive] = await page.evaluate(() => window.__scorchEngine());
     assert.ok(started1 > started0 && alive, 'a new engine was started');
+    // The function table, when its engine dies: the table says it could not be built (not "Building…" for good)
+    // and builds it again on request.
+    await page.evaluate(() => { window.__scorchEngineTrap = true; });
+    await blur(page);
+    await page.keyboard.press('4');
+    await page.waitForSelector('[data-testid=function-failed]', { timeout: 20_000 });
+    assert.equal(await page.locator('[data-testid=function-building]').count(), 0);
+    await page.evaluate(() => { window.__scorchEngineTrap = false; });
+    await page.click('[data-testid=function-retry]');
+    await page.waitForSelector('[data-testid=function-count]', { timeout: 20_000 });
+    assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(smallFacts().functions));
+    assert.equal(await page.locator('[data-testid=function-failed]').count(), 0);
     assert.deepEqual(own.errors.filter((e) => !/RuntimeError: unreachable/.test(e)), []);
   } finally { await own.close(); }
 });

@@ -84,6 +84,11 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
     view! {
         <div class="fn-table" class:compact=compact data-testid="function-table">
             {move || match rows() {
+                None if load.has_profile() && view.fn_table_failed.get() => view! {
+                    <p class="hint" data-testid="function-failed">"The function table could not be built (the error says why). "
+                        <button data-testid="function-retry" on:click=move |_| actions.rebuild()>"Try again"</button>
+                    </p>
+                }.into_any(),
                 None if load.has_profile() => view! {
                     <p class="hint" data-testid="function-building">"Building the function table…"</p>
                 }.into_any(),

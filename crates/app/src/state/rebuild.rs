@@ -162,6 +162,7 @@ impl Actions {
             return self.view.fn_table.set(Some(t));
         }
         self.view.fn_table.set(None);
+        self.view.fn_table_failed.set(false);
         let (a, target) = (*self, target.clone());
         let order = self.view.order.get_untracked();
         leptos::task::spawn_local(async move {
@@ -187,14 +188,19 @@ impl Actions {
                         cache_table(&target, view, t.clone());
                         a.view.fn_table.set(Some(t));
                     }
-                    Some(Err(e)) => a.load.error.set(Some(e)),
+                    Some(Err(e)) => {
+                        a.view.fn_table_failed.set(current);
+                        a.load.error.set(Some(e))
+                    }
                     _ => {}
                 },
                 Err(LoadError::Cancelled) => {}
-                Err(e) => a
-                    .load
-                    .error
-                    .set(Some(format!("Could not build the function table: {e}"))),
+                Err(e) => {
+                    a.view.fn_table_failed.set(current);
+                    a.load
+                        .error
+                        .set(Some(format!("Could not build the function table: {e}")))
+                }
             }
         });
     }

@@ -64,6 +64,8 @@ pub struct ViewState {
     pub scheme: RwSignal<ColorScheme>,
     /// The function table (functions and sandwich modes).
     pub fn_table: RwSignal<Option<Arc<FnTable>>>,
+    /// The last function table asked for could not be built (the error is shown); the table offers to try again.
+    pub fn_table_failed: RwSignal<bool>,
     /// The call-tree table shows the inverted (bottom-up) tree, the one the inverted flame graph shows.
     pub tree_inverted: RwSignal<bool>,
     /// The stack chart's time window (ns, the profile's clock; `None`: the whole chart).
@@ -89,6 +91,7 @@ impl Default for ViewState {
             order: RwSignal::new(Order::Alphabetical),
             scheme: RwSignal::new(ColorScheme::Name),
             fn_table: RwSignal::new(None),
+            fn_table_failed: RwSignal::new(false),
             tree_inverted: RwSignal::new(false),
             chart_window: RwSignal::new(None),
             graph_focus: RwSignal::new(None),
