@@ -101,6 +101,15 @@ pub(super) fn take_kept(key: u32) -> Option<web_sys::Worker> {
     None
 }
 
+/// An import worker whose answer (the profile and its first view's tree and layout: a measure of what the worker
+/// built, and so of its wasm memory) is at least this large is ended, not kept as the engine: its memory, at the
+/// parse's and the build's peak, cannot shrink, and kept beside the page's copy while the page takes the answer
+/// it raised the load's peak (folded 100 MB: +77 MB above the floor; 400 MB: +257 MB; docs/BENCHMARKS.md) —
+/// their profiles are small, their trees are not. Below it (the 1 MB files, perf script 100 MB) keeping it cost
+/// 0–10 MB. Until the page stops holding the profile and its tree itself, a larger one's engine is a fresh
+/// worker sent the profile with the first view asked for.
+const KEEP_BELOW: f64 = 32.0 * 1024.0 * 1024.0;
+
 /// Ends the kept import worker, if any: its profile will not be shown.
 fn drop_kept() {
     if let Some((worker, _)) = KEPT.with(|k| k.borrow_mut().take()) {
@@ -216,7 +225,11 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
     let Some(mut run) = running else {
         return false;
     };
-    if matches!(outcome, Outcome::Done(_)) && run.key != 0 {
+    let keep = match &outcome {
+        Outcome::Done(payload) => run.key != 0 && fits_in_memory(payload).is_ok_and(|b| b < KEEP_BELOW),
+        _ => false,
+    };
+    if keep {
         // It keeps the profile it read: kept, until the page shows the profile or drops it. Its handlers are
         // this load's, dropped with it.
         run.worker.set_onmessage(None);
@@ -372,28 +385,19 @@ const SMALL_ANSWER: f64 = 4.0 * 1024.0 * 1024.0;
 /// most, and the view needs about as much again), instead of running out of memory halfway and killing the page.
 /// Returns the payload's size in bytes.
 pub(super) fn fits_in_memory(payload: &JsValue) -> Result<f64, LoadError> {
-    let mut bytes = 0.0;
-    let size = |v: &JsValue| {
-        Reflect::get(v, &"byteLength".into())
-            .ok()
-            .and_then(|b| b.as_f64())
-            .unwrap_or(0.0)
-    };
-    bytes += size(&Reflect::get(payload, &"buffer".into()).unwrap_or(JsValue::UNDEFINED));
-    for k in [
-        "profile_u32",
-        "profile_u64",
-        "tree_u32",
-        "tree_u64",
-        "layout_f64",
-        "layout_u32",
-    ] {
-        if let Ok(arr) = Reflect::get(payload, &k.into()).and_then(|a| a.dyn_into::<js_sys::Array>()) {
-            bytes += arr.iter().map(|a| size(&a)).sum::<f64>();
-        }
-    }
+    let bytes = payload_bytes(
+        payload,
+        &[
+            "profile_u32",
+            "profile_u64",
+            "tree_u32",
+            "tree_u64",
+            "layout_f64",
+            "layout_u32",
+        ],
+    );
     let used = Reflect::get(&wasm_bindgen::memory(), &"buffer".into())
-        .map(|b| size(&b))
+        .map(|b| byte_length(&b))
         .unwrap_or(0.0);
     const LIMIT: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
     if used + 2.0 * bytes > LIMIT * 0.9 {
@@ -402,6 +406,24 @@ pub(super) fn fits_in_memory(payload: &JsValue) -> Result<f64, LoadError> {
         });
     }
     Ok(bytes)
+}
+
+/// Bytes of a payload's `buffer` and of the typed arrays under `columns`.
+fn payload_bytes(payload: &JsValue, columns: &[&str]) -> f64 {
+    let mut bytes = byte_length(&Reflect::get(payload, &"buffer".into()).unwrap_or(JsValue::UNDEFINED));
+    for k in columns {
+        if let Ok(arr) = Reflect::get(payload, &(*k).into()).and_then(|a| a.dyn_into::<js_sys::Array>()) {
+            bytes += arr.iter().map(|a| byte_length(&a)).sum::<f64>();
+        }
+    }
+    bytes
+}
+
+fn byte_length(v: &JsValue) -> f64 {
+    Reflect::get(v, &"byteLength".into())
+        .ok()
+        .and_then(|b| b.as_f64())
+        .unwrap_or(0.0)
 }
 
 /// A typed array the worker sent, and the Rust element it holds.
