@@ -86,15 +86,26 @@ for (const kind of ['folded', 'perf']) {
       const file = files[kind];
       const { page } = b;
       const name = path.basename(file);
-      if (how === 'file') {
-        await page.goto(fresh());
-        await waitForProfile(page, 'service.perf.gz');
-        await page.setInputFiles('[data-testid=open-file]', file);
-      } else {
-        await page.goto(`${server.url}#url=data/${name}`);
+      // Firefox's worker constructor can block the import worker's thread for good where it starts its parse
+      // workers (INTERNALS.md); the page then ends it and reads the input again whole, saying so in the console —
+      // the tests below check that path. Here, a load that took it is made once more: the second must be parsed in
+      // slices. (A full run on 2 cores saw it twice in one Firefox suite.)
+      let s, slices;
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        const from = b.log.length;
+        if (how === 'file') {
+          await page.goto(fresh());
+          await waitForProfile(page, 'service.perf.gz');
+          await page.setInputFiles('[data-testid=open-file]', file);
+        } else {
+          await page.goto(`${server.url}#url=data/${name}`);
+        }
+        s = await opened(name);
+        slices = await page.evaluate(() => window.__scorchParseSlices);
+        const stuck = b.log.slice(from).some((l) => /stopped answering while it started its parse workers/.test(l));
+        if (slices >= 2 || !stuck) break;
+        if (how === 'link') await page.goto('about:blank');
       }
-      const s = await opened(name);
-      const slices = await page.evaluate(() => window.__scorchParseSlices);
       assert.ok(slices >= 2, `parsed in ${slices} slice(s)`);
       assert.equal(s.total, nativeInfo(file).total, 'total = scorch info');
       const want = sha(execFileSync(CLI, ['fold', '--threads', '1', file], { maxBuffer: 1 << 28 }));
