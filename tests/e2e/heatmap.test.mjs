@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { openApp, nativeInfo, waitForProfile, outFile, ROOT } from './harness.mjs';
+import { openApp, nativeInfo, waitForProfile, outFile, ROOT, settle } from './harness.mjs';
 
 const FILE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf', 'fg-example-perf-stacks.txt.gz');
 const CLI = path.join(ROOT, 'target', 'debug', 'scorch');
@@ -61,6 +61,8 @@ test('a selection shows exactly its samples; adjacent selections share none', as
 
   await drag(page, [2, 0], [2, 24]);
   await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeEndNs !== '');
+  // The range's graph comes from the view engine: the total is read once it is shown.
+  await settle(page);
   s = await state(page);
   assert.equal(BigInt(s.rangeStartNs), origin + 2000000000n);
   assert.equal(BigInt(s.rangeEndNs), origin + 2500000000n);
@@ -71,10 +73,12 @@ test('a selection shows exactly its samples; adjacent selections share none', as
 
   await drag(page, [2, 25], [2, 49]);
   await page.waitForFunction((x) => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs === x, String(origin + 2500000000n));
+  await settle(page);
   const bb = Number((await state(page)).status_total);
   assert.equal(bb, cliCount('2.5', '3'));
   await drag(page, [2, 49], [2, 0]); // backwards: the same whole second
   await page.waitForFunction((x) => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeEndNs === x, String(origin + 3000000000n));
+  await settle(page);
   assert.equal(Number((await state(page)).status_total), a + bb, 'the halves add up: no sample in both');
 });
 
