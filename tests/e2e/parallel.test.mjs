@@ -128,7 +128,10 @@ for (const how of ['file', 'link']) {
     if (how === 'file') await page.setInputFiles('[data-testid=open-file]', file);
     else await page.evaluate((n) => { location.hash = `url=data/${n}`; }, name);
     const s = await opened(name);
-    assert.equal(await page.evaluate(() => window.__scorchParseSlices), 1, 'read whole');
+    // Read whole: by the import worker (1 slice), or — when the import worker itself was started after the hook
+    // was set, and so is silent too — by the page (no slices counted). Never in slices.
+    const slices = await page.evaluate(() => window.__scorchParseSlices);
+    assert.ok(slices === 1 || slices === undefined, `read whole, not in ${slices} slices`);
     assert.equal(s.total, nativeInfo(file).total, 'total = scorch info');
     const want = sha(execFileSync(CLI, ['fold', '--threads', '1', file], { maxBuffer: 1 << 28 }));
     assert.equal(await exportedFolded(page), want, 'folded export = scorch fold --threads 1');
