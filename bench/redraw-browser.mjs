@@ -1,7 +1,7 @@
 // Redraw benchmark (not a test): headless Chromium, the release build in dist/. Opens a synthetic profile whose
 // call tree has about one million nodes (`__scorchBenchTree`), then
 //   - zoom: clicks a frame (zoom in) and presses Esc (zoom out), 40 times at seeded random points;
-//   - hover: moves the mouse to 200 seeded random points over the graph;
+//   - hover: moves the mouse to 200 seeded random points over the graph (and times the tooltip's change too);
 // and reports, per kind, the time the paint took — for a zoom the whole graph (wasm: layout to pixels to canvas,
 // `__scorchPaintTimes`), for a hover the outline on the overlay canvas (`__scorchOverlayTimes`) — and the time
 // from the event to the end of the paint it caused (the `bench:paint` mark), median and 95th percentile.
@@ -30,9 +30,21 @@ const loadMs = Date.now() - t0;
 await page.waitForTimeout(500);
 const box = await page.evaluate(() => document.querySelector('[data-testid=flame-canvas]').getBoundingClientRect().toJSON());
 
-/** Runs `act` (which dispatches one event) and waits for the paint it causes: [paint ms, event→painted ms]. */
+// The tooltip's last change (its text or its place), for hover → tooltip shown.
+await page.evaluate(() => {
+  window.__tipChanged = 0;
+  new MutationObserver((ms) => {
+    if (ms.some((m) => (m.target.closest?.('[data-testid=tooltip]') ?? m.target.parentElement?.closest('[data-testid=tooltip]'))
+      || [...m.addedNodes].some((n) => n.matches?.('[data-testid=tooltip]') || n.querySelector?.('[data-testid=tooltip]')))) {
+      window.__tipChanged = performance.now();
+    }
+  }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['style'] });
+});
+
+/** Runs `act` (which dispatches one event) and waits for the paint it causes: [paint ms, event→painted ms,
+ *  event→tooltip changed ms (hover only; null when the tooltip did not change, e.g. over no frame)]. */
 async function measure(act, which) {
-  await page.evaluate(() => { window.__scorchPaintTimes(); window.__scorchOverlayTimes(); });
+  await page.evaluate(() => { window.__scorchPaintTimes(); window.__scorchOverlayTimes(); window.__tipChanged = 0; });
   const before = await page.evaluate(() => performance.getEntriesByName('bench:paint').at(-1)?.startTime ?? 0);
   const start = await page.evaluate(() => performance.now());
   await act();
@@ -45,10 +57,11 @@ async function measure(act, which) {
     return null;
   }, before);
   const paints = await page.evaluate((w) => (w === 'hover' ? window.__scorchOverlayTimes() : window.__scorchPaintTimes()), which);
-  return end === null || paints.length === 0 ? null : [paints.at(-1), end - start];
+  const tip = await page.evaluate(() => window.__tipChanged);
+  return end === null || paints.length === 0 ? null : [paints.at(-1), end - start, tip > start ? tip - start : null];
 }
 
-const zoomPaint = [], zoomLatency = [], hoverPaint = [], hoverLatency = [];
+const zoomPaint = [], zoomLatency = [], hoverPaint = [], hoverLatency = [], tipLatency = [];
 for (let i = 0; i < (process.env.ZOOMS ? +process.env.ZOOMS : 40); i++) {
   const x = box.left + rand() * box.width, y = box.top + box.height * (0.55 + rand() * 0.4);
   for (const act of [() => page.mouse.click(x, y), () => page.keyboard.press('Escape')]) {
@@ -59,12 +72,12 @@ for (let i = 0; i < (process.env.ZOOMS ? +process.env.ZOOMS : 40); i++) {
 for (let i = 0; i < (process.env.HOVERS ? +process.env.HOVERS : 200); i++) {
   const x = box.left + rand() * box.width, y = box.top + box.height * (0.3 + rand() * 0.7);
   const r = await measure(() => page.mouse.move(x, y), 'hover');
-  if (r) { hoverPaint.push(r[0]); hoverLatency.push(r[1]); }
+  if (r) { hoverPaint.push(r[0]); hoverLatency.push(r[1]); if (r[2] !== null) tipLatency.push(r[2]); }
 }
 console.log(JSON.stringify({
   nodes: treeNodes, load_ms: loadMs, canvas: `${Math.round(box.width)}×${Math.round(box.height)} CSS px`,
   zoom: { paint_ms: stats(zoomPaint), event_to_painted_ms: stats(zoomLatency) },
-  hover: { paint_ms: stats(hoverPaint), event_to_painted_ms: stats(hoverLatency) },
+  hover: { paint_ms: stats(hoverPaint), event_to_painted_ms: stats(hoverLatency), event_to_tooltip_ms: stats(tipLatency) },
 }, null, 2));
 await b.close();
 await server.close();
