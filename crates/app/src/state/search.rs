@@ -144,11 +144,5 @@ pub fn selected_weights(data: &Arc<FlameData>, f: &str) -> (u64, u64) {
 }
 
 fn walk_selected_weights(data: &FlameData, f: &str) -> (u64, u64) {
-    let mask = selected_mask(data, f);
-    let total = scorch_core::analysis::search::matched_total(&data.tree, &mask);
-    let own = (1..data.tree.len())
-        .filter(|&n| data.node_in(&mask, NodeId(n as u32)))
-        .filter_map(|n| data.tree.self_w.get(n).copied())
-        .fold(0u64, u64::saturating_add);
-    (total, own)
+    scorch_core::analysis::search::matched_weights(&data.tree, &selected_mask(data, f))
 }

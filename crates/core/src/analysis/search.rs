@@ -113,23 +113,52 @@ impl Matcher {
 /// The weight of the samples whose path has a match, each counted once (flamegraph.pl's "Matched"): the sum of
 /// the totals of matching nodes that have no matching ancestor. `frame_mask` is per frame id.
 pub fn matched_total(tree: &CallTree, frame_mask: &[bool]) -> u64 {
+    matched_weights(tree, frame_mask).0
+}
+
+/// [`matched_total`] and the self weight of every matching node, summed: a function's total and self in a view,
+/// in one pass over the tree.
+pub fn matched_weights(tree: &CallTree, frame_mask: &[bool]) -> (u64, u64) {
     let is_match = |n: usize| {
         tree.frame
             .get(n)
             .is_some_and(|&f| f != ROOT_FRAME && frame_mask.get(f.idx()).copied().unwrap_or(false))
     };
     let mut covered = vec![false; tree.len()];
-    let mut sum = 0u64;
+    let (mut sum, mut own) = (0u64, 0u64);
     for n in 1..tree.len() {
         let par = tree.parent.get(n).copied().unwrap_or(0) as usize;
         let above = covered.get(par).copied().unwrap_or(false);
         let m = is_match(n);
-        if m && !above {
-            sum = sum.saturating_add(tree.total.get(n).copied().unwrap_or(0));
+        if m {
+            own = own.saturating_add(tree.self_w.get(n).copied().unwrap_or(0));
+            if !above {
+                sum = sum.saturating_add(tree.total.get(n).copied().unwrap_or(0));
+            }
         }
         if let Some(c) = covered.get_mut(n) {
             *c = above || m;
         }
     }
-    sum
+    (sum, own)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::folded::parse;
+    use crate::view::calltree::Order;
+
+    #[test]
+    fn a_function_weighed_once_where_it_nests() {
+        // By hand: every sample but b's passes through a — total 2 + 4 + 1 = 7, the inner a of a;b;a not counted
+        // again; self 2 (the inner a) + 1. b: a;b;a, a;b and b — total 2 + 4 + 3 = 9; self 4 + 3.
+        let p = parse(b"a;b;a 2\na;b 4\na 1\nb 3\n").unwrap();
+        let t = CallTree::from_profile(&p, Order::Alphabetical);
+        let of = |name: &str| matched_weights(&t, &Matcher::Exact(name.into()).frame_mask(&p));
+        assert_eq!(of("a"), (7, 3));
+        assert_eq!(of("b"), (9, 7));
+        assert_eq!(matched_total(&t, &Matcher::Exact("b".into()).frame_mask(&p)), 9);
+        assert_eq!(of("c"), (0, 0));
+    }
 }
