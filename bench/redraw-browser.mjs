@@ -5,7 +5,7 @@
 // and reports, per kind, the time the paint took — for a zoom the whole graph (wasm: layout to pixels to canvas,
 // `__scorchPaintTimes`), for a hover the outline on the overlay canvas (`__scorchOverlayTimes`) — and the time
 // from the event to the end of the paint it caused (the `bench:paint` mark), median and 95th percentile.
-// Usage: node bench/redraw-browser.mjs [NODES]   (after ./scripts/test.sh or
+// Usage: [SCORCH_DIST=folder] node bench/redraw-browser.mjs [NODES]   (after ./scripts/test.sh or
 //   `. scripts/env.sh && trunk build --release --features testing`: the hooks it calls are in test builds only)
 import { serve, browser } from '../tests/e2e/harness.mjs';
 
@@ -15,7 +15,7 @@ const stats = (xs) => ({ n: xs.length, median: +pct(xs, 0.5).toFixed(2), p95: +p
 let seed = 12345;
 const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
 
-const server = await serve();
+const server = await serve(process.env.SCORCH_DIST || undefined);
 const b = await browser();
 const { page } = b;
 await page.goto(server.url);
