@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, waitForProfile, openFile, outFile, ROOT } from './harness.mjs';
+import { serve, browser, waitForProfile, openFile, settle, outFile, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'pprof');
 const NAME = 'parca-profile-with-labels.pb.gz';
@@ -38,6 +38,7 @@ async function waitForGraph(page, focus = null) {
     const g = window.__scorchGraph?.();
     return g && g.focus === f && g.nodes.length > 0 && !document.querySelector('[data-testid=graph-building]');
   }, focus, { timeout: 60000 });
+  await settle(page);
   return graph(page);
 }
 /** Drags the graph until node `name`'s centre is on the canvas, well inside; returns that node. */
@@ -183,6 +184,7 @@ async function waitForPruned(page, want) {
     return g && (w.count === undefined || g.node_count === w.count) && (w.nodes === undefined || g.node_fraction === w.nodes)
       && (w.edges === undefined || g.edge_fraction === w.edges) && !document.querySelector('[data-testid=graph-building]');
   }, want, { timeout: 60000 });
+  await settle(page);
   return graph(page);
 }
 /** The graph on the page is the CLI's for these flags: nodes (names, flat, cum, in pprof's order), edges, total,

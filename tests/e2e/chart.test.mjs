@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, browser, waitForProfile, outFile, ROOT, FIXTURES } from './harness.mjs';
+import { serve, browser, waitForProfile, settle, outFile, ROOT, FIXTURES } from './harness.mjs';
 
 const MADE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made');
 let server;
@@ -45,6 +45,7 @@ async function openChart(page) {
     const c = document.querySelector('[data-testid=chart-canvas]');
     return c && Number(c.dataset.boxes) > 0 && c.width > 0;
   });
+  await settle(page);
 }
 
 test('the chart at a sample\'s time draws exactly that sample\'s stack', async () => {
@@ -128,6 +129,7 @@ test('a heatmap selection zooms the chart; a ruler drag sets the heatmap range',
   const inRange = SAMPLES.filter((s) => s.t >= BigInt(h.rangeStartNs) && s.t < BigInt(h.rangeEndNs))
     .reduce((sum, s) => sum + s.w, 0n);
   await page.waitForFunction((n) => document.querySelector('[data-testid=status]').dataset.total === n, String(inRange));
+  await settle(page);
 
   // Keyboard: + zooms in around the middle, 0 shows the whole chart.
   await page.focus('[data-testid=chart-canvas]');
