@@ -293,5 +293,18 @@ test('a view counts as pending from the action that asks for it until it is show
   await settle(page);
   assert.equal(await row(page, 'lex'), 3, 'the plain graph again');
   assert.equal(await page.evaluate(() => window.__scorchViewsPending()), 0);
+  // The call graph is asked for by its component once mounted (a microtask after the click), and its request
+  // goes out a task later still: pending in the task after the click all the same, until it is drawn.
+  const graphPending = await page.evaluate(() => {
+    document.querySelector('[data-testid=view-mode-graph]').click();
+    return new Promise((resolve) => setTimeout(() => resolve(window.__scorchViewsPending()), 0));
+  });
+  assert.ok(graphPending >= 1, `the call graph is pending in the task after the click (${graphPending})`);
+  await settle(page);
+  const g = await page.evaluate(() => window.__scorchGraph());
+  assert.ok(g && g.nodes.length === facts.functions, `settled: the call graph is shown (${g?.nodes.length} nodes)`);
+  assert.equal(await page.locator('[data-testid=graph-building]').count(), 0);
+  await page.click('[data-testid=view-mode-flame]');
+  await settle(page);
   assert.deepEqual(b.errors, []);
 });

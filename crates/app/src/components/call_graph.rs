@@ -133,7 +133,9 @@ pub fn CallGraphView() -> impl IntoView {
                 graph::warm_up();
             });
         }
+        let wanted = crate::state::rebuild::Wanted::asked();
         leptos::task::spawn_local(async move {
+            let _wanted = wanted;
             // The request (and the profile, the first time the engine needs it) goes in a task of its own,
             // not in the one that switched the view and mounted this.
             crate::worker::yield_now().await;

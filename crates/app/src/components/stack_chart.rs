@@ -126,7 +126,9 @@ pub fn StackChartView() -> impl IntoView {
         }
         let t0 = now();
         building.set(true);
+        let wanted = crate::state::rebuild::Wanted::asked();
         leptos::task::spawn_local(async move {
+            let _wanted = wanted;
             let r = worker_build::build(
                 Channel::Chart,
                 shown.key,

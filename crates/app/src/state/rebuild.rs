@@ -96,10 +96,33 @@ fn done(d: &'static std::thread::LocalKey<Cell<u64>>, gen: u64) {
     d.with(|c| c.set(c.get().max(gen)));
 }
 
-/// How many of the main graph, the sandwich and the function table are wanted and not shown yet: from the
+thread_local! {
+    /// [`Wanted`]s alive.
+    static WANTED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A view a component asked the engine for (the stack chart, the call graph, a function's source lines), counted
+/// by [`views_waiting`] from the effect that asks for it until this is dropped — with the task that builds and
+/// shows it: once it is shown, has failed, or a newer one replaced it.
+pub struct Wanted(());
+
+impl Wanted {
+    pub fn asked() -> Wanted {
+        WANTED.with(|w| w.set(w.get() + 1));
+        Wanted(())
+    }
+}
+
+impl Drop for Wanted {
+    fn drop(&mut self) {
+        WANTED.with(|w| w.set(w.get().saturating_sub(1)));
+    }
+}
+
+/// How many views are wanted and not shown yet: the main graph, the sandwich and the function table from the
 /// moment they are asked for (synchronously, in the action that changed the view) until their answer is shown,
-/// fails, or is given up. The test hooks read it (`window.__scorchViewsPending`), so a test reads numbers only
-/// once the view it asked for is on the page.
+/// fails, or is given up, and the [`Wanted`] views of components. The test hooks read it
+/// (`window.__scorchViewsPending`), so a test reads numbers only once the view it asked for is on the page.
 pub fn views_waiting() -> usize {
     [
         (&MAIN_GEN, &MAIN_DONE),
@@ -109,6 +132,7 @@ pub fn views_waiting() -> usize {
     .into_iter()
     .filter(|(g, d)| current(g) > current(d))
     .count()
+        + WANTED.with(Cell::get)
 }
 
 /// The flame graph of job `job` of `shown` under `view`, built in a worker on `channel`. `Ok(None)`: a newer
