@@ -169,7 +169,8 @@ export async function openFile(page, file, name) {
 
 /** Waits until every view the page wants is shown (`window.__scorchViewsPending()`: the main graph, the sandwich and
  *  the function table count from the moment the action that changed the view asked for them — synchronously, in the
- *  click, key or input that did — until their answer is shown; every other view while the view engine builds it), then
+ *  click, key or input that did — until their answer is shown; the stack chart, the call graph and source lines from
+ *  the effect that asks for them, a microtask after the action, until shown; any request while the engine has it), then
  *  until the flame canvas's position, size and shown graph and the status line stay the same for three animation
  *  frames (the new graph drawn). Call it after any action that changes the view and before reading what it shows. */
 export async function settle(page) {
