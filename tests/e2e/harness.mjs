@@ -192,14 +192,6 @@ export async function settle(page) {
   }));
 }
 
-/** Runs `action` (a click, key or fill that changes the view), then `settle`s: the numbers read next are the new
- *  view's. */
-export async function act(page, action) {
-  const r = await action();
-  await settle(page);
-  return r;
-}
-
 /** CSS-px centre of the frame at unit-space x (0..1) and depth, relative to the page. */
 export async function framePoint(page, x, depth) {
   return page.evaluate(([x, depth]) => {
