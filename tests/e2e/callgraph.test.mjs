@@ -362,3 +362,24 @@ test('an engine that never starts: the graph view says so and the profile stays;
     assert.deepEqual(d.errors.filter((e) => !e.includes('Failed to load resource')), []);
   } finally { await d.close(); }
 });
+
+test('the call graph shown and left within one frame: no page error, and the page goes on', async () => {
+  // The graph asks for a paint when it mounts; left before that frame, the paint found its signals disposed and
+  // panicked, which ends the page's wasm (the previous build, both engines).
+  const d = await browser();
+  try {
+    await d.page.goto(`${server.url}#url=${encodeURIComponent('/pprof/' + NAME)}`);
+    await waitForProfile(d.page, NAME);
+    await d.page.evaluate(() => new Promise((resolve) => {
+      document.querySelector('[data-testid=view-mode-graph]').click();
+      setTimeout(() => { document.querySelector('[data-testid=view-mode-flame]').click(); resolve(); }, 0);
+    }));
+    await d.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.deepEqual(d.errors, []);
+    await settle(d.page);
+    await d.page.keyboard.press('7');
+    const g = await waitForGraph(d.page);
+    assert.equal(g.nodes.length, cliGraph().nodes.length);
+    assert.deepEqual(d.errors.filter((e) => !e.includes('Failed to load resource')), []);
+  } finally { await d.close(); }
+});

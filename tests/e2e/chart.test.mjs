@@ -237,3 +237,23 @@ test('two threads chosen: one lane each, a lane at a sample\'s time draws that t
   assert.deepEqual(b.errors, []);
   await b.close();
 });
+
+test('the chart shown and left within one frame: no page error, and the page goes on', async () => {
+  // The chart asks for a paint when it mounts; left before that frame, the paint found its signals disposed and
+  // panicked, which ends the page's wasm (the previous build, both engines).
+  const b = await browser();
+  const { page } = b;
+  await page.goto(`${server.url}#url=${encodeURIComponent('/made/threads.txt')}`);
+  await waitForProfile(page, 'threads.txt');
+  await page.evaluate(() => new Promise((resolve) => {
+    document.querySelector('[data-testid=view-mode-chart]').click();
+    setTimeout(() => { document.querySelector('[data-testid=view-mode-flame]').click(); resolve(); }, 0);
+  }));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.deepEqual(b.errors, []);
+  await settle(page);
+  await page.click('[data-testid=view-mode-chart]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart-canvas]')?.dataset.boxes) > 0);
+  assert.deepEqual(b.errors, []);
+  await b.close();
+});

@@ -202,7 +202,11 @@ pub fn StackChartView() -> impl IntoView {
         }
     };
     let paint = move || {
-        let (Some(Some(canvas)), Some(d)) = (canvas_ref.try_get_untracked(), data.get_untracked()) else {
+        // `try_`: a paint asked for in the frame the chart left the page in (a view switched within one frame)
+        // finds its signals disposed, and paints nothing.
+        let (Some(Some(canvas)), Some(d)) =
+            (canvas_ref.try_get_untracked(), data.try_get_untracked().flatten())
+        else {
             return;
         };
         let g = geom(&d);
