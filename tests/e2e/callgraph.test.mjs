@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, waitForProfile, openFile, outFile, ROOT } from './harness.mjs';
+import { serve, browser, waitForProfile, openFile, settle, outFile, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'pprof');
 const NAME = 'parca-profile-with-labels.pb.gz';
@@ -38,6 +38,7 @@ async function waitForGraph(page, focus = null) {
     const g = window.__scorchGraph?.();
     return g && g.focus === f && g.nodes.length > 0 && !document.querySelector('[data-testid=graph-building]');
   }, focus, { timeout: 60000 });
+  await settle(page);
   return graph(page);
 }
 /** Drags the graph until node `name`'s centre is on the canvas, well inside; returns that node. */
@@ -183,6 +184,7 @@ async function waitForPruned(page, want) {
     return g && (w.count === undefined || g.node_count === w.count) && (w.nodes === undefined || g.node_fraction === w.nodes)
       && (w.edges === undefined || g.edge_fraction === w.edges) && !document.querySelector('[data-testid=graph-building]');
   }, want, { timeout: 60000 });
+  await settle(page);
   return graph(page);
 }
 /** The graph on the page is the CLI's for these flags: nodes (names, flat, cum, in pprof's order), edges, total,
@@ -357,6 +359,27 @@ test('an engine that never starts: the graph view says so and the profile stays;
     const cli = cliGraph();
     assert.deepEqual(g.nodes.map((n) => [n.name, n.cum]), cli.nodes.map((n) => [n.name, String(n.cum)]));
     assert.equal(g.edges, cli.edges.length);
+    assert.deepEqual(d.errors.filter((e) => !e.includes('Failed to load resource')), []);
+  } finally { await d.close(); }
+});
+
+test('the call graph shown and left within one frame: no page error, and the page goes on', async () => {
+  // The graph asks for a paint when it mounts; left before that frame, the paint found its signals disposed and
+  // panicked, which ends the page's wasm (the previous build, both engines).
+  const d = await browser();
+  try {
+    await d.page.goto(`${server.url}#url=${encodeURIComponent('/pprof/' + NAME)}`);
+    await waitForProfile(d.page, NAME);
+    await d.page.evaluate(() => new Promise((resolve) => {
+      document.querySelector('[data-testid=view-mode-graph]').click();
+      setTimeout(() => { document.querySelector('[data-testid=view-mode-flame]').click(); resolve(); }, 0);
+    }));
+    await d.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.deepEqual(d.errors, []);
+    await settle(d.page);
+    await d.page.keyboard.press('7');
+    const g = await waitForGraph(d.page);
+    assert.equal(g.nodes.length, cliGraph().nodes.length);
     assert.deepEqual(d.errors.filter((e) => !e.includes('Failed to load resource')), []);
   } finally { await d.close(); }
 });

@@ -70,6 +70,7 @@ test('key 5 shows the call tree; walking a path by keyboard gives the CLI’s to
   const fold = foldTree();
   await page.keyboard.press('5');
   await page.waitForSelector('[data-testid=call-tree] [data-testid=ct-row]');
+  await settle(page);
   // Row 0 is the root, expanded; the grid has the focus.
   let f = await focused(page);
   assert.deepEqual([f.name, f.total, f.level, f.expanded], ['all', fold.total, 1, 'true']);
@@ -150,6 +151,7 @@ test('selection: a row selects its function; a frame selected in the flame graph
   await page.waitForFunction((n) => document.querySelector('[data-testid=selected-name]')?.textContent === n, f.name);
   await page.keyboard.press('1');
   await page.waitForSelector('[data-testid=flame-canvas]');
+  await settle(page);
   assert.equal(await page.evaluate(() => document.querySelector('[data-testid=selected-name]')?.textContent), f.name);
   // Clicking a frame in the flame graph (a deep one, not shown in the table yet) selects it; the table reveals it.
   const heavy = [];
@@ -160,6 +162,7 @@ test('selection: a row selects its function; a frame selected in the flame graph
   await page.mouse.click(pt[0], pt[1]);
   await page.waitForFunction((n) => document.querySelector('[data-testid=selected-name]')?.textContent === n, name);
   await page.keyboard.press('5');
+  await settle(page);
   await page.waitForFunction((n) => {
     const g = document.querySelector('[data-testid=call-tree]');
     return g && document.getElementById(g.getAttribute('aria-activedescendant'))?.dataset.name === n;
@@ -188,6 +191,7 @@ test('the inverted checkbox shows the bottom-up tree of `scorch fold --invert`',
   const f = await focused(page);
   assert.deepEqual([f.name, f.total, f.self, f.level], [leaf, lnode.total, lnode.self, 3], proc);
   await page.click('[data-testid=ct-inverted]');
+  await settle(page);
 });
 
 test('a million-row-class tree keeps few rows in the DOM', async () => {

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, browser, waitForProfile, outFile, ROOT, FIXTURES } from './harness.mjs';
+import { serve, browser, waitForProfile, settle, outFile, ROOT, FIXTURES } from './harness.mjs';
 
 const MADE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made');
 let server;
@@ -45,6 +45,7 @@ async function openChart(page) {
     const c = document.querySelector('[data-testid=chart-canvas]');
     return c && Number(c.dataset.boxes) > 0 && c.width > 0;
   });
+  await settle(page);
 }
 
 test('the chart at a sample\'s time draws exactly that sample\'s stack', async () => {
@@ -128,6 +129,7 @@ test('a heatmap selection zooms the chart; a ruler drag sets the heatmap range',
   const inRange = SAMPLES.filter((s) => s.t >= BigInt(h.rangeStartNs) && s.t < BigInt(h.rangeEndNs))
     .reduce((sum, s) => sum + s.w, 0n);
   await page.waitForFunction((n) => document.querySelector('[data-testid=status]').dataset.total === n, String(inRange));
+  await settle(page);
 
   // Keyboard: + zooms in around the middle, 0 shows the whole chart.
   await page.focus('[data-testid=chart-canvas]');
@@ -232,6 +234,26 @@ test('two threads chosen: one lane each, a lane at a sample\'s time draws that t
   await page.mouse.up();
   await page.waitForFunction((name) => decodeURIComponent(location.hash).includes(`sel=${name}`), s.stack.at(-1));
   await page.screenshot({ path: outFile('chart-lanes.png') });
+  assert.deepEqual(b.errors, []);
+  await b.close();
+});
+
+test('the chart shown and left within one frame: no page error, and the page goes on', async () => {
+  // The chart asks for a paint when it mounts; left before that frame, the paint found its signals disposed and
+  // panicked, which ends the page's wasm (the previous build, both engines).
+  const b = await browser();
+  const { page } = b;
+  await page.goto(`${server.url}#url=${encodeURIComponent('/made/threads.txt')}`);
+  await waitForProfile(page, 'threads.txt');
+  await page.evaluate(() => new Promise((resolve) => {
+    document.querySelector('[data-testid=view-mode-chart]').click();
+    setTimeout(() => { document.querySelector('[data-testid=view-mode-flame]').click(); resolve(); }, 0);
+  }));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.deepEqual(b.errors, []);
+  await settle(page);
+  await page.click('[data-testid=view-mode-chart]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart-canvas]')?.dataset.boxes) > 0);
   assert.deepEqual(b.errors, []);
   await b.close();
 });

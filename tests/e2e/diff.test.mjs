@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { openApp, openFile, nativeInfo, waitForProfile, pixelAt, outFile, ROOT } from './harness.mjs';
+import { openApp, openFile, nativeInfo, waitForProfile, settle, pixelAt, outFile, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'diff');
 let app, b;
@@ -42,6 +42,7 @@ test('compare two profiles: the legend says the direction, a frame that grew is 
   await waitForProfile(page, 'inf-diff-before.txt');
   await page.setInputFiles('[data-testid=compare-file]', path.join(DATA, 'inf-diff-after.txt'));
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  await settle(page);
   const l = await legend(page);
   assert.equal(l.base, 'inf-diff-before.txt');
   assert.equal(l.target, 'inf-diff-after.txt');
@@ -69,6 +70,7 @@ test('swap inverts every number and the words follow', async () => {
   const { page } = b;
   await page.click('[data-testid=diff-swap]');
   await page.waitForFunction(() => document.querySelector('[data-testid=diff-legend]').dataset.base === 'inf-diff-after.txt');
+  await settle(page);
   const l = await legend(page);
   assert.equal(l.target, 'inf-diff-before.txt');
   assert.match(l.text, /base \(before\): inf-diff-after\.txt · 80 samples/);
@@ -80,6 +82,7 @@ test('swap inverts every number and the words follow', async () => {
   assert.ok(px[2] > px[0] + 40, `now shrank → blue, got ${px}`);
   await page.click('[data-testid=diff-swap]');
   await page.waitForFunction(() => document.querySelector('[data-testid=diff-legend]').dataset.base === 'inf-diff-before.txt');
+  await settle(page);
 });
 
 test('frames only in the base: reachable with base widths and in the movers table', async () => {
@@ -87,10 +90,12 @@ test('frames only in the base: reachable with base widths and in the movers tabl
   assert.equal(await point(page, '0xF1BDE348'), null, 'no width in the target');
   await page.click('[data-testid=diff-widths]');
   await page.waitForFunction(() => document.querySelector('[data-testid=diff-legend]').dataset.widths === 'base');
+  await settle(page);
   const t = await hover(page, '0xF1BDE348');
   assert.equal(t.targetSelf, '0 samples (0.00 %)');
   assert.match(t.baseSelf, /^1 sample \(1\.54 %\)$/);
   await page.click('[data-testid=diff-widths]');
+  await settle(page);
   await page.click('[data-testid=movers-toggle]');
   const rows = await page.$$eval('[data-testid=mover-row]', (r) => r.map((x) => [...x.children].map((c) => c.textContent)));
   assert.equal(rows[0][0], '__srcu_read_unlock');
@@ -100,6 +105,7 @@ test('frames only in the base: reachable with base widths and in the movers tabl
   await page.screenshot({ path: outFile('diff-movers.png') });
   await page.click('[data-testid=diff-exit]');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'folded');
+  await settle(page);
   assert.deepEqual(b.errors, []);
 });
 
@@ -108,13 +114,16 @@ test('a two-count (difffolded) file opens as a diff by itself', async () => {
   const f = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'folded', 'inf-perf-cycles-instructions-01-collapsed-all-diff.txt');
   await page.setInputFiles('[data-testid=open-file]', f);
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  await settle(page);
   const l = await legend(page);
   assert.match(l.base, /collapsed-all-diff\.txt \(first counts\)$/);
   assert.match(l.target, /collapsed-all-diff\.txt \(second counts\)$/);
   await page.click('[data-testid=diff-swap]');
   await page.waitForFunction(() => /second counts/.test(document.querySelector('[data-testid=diff-legend]').dataset.base));
+  await settle(page);
   await page.click('[data-testid=diff-exit]');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'folded');
+  await settle(page);
 });
 
 // `scorch diff`'s header rows (name → [base, target, differs]), an independent path to the same facts.
@@ -137,6 +146,7 @@ test('the diff header lists both sides\' facts and marks the ones that differ, a
   await waitForProfile(page, 'before.pb.gz');
   await page.setInputFiles('[data-testid=compare-file]', path.join(GO, 'after.pb.gz'));
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  await settle(page);
   // 213 samples against 136: more than 1.5× apart, the only fact marked.
   assert.equal(await page.getAttribute('[data-testid=diff-facts-line]', 'data-differs'), 'samples');
   assert.match(await page.textContent('[data-testid=diff-facts-line]'), /≠ samples: 213 → 136/);
@@ -148,6 +158,7 @@ test('the diff header lists both sides\' facts and marks the ones that differ, a
   await page.screenshot({ path: outFile('diff-facts.png') });
   await page.click('[data-testid=diff-exit]');
   await page.waitForFunction(() => !document.querySelector('[data-testid=diff-legend]'));
+  await settle(page);
   assert.deepEqual(b.errors, []);
 });
 
@@ -159,6 +170,7 @@ test('a CPU profile against a heap profile is refused, naming both sample types,
   const before = await page.getAttribute('[data-testid=status]', 'data-total');
   await page.setInputFiles('[data-testid=compare-file]', path.join(P, 'parca-alloc_space_delta.pb.gz'));
   await page.waitForSelector('[data-testid=diff-refused]');
+  await settle(page);
   const text = await page.textContent('[data-testid=diff-refused]');
   // The open file is the base (before), the compared one the target (after).
   assert.match(text, /their sample types differ: base is cpu \(nanoseconds\), target is inuse_space \(bytes\)/);
@@ -171,9 +183,11 @@ test('a CPU profile against a heap profile is refused, naming both sample types,
   await page.screenshot({ path: outFile('diff-refused.png') });
   await page.click('[data-testid=diff-anyway]');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  await settle(page);
   assert.equal(await page.$('[data-testid=diff-refused]'), null);
   await page.click('[data-testid=diff-exit]');
   await page.waitForFunction(() => !document.querySelector('[data-testid=diff-legend]'));
+  await settle(page);
   assert.deepEqual(b.errors, []);
 });
 
@@ -182,6 +196,7 @@ test('movers carry the 95 % interval of each change, and changes within noise ar
   await openFile(page, path.join(DATA, 'inf-diff-before.txt'), 'inf-diff-before.txt');
   await page.setInputFiles('[data-testid=compare-file]', path.join(DATA, 'inf-diff-after.txt'));
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  await settle(page);
   if (!(await page.$('[data-testid=movers-table]'))) await page.click('[data-testid=movers-toggle]');
   await page.waitForSelector('[data-testid=movers-table]');
   const rows = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-testid=mover-row]')]
@@ -196,5 +211,6 @@ test('movers carry the 95 % interval of each change, and changes within noise ar
   assert.deepEqual(rows.fsnotify, { ci: '-34.39 to -3.47 pp', noise: false });
   await page.click('[data-testid=diff-exit]');
   await page.waitForFunction(() => !document.querySelector('[data-testid=diff-legend]'));
+  await settle(page);
   assert.deepEqual(b.errors, []);
 });

@@ -113,6 +113,7 @@ test('the search term stays across view changes', async () => {
   assert.equal(await page.inputValue('[data-testid=search]'), 'hash');
   assert.equal(await matched(page), String(401 / 3875 * 100));
   await page.selectOption('[data-testid=weight-select]', 'weight');
+  await settle(page);
   await page.click('[data-testid=view-mode-flame]');
   await search(page, '');
 });
@@ -122,6 +123,7 @@ test('function table: every function with exact self and total, sortable, filter
   for (const file of [FILES.perf, FILES.pprof, FILES.folded]) {
     await open(file);
     await page.click('[data-testid=view-mode-functions]');
+    await settle(page); // the table comes from the view engine
     await page.locator('[data-testid=fn-row]').first().waitFor();
     const tsv = scorch('top', '-n', '0', '--tsv', file).trim().split('\n').map((l) => l.split('\t'));
     const count = Number(await page.getAttribute('[data-testid=function-count]', 'data-matching'));
@@ -134,6 +136,7 @@ test('function table: every function with exact self and total, sortable, filter
   // share's 95 % interval is ± 0.96 pp (statsmodels' Wilson interval of 401 of 3,875 samples: 9.43–11.35 %).
   await open(FILES.perf);
   await page.click('[data-testid=view-mode-functions]');
+  await settle(page);
   const row = page.locator('[data-testid=fn-row][data-name=hash_bytes]');
   assert.deepEqual(await row.locator('td').allTextContents(),
     ['401.20 ms', '10.3 %', '402.21 ms', '10.3 %', '±1.0', '400', '401', 'hash_bytes']);
@@ -162,7 +165,9 @@ test('sandwich: callers above and callees below, both weighing the function tota
   for (const [file, fn] of [[FILES.perf, 'handle_request'], [FILES.pprof, 'math/big.nat.add'], [FILES.folded, 'alloc::vec::Vec<u64>::Integer_encode_all']]) {
     await open(file);
     await page.click('[data-testid=view-mode-sandwich]');
+    await settle(page); // the table of the new profile
     await page.locator(`[data-testid=fn-row][data-name="${fn}"]`).click();
+    await settle(page); // both sides come from the view engine
     await page.locator('[data-testid=callers-canvas]').waitFor();
     await page.locator('[data-testid=callees-canvas]').waitFor();
     await page.waitForTimeout(100);
@@ -259,6 +264,7 @@ test('transforms: focus, merge, hide, ignore, show-from, collapse recursion — 
   // Hide a pattern on top of it: hash_bytes disappears, its weight stays with handle_request.
   await search(page, 'hash_bytes');
   await page.click('[data-testid=tx-hide]');
+  await settle(page);
   await search(page, '');
   assert.equal(await point(page, 'hash_bytes'), null);
   assert.equal(await total(), nativeTotal(DEMO, 'focus:handle_request', 'hide::hash_bytes'));
@@ -302,13 +308,18 @@ test('transforms: focus, merge, hide, ignore, show-from, collapse recursion — 
   assert.equal(depth, String(scorch('fold', '--transform', 'rec:f', path.join(FIXTURES, 'recursive.folded'))
     .trim().split('\n').reduce((m, l) => Math.max(m, l.split(' ')[0].split(';').length), 0) + 1));
   await page.click('[data-testid=transform-remove]');
+  await settle(page);
   await page.click('[data-testid=tx-drec]');
+  await settle(page);
   assert.deepEqual(await chips(), ['collapse direct recursion: f×']);
   await page.click('[data-testid=transform-remove]');
+  await settle(page);
   await page.click('[data-testid=tx-merge]');
+  await settle(page);
   assert.equal(await point(page, 'f'), null, 'merged away');
   assert.equal(await total(), '10');
   await page.click('[data-testid=transform-remove]');
+  await settle(page);
 });
 
 test('colour schemes: by name (same colour in every view), module, kind, self time; the legend says which', async () => {
@@ -356,10 +367,13 @@ test('keyboard: / focuses search, n next match, 1–4 switch views, r resets, ? 
   await page.waitForFunction(() => document.querySelector('[data-testid=flame-canvas]').dataset.zoom === '');
   await page.keyboard.press('2');
   await page.waitForSelector('[data-testid=view-mode-inverted].active');
+  await settle(page);
   await page.keyboard.press('4');
   await page.waitForSelector('[data-testid=function-table]');
+  await settle(page);
   await page.keyboard.press('1');
   await page.waitForSelector('[data-testid=view-mode-flame].active');
+  await settle(page);
   await page.keyboard.press('?');
   await page.waitForSelector('[data-testid=shortcuts]');
   assert.match(await page.textContent('[data-testid=shortcuts]'), /focus the search/);

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, browser, nativeInfo, waitForProfile, outFile, ROOT } from './harness.mjs';
+import { serve, browser, nativeInfo, waitForProfile, settle, outFile, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data');
 // The CLI's recordings (callgrind: crates/cli/tests/data/callgrind/PROVENANCE.md), served under /cli-data/.
@@ -64,6 +64,7 @@ test('each file opens by drop with the numbers the CLI gives', async () => {
       await page.waitForFunction((n) => document.querySelector('[data-testid=status]').dataset.total === n, want.samples);
       await page.selectOption('[data-testid=weight-select]', { label: 'weight' });
       await page.waitForFunction((t) => document.querySelector('[data-testid=status]').dataset.total === t, want.total);
+      await settle(page);
     }
   }
   assert.deepEqual(b.errors, []);

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, browser, waitForProfile, outFile, ROOT } from './harness.mjs';
+import { serve, browser, waitForProfile, settle, outFile, ROOT } from './harness.mjs';
 
 const DIR = path.join(ROOT, 'crates', 'cli', 'tests', 'data', 'lines');
 let server, b;
@@ -35,6 +35,7 @@ async function samplesType(page) {
   const value = await page.evaluate(() => [...document.querySelectorAll('[data-testid=event-select] option')]
     .find((o) => o.textContent.startsWith('samples')).value);
   await page.selectOption('[data-testid=event-select]', value);
+  await settle(page);
 }
 
 test('lines, files and addresses give the function table pprof\'s flat and cum, and the link keeps the choice', async () => {
@@ -44,9 +45,11 @@ test('lines, files and addresses give the function table pprof\'s flat and cum, 
   await page.setInputFiles('[data-testid=open-file]', path.join(DIR, 'cpu.pb.gz'));
   await waitForProfile(page, 'cpu.pb.gz');
   await page.keyboard.press('4');
+  await settle(page);
   await samplesType(page);
   for (const g of ['lines', 'files', 'addresses', 'functions']) {
     await page.selectOption('[data-testid=granularity-select]', g);
+    await settle(page); // the table at this granularity comes from the view engine
     const want = pprofTop(g);
     assert.ok(want.size >= 3, g);
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid=fn-row]').length === n, want.size);

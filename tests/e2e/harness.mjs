@@ -91,7 +91,7 @@ export async function watched(b, ms, body) {
         const s = document.querySelector('[data-testid=status]');
         const text = (id) => document.querySelector(`[data-testid=${id}]`)?.textContent;
         return JSON.stringify({ ...s?.dataset, text: s?.textContent, loading: text('progress-text'), error: text('error'),
-          views: window.__scorchViewRequests?.() });
+          views: window.__scorchViewRequests?.(), pending: window.__scorchViewsPending?.() });
       }).catch((e) => `(${e.message})`));
       reject(new Error([`no end after ${ms} ms`, `steps: ${steps.join(' · ')}`, `page: ${state}`,
         `console: ${b.log.length ? `\n  ${b.log.slice(-40).join('\n  ')}` : '(nothing)'}`].join('\n')));
@@ -167,17 +167,23 @@ export async function openFile(page, file, name) {
   return waitForProfile(page, name);
 }
 
-/** Waits until no view is being built by the view engine (`window.__scorchViewRequests`: every view besides the
- *  first flame graph comes from it, a few ms to seconds after it was asked for), then until the flame canvas's
- *  position and size stay the same for three animation frames. */
+/** Waits until every view the page wants is shown (`window.__scorchViewsPending()`: the main graph, the sandwich and
+ *  the function table count from the moment the action that changed the view asked for them — synchronously, in the
+ *  click, key or input that did — until their answer is shown; the stack chart, the call graph and source lines from
+ *  the effect that asks for them, a microtask after the action, until shown; any request while the engine has it), then
+ *  until the flame canvas's position, size and shown graph and the status line stay the same for three animation
+ *  frames (the new graph drawn). Call it after any action that changes the view and before reading what it shows. */
 export async function settle(page) {
   await page.evaluate(() => new Promise((resolve) => {
     let last = '', same = 0;
+    const pending = () => window.__scorchViewsPending?.() ?? window.__scorchViewRequests?.() ?? 0;
     const tick = () => {
-      if ((window.__scorchViewRequests?.() ?? 0) > 0) { same = 0; requestAnimationFrame(tick); return; }
+      if (pending() > 0) { same = 0; last = ''; requestAnimationFrame(tick); return; }
       const c = document.querySelector('[data-testid=flame-canvas]');
       const r = c?.getBoundingClientRect();
-      const now = r ? `${r.left},${r.top},${r.width},${r.height},${c.width},${c.height}` : '';
+      const s = document.querySelector('[data-testid=status]');
+      const now = [r ? `${r.left},${r.top},${r.width},${r.height},${c.width},${c.height},${c.dataset.shown}` : '',
+        s?.dataset.total, s?.dataset.loads].join('|');
       same = now === last ? same + 1 : 0;
       last = now;
       if (same >= 3) resolve(); else requestAnimationFrame(tick);

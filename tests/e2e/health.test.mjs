@@ -79,6 +79,7 @@ test('stack-health colours: a truncated stack\'s frame is red, the same frame in
   await page.selectOption('[data-testid=color-select]', 'health');
   assert.ok(near(await colourOf(page, 'shell_sort.constprop.0'), WHOLE), 'DWARF: whole');
   await page.selectOption('[data-testid=color-select]', 'name');
+  await settle(page);
   await open(page, NOFP);
   const before = await colourOf(page, 'shell_sort.constprop.0');
   assert.ok(!near(before, RED));
@@ -118,6 +119,7 @@ test('[truncated stack] groups the broken stacks, keeps the total, and travels i
     await fresh.page.goto(link);
     await waitForProfile(fresh.page, 'profile from the link');
     await fresh.page.locator('[data-testid=transform-chip]').waitFor();
+    await settle(fresh.page);
     assert.equal(await fresh.page.inputValue('[data-testid=color-select]'), 'health');
     assert.match(await fresh.page.textContent('[data-testid=transforms]'), /group truncated stacks/);
     assert.equal(await fresh.page.getAttribute('[data-testid=status]', 'data-total'), total);

@@ -62,6 +62,7 @@ test('Shift+drag selects a band: its total is the CLI\'s, and it holds the perio
   await page.setInputFiles('[data-testid=open-file]', FILE);
   await waitForProfile(page, 'periodic.txt');
   await page.selectOption('[data-testid=weight-select]', 'count');
+  await settle(page);
   let s = await state(page);
   assert.deepEqual([s.columns, s.rows], ['11', '50']);
   const origin = BigInt(s.originNs);
@@ -93,6 +94,7 @@ test('the band switch: every second\'s band equals fold --offsets; switching bac
   assert.equal(Number(s.total), cli('--range', '0.2', '10.3').total);
   await page.click('[data-testid=heatmap-clear]');
   await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs === '');
+  await settle(page);
 });
 
 test('stepping moves a band by its seconds, keeping its offsets', async () => {
@@ -120,6 +122,7 @@ test('compare a band (A) with another band (B)', async () => {
   const { page } = b;
   // A: seconds 2..3 at 200–300 ms (selected above); B: the same seconds at 500–600 ms.
   await page.click('[data-testid=heatmap-set-a]');
+  await settle(page);
   await drag(page, [2, 25], [3, 29]);
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
   await settle(page);
@@ -132,7 +135,9 @@ test('compare a band (A) with another band (B)', async () => {
   await page.screenshot({ path: outFile('heatmap-band-compare.png') });
   await page.click('[data-testid=diff-exit]');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'perf-script');
+  await settle(page);
   await page.click('[data-testid=heatmap-band]'); // band mode off again
+  await settle(page);
 });
 
 test('a band travels in a link: a fresh browser shows the same band and total', async () => {

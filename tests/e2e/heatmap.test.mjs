@@ -47,6 +47,7 @@ test('a selection shows exactly its samples; adjacent selections share none', as
   await page.setInputFiles('[data-testid=open-file]', FILE);
   await waitForProfile(page, 'fg-example-perf-stacks.txt.gz');
   await page.selectOption('[data-testid=weight-select]', 'count');
+  await settle(page);
   let s = await state(page);
   assert.deepEqual([s.columns, s.rows], ['11', '50']);
   const origin = BigInt(s.originNs);
@@ -90,11 +91,13 @@ test('two clicks, stepping by the range length, Esc', async () => {
   p = await cell(page, 6, 4);
   await page.mouse.click(p.x, p.y);
   await page.waitForFunction((x) => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs === x, String(origin + 5200000000n));
+  await settle(page);
   let s = await state(page);
   assert.equal(BigInt(s.rangeEndNs), origin + 6100000000n);
   assert.equal(Number(s.status_total), cliCount('5.2', '6.1'));
   await page.click('[data-testid=heatmap-next]');
   await page.waitForFunction((x) => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs === x, String(origin + 6100000000n));
+  await settle(page);
   s = await state(page);
   assert.equal(BigInt(s.rangeEndNs), origin + 7000000000n);
   assert.equal(Number(s.status_total), cliCount('6.1', '7'));
@@ -103,15 +106,19 @@ test('two clicks, stepping by the range length, Esc', async () => {
   await page.mouse.move(5, 5);
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs === '');
+  await settle(page);
 });
 
 test('compare two ranges: B against A', async () => {
   const { page } = b;
   await drag(page, [1, 0], [1, 49]);
   await page.waitForFunction(() => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs !== '');
+  await settle(page);
   await page.click('[data-testid=heatmap-set-a]');
+  await settle(page);
   await drag(page, [8, 0], [8, 49]);
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  await settle(page);
   const l = await page.evaluate(() => ({ ...document.querySelector('[data-testid=diff-legend]').dataset }));
   assert.match(l.base, /\[1\.000–2\.000 s\]$/);
   assert.match(l.target, /\[8\.000–9\.000 s\]$/);
@@ -121,6 +128,7 @@ test('compare two ranges: B against A', async () => {
   await page.screenshot({ path: outFile('heatmap-compare.png') });
   await page.click('[data-testid=diff-exit]');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'perf-script');
+  await settle(page);
 });
 
 test('a profile without timestamps says why there is no heatmap', async () => {

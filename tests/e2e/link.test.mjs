@@ -57,8 +57,10 @@ test('a link restores orientation, root, transforms, time range, zoom, selection
   await page.mouse.click(libc[0], libc[1]);
   await page.click('[data-testid=tx-merge]');
   await page.locator('[data-testid=transform-chip]').waitFor();
+  await settle(page);
   await page.click('[data-testid=view-icicle]');
   await page.selectOption('[data-testid=root-select]', 'pid');
+  await settle(page);
   // Seconds 2–3, the burst rows (600–800 ms: rows 30–39 of 50).
   const cell = (c, r) => heatmapCell(page, c, r);
   const a = await cell(2, 30), z = await cell(3, 39);
@@ -84,6 +86,7 @@ test('a link restores orientation, root, transforms, time range, zoom, selection
     await fresh.page.goto(link);
     await waitForProfile(fresh.page, 'service.perf.gz');
     await fresh.page.waitForFunction((z) => document.querySelector('[data-testid=flame-canvas]').dataset.zoom === z, want.zoom);
+    await settle(fresh.page);
     assert.deepEqual(await snapshot(fresh.page), want);
     assert.deepEqual(fresh.errors, []);
   } finally { await fresh.close(); }
@@ -91,6 +94,7 @@ test('a link restores orientation, root, transforms, time range, zoom, selection
   // Back steps out of the zoom (zoom and range changes are history entries).
   await page.goBack();
   await page.waitForFunction(() => document.querySelector('[data-testid=flame-canvas]').dataset.zoom === '');
+  await settle(page);
   assert.equal((await snapshot(page)).rangeStart, want.rangeStart, 'the range stays');
 });
 
@@ -116,6 +120,7 @@ test('a local file travels in the link, with its view mode, order, colours and s
     await fresh.page.goto(link);
     await waitForProfile(fresh.page, 'profile from the link');
     await fresh.page.waitForFunction((z) => document.querySelector('[data-testid=flame-canvas]').dataset.zoom === z, want.zoom);
+    await settle(fresh.page);
     const got = await snapshot(fresh.page);
     assert.deepEqual(got, { ...want, samples: got.samples, format: got.format });
     assert.equal(await fresh.page.inputValue('[data-testid=order-select]'), 'heavy');
@@ -126,6 +131,7 @@ test('a local file travels in the link, with its view mode, order, colours and s
   await page.selectOption('[data-testid=color-select]', 'name');
   await page.fill('[data-testid=search]', '');
   await page.click('[data-testid=search-regex]');
+  await settle(page);
 });
 
 test('a local perf file travels with its timestamps: the receiver has the heatmap and the same range', async () => {
@@ -133,6 +139,7 @@ test('a local perf file travels with its timestamps: the receiver has the heatma
   await page.setInputFiles('[data-testid=open-file]', path.join(ROOT, 'www', 'demo', 'service.perf.gz'));
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.startsWith('service.perf.gz')
     && document.querySelector('[data-testid=heatmap-canvas]'));
+  await settle(page);
   const cell = (c, r) => heatmapCell(page, c, r);
   const a = await cell(4, 30), z = await cell(5, 39);
   await page.mouse.move(a.x, a.y); await page.mouse.down(); await page.mouse.move(z.x, z.y); await page.mouse.up();
@@ -149,6 +156,7 @@ test('a local perf file travels with its timestamps: the receiver has the heatma
     await waitForProfile(fresh.page, 'profile from the link');
     await fresh.page.locator('[data-testid=heatmap-canvas]').waitFor();
     await fresh.page.waitForFunction((s) => document.querySelector('[data-testid=heatmap-canvas]').dataset.rangeStartNs === s, want.rangeStart);
+    await settle(fresh.page); // the range's graph comes from the view engine
     const got = await snapshot(fresh.page);
     assert.deepEqual([got.total, got.rangeStart, got.rangeEnd], [want.total, want.rangeStart, want.rangeEnd]);
     const h2 = await fresh.page.evaluate(() => ({ ...document.querySelector('[data-testid=heatmap-canvas]').dataset }));
@@ -192,6 +200,7 @@ test('a diff of two local files travels in the link, both sides', async () => {
   await waitForProfile(page, 'inf-diff-before.txt');
   await page.setInputFiles('[data-testid=compare-file]', path.join(DIFF, 'inf-diff-after.txt'));
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.format === 'diff');
+  await settle(page);
   const want = await page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset }));
   const { link, size } = await takeLink(page);
   assert.match(link, /#pb=[A-Za-z0-9_-]+&p=[A-Za-z0-9_-]+/);
@@ -200,6 +209,7 @@ test('a diff of two local files travels in the link, both sides', async () => {
   try {
     await fresh.page.goto(link);
     await fresh.page.waitForFunction(() => document.querySelector('[data-testid=status]')?.dataset.format === 'diff');
+    await settle(fresh.page);
     const got = await fresh.page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset }));
     assert.deepEqual([got.total, got.baseTotal], [want.total, want.baseTotal]);
   } finally { await fresh.close(); }

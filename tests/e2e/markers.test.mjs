@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, waitForProfile, outFile, ROOT } from './harness.mjs';
+import { serve, browser, waitForProfile, settle, outFile, ROOT } from './harness.mjs';
 
 const TRACE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'v8', 'chromium-trace.json');
 const SCORCH = path.join(ROOT, 'target', 'debug', 'scorch');
@@ -51,6 +51,7 @@ test('the marker track shows the CLI\'s markers by thread; a click selects exact
   assert.deepEqual([a, z], [pick.start_ns - first, pick.start_ns - first + pick.duration_ns], 'exactly the marker\'s range');
   const total = totalIn(a, z);
   await page.waitForFunction((t) => document.querySelector('[data-testid=status]').dataset.total === t, total);
+  await settle(page);
   assert.notEqual(total, before);
   // The search keeps the markers whose name has the text.
   await page.fill('[data-testid=marker-search]', 'gc_');

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, waitForProfile, framePoint, pixelAt, outFile, ROOT } from './harness.mjs';
+import { serve, browser, waitForProfile, settle, framePoint, pixelAt, outFile, ROOT } from './harness.mjs';
 
 const FILE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made', 'offcpu-sleep.txt.gz');
 const NAME = 'offcpu-sleep.txt.gz';
@@ -28,6 +28,7 @@ function nativeTotal(...args) {
 async function waitTotal(page, total) {
   await page.waitForFunction((t) => document.querySelector('[data-testid=status]').dataset.total === t, total,
     { timeout: 20000 });
+  await settle(page);
 }
 
 test('the derived events, the wait state as filter and root, wall-clock halves', async () => {
@@ -58,6 +59,7 @@ test('the derived events, the wait state as filter and root, wall-clock halves',
   const rootOptions = await page.$$eval('[data-testid=root-select] option', (o) => o.map((x) => x.textContent));
   assert.ok(rootOptions.includes('label state') && rootOptions.includes('label prev_state'), rootOptions.join());
   await page.selectOption('[data-testid=root-select]', { label: 'label state' });
+  await settle(page); // the tree under the new root comes from the view engine
   const roots = new Map();
   const folded = execFileSync(path.join(ROOT, 'target', 'debug', 'scorch'), ['fold', '--event', 'offcpu', '--tagroot', 'state', FILE],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -85,6 +87,7 @@ test('the derived events, the wait state as filter and root, wall-clock halves',
   // blue and the on-CPU tower's warm. The towers sit in name order, cpu=off first, each as wide as its total.
   await page.selectOption('[data-testid=color-select]', 'oncpu');
   await page.waitForFunction(() => document.querySelector('[data-testid=legend]')?.textContent.includes('off-CPU (waiting)'));
+  await settle(page);
   const off = Number(nativeTotal('--event', 'offcpu')) / Number(s.total);
   for (const [x, cold] of [[off / 2, true], [off + (1 - off) / 2, false]]) {
     const pt = await framePoint(page, x, 2);

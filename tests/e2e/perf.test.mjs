@@ -52,6 +52,7 @@ test('event selection, sample counts and process grouping', async () => {
   assert.deepEqual(options, ['instructions (333 samples)', 'cycles (111 samples)']);
   await page.selectOption('[data-testid=event-select]', { label: 'cycles (111 samples)' });
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.event === 'cycles');
+  await settle(page);
   s = await status(page);
   assert.equal(s.total, '111');
   await page.screenshot({ path: outFile('perf-cycles.png') });
@@ -63,6 +64,7 @@ test('event selection, sample counts and process grouping', async () => {
   assert.equal(BigInt(s.total), BigInt(s.samples) * 10101010n);
   await page.selectOption('[data-testid=weight-select]', 'count');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.unit === 'samples');
+  await settle(page);
   s = await status(page);
   assert.equal(s.total, s.samples);
 

@@ -40,6 +40,7 @@ test('sample types: the default is the last, each can be chosen, units follow', 
   assert.equal(await page.locator('[data-testid=weight-select]').count(), 0, 'no period/count switch for pprof');
   await page.selectOption('[data-testid=event-select]', { label: 'samples (120 samples)' });
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.event === 'samples');
+  await settle(page);
   s = await status(page);
   assert.deepEqual([s.total, s.unit], ['2974', 'samples']);
   // Heap profile: bytes are shown as KiB/MiB/GiB; default_sample_type picks alloc_space.
@@ -59,10 +60,12 @@ test('label filter, grouping by label, and the info panel', async () => {
   await filter.fill('bytes=:1kb');
   await filter.press('Enter');
   await page.waitForFunction((t) => document.querySelector('[data-testid=status]').dataset.total !== t, all.total);
+  await settle(page);
   const small = BigInt((await status(page)).total);
   await filter.fill('bytes=1025:');
   await filter.press('Enter');
   await page.waitForFunction((t) => document.querySelector('[data-testid=status]').dataset.total !== t, String(small));
+  await settle(page);
   const large = BigInt((await status(page)).total);
   assert.equal(small + large, BigInt(all.total), 'the two ranges split the profile');
   await filter.fill('nokey=1');
@@ -72,6 +75,7 @@ test('label filter, grouping by label, and the info panel', async () => {
   await filter.fill('');
   await filter.press('Enter');
   await page.waitForFunction((t) => document.querySelector('[data-testid=status]').dataset.total === t, all.total);
+  await settle(page);
 
   await page.click('[data-testid=info-toggle]');
   const info = await page.textContent('[data-testid=profile-info]');

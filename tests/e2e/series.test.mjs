@@ -27,7 +27,12 @@ async function openMerged(page, files) {
 }
 
 const total = (page) => page.evaluate(() => document.querySelector('[data-testid=status]').dataset.total);
-const waitTotal = (page, t) => page.waitForFunction((t) => document.querySelector('[data-testid=status]')?.dataset.total === t, String(t));
+/** Waits until the status line's total is `t`, then settles (the view that total belongs to drawn, nothing more
+ *  asked for). */
+async function waitTotal(page, t) {
+  await page.waitForFunction((t) => document.querySelector('[data-testid=status]')?.dataset.total === t, String(t));
+  await settle(page);
+}
 
 test('three files open merged: the CLI\'s merged total; grouped by profile, three roots; a profile filter keeps one', async () => {
   const b = await browser();
@@ -131,6 +136,7 @@ test('two ticked profiles: the movers equal scorch diff of the two files, row by
     await page.click(`[data-testid=profile-tick][data-name="${FILES[0]}"]`);
     await page.click(`[data-testid=profile-tick][data-name="${FILES[2]}"]`);
     await page.locator('[data-testid=diff-legend]').waitFor();
+    await settle(page);
     if (!(await page.$('[data-testid=movers-table]'))) await page.click('[data-testid=movers-toggle]');
     await page.waitForSelector('[data-testid=mover-row]');
     const app = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-testid=mover-row]')]
@@ -175,6 +181,7 @@ test('mean per profile, the series order (as opened, by name, by the profiles\' 
     const merged = foldTotal(...named.map(([to]) => path.join(dir, to)));
     await page.click('[data-testid=profiles-mean]');
     await page.waitForFunction(() => /per profile/.test(document.querySelector('[data-testid=status]').textContent));
+    await settle(page);
     const text = await page.textContent('[data-testid=status]');
     const m = text.match(/total ([\d.]+) ms per profile \(the mean of 3; their sum ([\d.]+) ms\)/);
     assert.ok(m, text);
@@ -191,6 +198,7 @@ test('mean per profile, the series order (as opened, by name, by the profiles\' 
     // All again: the mean is back.
     await page.click('[data-testid=profiles-all]');
     await page.waitForFunction(() => /mean of 3/.test(document.querySelector('[data-testid=status]').textContent));
+    await settle(page);
     assert.equal(await page.inputValue('[data-testid=label-filter]'), '');
     await page.screenshot({ path: outFile('series-mean.png') });
     assert.deepEqual(b.errors, []);
@@ -239,6 +247,7 @@ test('a merge of local files travels in a link under its names: a fresh browser 
       const d = document.querySelector('[data-testid=status]')?.dataset;
       return d?.total === t && d?.baseTotal === bt;
     }, [String(each[2]), String(each[1])]);
+    await settle(page);
     const rows = await page.evaluate(() => [...document.querySelectorAll('[data-testid=profile-row]')]
       .map((r) => [r.dataset.name, Number(r.dataset.total)]));
     assert.deepEqual(rows, FILES.map((f, i) => [f, each[i]]));

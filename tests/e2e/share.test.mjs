@@ -232,6 +232,7 @@ test('notes on a frame, a range and the view: added in the app, carried by the l
     } finally { await third.close(); fs.rmSync(dir, { recursive: true, force: true }); }
     // In the flame graph (last: the HTML export above keeps the table's view), the noted frame's boxes carry the pin (its amber, #f59e0b) and no other row does.
     await fresh.page.keyboard.press('1');
+    await settle(fresh.page);
     await fresh.page.waitForFunction(() => window.__scorchFramePoint('main'));
     await fresh.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const pin = await fresh.page.evaluate(() => {

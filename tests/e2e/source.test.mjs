@@ -56,11 +56,15 @@ const viewRows = (page) => page.evaluate(() => Object.fromEntries([...document.q
     return [r.dataset.line, [td[1], td[2], td[3], r.classList.contains('current')]];
   })));
 
-/** Waits until the source view has read its text (or said why not). */
-const textRead = (page) => page.waitForFunction(() => {
-  const n = document.querySelector('[data-testid=source-note]');
-  return n && !n.textContent.startsWith('Reading');
-}, undefined, { timeout: 30000 });
+/** Waits until the selected function's lines are shown (they come from the view engine: `settle`) and the source
+ *  view has read its text (or said why not). */
+async function textRead(page) {
+  await settle(page);
+  await page.waitForFunction(() => {
+    const n = document.querySelector('[data-testid=source-note]');
+    return n && !n.textContent.startsWith('Reading');
+  }, undefined, { timeout: 30000 });
+}
 
 /** The view's rows equal the CLI's listing of `fn` (numbers, and the text where `withText`). */
 function sameAsCli(got, want, fn, withText) {
@@ -79,6 +83,7 @@ async function openGo(page) {
   await waitForProfile(page, 'service.perf.gz');
   await openFile(page, PROFILE, 'cpu.pb.gz');
   await page.keyboard.press('4');
+  await settle(page);
   await page.waitForSelector('[data-testid=fn-row][data-name="main.mix"]');
 }
 
@@ -145,6 +150,7 @@ test('a picked source folder shows scorch list\'s lines, the hottest in view, j/
   sameAsCli(await viewRows(page), want.get('main.hash'), 'main.hash', true);
   // At the lines granularity, a line's node selects its function's lines.
   await page.selectOption('[data-testid=granularity-select]', 'lines');
+  await settle(page);
   await page.waitForSelector('[data-testid=fn-row][data-name="main.mix scorchlines/main.go:17"]');
   await page.click('[data-testid=fn-row][data-name="main.mix scorchlines/main.go:17"]');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=source-routine] b')].some((e) => e.textContent === 'main.mix'));
@@ -152,6 +158,7 @@ test('a picked source folder shows scorch list\'s lines, the hottest in view, j/
   got = await viewRows(page);
   sameAsCli(got, mix, 'main.mix at lines', true);
   await page.selectOption('[data-testid=granularity-select]', 'functions');
+  await settle(page);
   await page.click('[data-testid=fn-row][data-name="main.mix"]');
   await textRead(page);
   // The flame graph's selection: a click on a frame selects its function, and the view follows.
@@ -168,6 +175,7 @@ test('a picked source folder shows scorch list\'s lines, the hottest in view, j/
   sameAsCli(await viewRows(page), clicked, `${picked} from the flame graph`, true);
   await page.screenshot({ path: outFile('source-flame-1280x800-light.png') });
   await page.keyboard.press('4');
+  await settle(page);
   await page.click('[data-testid=fn-row][data-name="main.mix"]');
   await textRead(page);
   // Dark, both sizes.
@@ -272,6 +280,7 @@ test('hostile sources: 1 GB, a million lines, binary, HTML in names and text —
   await waitForProfile(page, 'service.perf.gz');
   // A profile without locations (the demo's perf script has no srclines): no lines, and it says so.
   await page.keyboard.press('4');
+  await settle(page);
   await page.click('[data-testid=fn-row]');
   await page.keyboard.press('s');
   await page.waitForFunction(() => /says where no line of/.test(document.querySelector('[data-testid=source-message]')?.textContent));
@@ -280,6 +289,7 @@ test('hostile sources: 1 GB, a million lines, binary, HTML in names and text —
   await page.waitForFunction(() => !document.querySelector('[data-testid=source-view]'));
   await openFile(page, prof, 'hostile.speedscope.json');
   await page.keyboard.press('4');
+  await settle(page);
   await page.waitForSelector('[data-testid=fn-row][data-name="big"]');
   await page.click('[data-testid=fn-row][data-name="big"]');
   await page.keyboard.press('s');
@@ -355,6 +365,7 @@ test('hostile sources: 1 GB, a million lines, binary, HTML in names and text —
   await setTemplate(page, '');
   await openFile(page, wideProf, 'wide.cpuprofile');
   await page.keyboard.press('4');
+  await settle(page);
   await page.click('[data-testid=fn-row][data-name="wide"]');
   await page.waitForFunction(() => document.querySelector('[data-testid=source-line][data-line="150000"]'));
   await textRead(page);

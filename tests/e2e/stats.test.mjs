@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { openApp, openFile, outFile, ROOT } from './harness.mjs';
+import { openApp, openFile, settle, outFile, ROOT } from './harness.mjs';
 
 const FILE = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made', 'lost.txt');
 const PERF = fs.readFileSync(path.join(ROOT, 'crates', 'core', 'tests', 'data', 'perf-made', 'lost-oracle.txt'), 'utf8');
@@ -60,6 +60,7 @@ test('error bars: the tooltip and the function table carry the oracle\'s interva
   await page.screenshot({ path: outFile('interval-tooltip.png') });
   await page.mouse.move(0, 0);
   await page.click('[data-testid=view-mode-functions]');
+  await settle(page); // the table comes from the view engine
   const row = page.locator('[data-testid=fn-row][data-name=inner]');
   await row.waitFor();
   const cells = await row.locator('td').allTextContents();
@@ -69,5 +70,6 @@ test('error bars: the tooltip and the function table carry the oracle\'s interva
     `95 %: ${pc(inner.cum_interval.lo)}–${pc(inner.cum_interval.hi)} %`);
   await page.screenshot({ path: outFile('interval-table.png') });
   await page.click('[data-testid=view-mode-flame]');
+  await settle(page);
   assert.deepEqual(b.errors.filter((e) => !e.includes('Failed to load resource')), []);
 });

@@ -62,6 +62,7 @@ async function open(page, hash = '') {
   await waitForProfile(page, 'threads.txt');
   await page.click('[data-testid=threads-toggle]');
   await page.locator('[data-testid=thread-row]').first().waitFor();
+  await settle(page);
 }
 
 test('the thread list shows each thread with the oracle\'s counts, busiest first', async () => {
@@ -113,6 +114,7 @@ test('a slice diff: thread A against thread B has both CLI totals, swaps, and tr
   await waitTotals(page, A.total);
   await page.click('[data-testid=slice-diff]');
   await page.locator('[data-testid=diff-legend]').waitFor();
+  await settle(page);
   await page.click(row(B.tid));
   await waitTotals(page, cliTotal(`tid=${B.tid}`), cliTotal(`tid=${A.tid}`));
   const legend = await page.evaluate(() => ({ ...document.querySelector('[data-testid=diff-legend]').dataset }));
@@ -153,6 +155,7 @@ test('a label-slice diff of a pprof profile: api=query against all samples, tota
   await waitTotals(page, query);
   await page.click('[data-testid=label-slice-diff]');
   await page.locator('[data-testid=diff-legend]').waitFor();
+  await settle(page);
   await filter.fill('');
   await filter.press('Enter');
   await waitTotals(page, all, query);

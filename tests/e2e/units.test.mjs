@@ -55,17 +55,21 @@ test('a declared unit turns folded counts into times everywhere, and travels in 
   // The function table's times.
   await page.click('[data-testid=view-mode-functions]');
   await page.locator('[data-testid=function-table]').waitFor();
+  await settle(page); // the table comes from the view engine
   assert.match(await page.textContent('[data-testid=function-table]'), new RegExp(want.replace(/[.]/g, '\\.')));
   await page.click('[data-testid=view-mode-flame]');
+  await settle(page);
 
   // Bytes read as MiB.
   await page.selectOption('[data-testid=unit-select]', 'bytes');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.unit === 'bytes');
+  await settle(page);
   assert.ok((await status(page)).text.includes(nativeTotal('bytes')));
 
   // The link carries the profile and its unit; the receiver's profile states it (no picker there).
   await page.selectOption('[data-testid=unit-select]', 'us');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').dataset.unit === 'microseconds');
+  await settle(page);
   await page.click('[data-testid=copy-link]');
   await page.locator('[data-testid=copy-link-text]').waitFor();
   const link = await page.inputValue('[data-testid=copy-link-text]');

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, nativeInfo, waitForProfile, outFile, ROOT } from './harness.mjs';
+import { serve, browser, nativeInfo, waitForProfile, settle, outFile, ROOT } from './harness.mjs';
 
 const DATA = path.join(ROOT, 'crates', 'core', 'tests', 'data', 'v8');
 const FILES = [['node-small.cpuprofile', 'v8-cpuprofile'], ['chromium-trace.json', 'chrome-trace']];
@@ -38,11 +38,13 @@ test('each file opens by drop with the numbers the CLI gives; the weight switch 
     await page.screenshot({ path: outFile(`v8-${f}.png`) });
     await page.selectOption('[data-testid=weight-select]', { label: 'sample count' });
     await page.waitForFunction((t) => document.querySelector('[data-testid=status]').dataset.total !== t, s.total);
+    await settle(page);
     s = await status(page);
     assert.equal(s.total, nativeCount(file), `${f}: counts`);
     assert.equal(s.total, want.samples, `${f}: one per sample`);
     await page.selectOption('[data-testid=weight-select]', { label: 'time' });
     await page.waitForFunction((t) => document.querySelector('[data-testid=status]').dataset.total === t, want.total);
+    await settle(page);
   }
   assert.deepEqual(b.errors, []);
 });

@@ -11,7 +11,7 @@
 // took, by kind). An earlier build waited for the first two forever.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, browser, waitForProfile } from './harness.mjs';
+import { serve, browser, waitForProfile, settle } from './harness.mjs';
 
 const LONG = { timeout: 60_000 };
 let server, b;
@@ -266,5 +266,45 @@ test('a profile read on the page (the demo) is sent to an engine once, with the 
   await inverted(page);
   const [started1, sent1, alive1, holds1] = await page.evaluate(() => window.__scorchEngine());
   assert.deepEqual([started1 - started0, sent1 - sent0, alive1, holds1], [0, 1, true, true]);
+  assert.deepEqual(b.errors, []);
+});
+
+test('a view counts as pending from the action that asks for it until it is shown: what settle waits on', LONG, async () => {
+  const { page } = b;
+  await page.goto(server.url);
+  await waitForProfile(page, 'service.perf.gz');
+  const facts = smallFacts();
+  await open(page, 'small-pending.folded', Buffer.from(SMALL));
+  assert.equal(await row(page, 'lex'), 3, 'plain graph');
+  // The click and the reads in one task: nothing has been sent to the engine yet (its request starts in a later
+  // microtask), yet the inverted tree is already wanted.
+  const click = (id) => page.evaluate((id) => {
+    document.querySelector(`[data-testid=${id}]`).click();
+    return window.__scorchViewsPending();
+  }, id);
+  assert.ok(await click('view-mode-inverted') >= 1, 'the inverted tree is pending from the click on');
+  await settle(page);
+  assert.equal(await page.evaluate(() => window.__scorchViewsPending()), 0);
+  assert.equal(await row(page, 'lex'), 1, 'settled: the inverted tree is shown');
+  assert.ok(await click('view-mode-functions') >= 1, 'the function table is pending from the click on');
+  await settle(page);
+  assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(facts.functions));
+  await page.click('[data-testid=view-mode-flame]');
+  await settle(page);
+  assert.equal(await row(page, 'lex'), 3, 'the plain graph again');
+  assert.equal(await page.evaluate(() => window.__scorchViewsPending()), 0);
+  // The call graph is asked for by its component once mounted (a microtask after the click), and its request
+  // goes out a task later still: pending in the task after the click all the same, until it is drawn.
+  const graphPending = await page.evaluate(() => {
+    document.querySelector('[data-testid=view-mode-graph]').click();
+    return new Promise((resolve) => setTimeout(() => resolve(window.__scorchViewsPending()), 0));
+  });
+  assert.ok(graphPending >= 1, `the call graph is pending in the task after the click (${graphPending})`);
+  await settle(page);
+  const g = await page.evaluate(() => window.__scorchGraph());
+  assert.ok(g && g.nodes.length === facts.functions, `settled: the call graph is shown (${g?.nodes.length} nodes)`);
+  assert.equal(await page.locator('[data-testid=graph-building]').count(), 0);
+  await page.click('[data-testid=view-mode-flame]');
+  await settle(page);
   assert.deepEqual(b.errors, []);
 });

@@ -133,7 +133,9 @@ pub fn CallGraphView() -> impl IntoView {
                 graph::warm_up();
             });
         }
+        let wanted = crate::state::rebuild::Wanted::asked();
         leptos::task::spawn_local(async move {
+            let _wanted = wanted;
             // The request (and the profile, the first time the engine needs it) goes in a task of its own,
             // not in the one that switched the view and mounted this.
             crate::worker::yield_now().await;
@@ -210,7 +212,11 @@ pub fn CallGraphView() -> impl IntoView {
     // this asks for the next frame's picture with them (see `GraphLook::edges`).
     let edges_for = RwSignal::new(0usize);
     let paint = move || {
-        let (Some(Some(canvas)), Some(d)) = (canvas_ref.try_get_untracked(), data.get_untracked()) else {
+        // `try_`: a paint asked for in the frame the graph left the page in (a view switched within one frame)
+        // finds its signals disposed, and paints nothing.
+        let (Some(Some(canvas)), Some(d)) =
+            (canvas_ref.try_get_untracked(), data.try_get_untracked().flatten())
+        else {
             return;
         };
         let id = Arc::as_ptr(&d) as usize;

@@ -105,7 +105,9 @@ pub fn SourceView() -> impl IntoView {
         });
         building.set(true);
         message.set(None);
+        let wanted = crate::state::rebuild::Wanted::asked();
         leptos::task::spawn_local(async move {
+            let _wanted = wanted;
             crate::worker::yield_now().await;
             if GEN.with(Cell::get) != gen {
                 return;

@@ -126,7 +126,9 @@ pub fn StackChartView() -> impl IntoView {
         }
         let t0 = now();
         building.set(true);
+        let wanted = crate::state::rebuild::Wanted::asked();
         leptos::task::spawn_local(async move {
+            let _wanted = wanted;
             let r = worker_build::build(
                 Channel::Chart,
                 shown.key,
@@ -200,7 +202,11 @@ pub fn StackChartView() -> impl IntoView {
         }
     };
     let paint = move || {
-        let (Some(Some(canvas)), Some(d)) = (canvas_ref.try_get_untracked(), data.get_untracked()) else {
+        // `try_`: a paint asked for in the frame the chart left the page in (a view switched within one frame)
+        // finds its signals disposed, and paints nothing.
+        let (Some(Some(canvas)), Some(d)) =
+            (canvas_ref.try_get_untracked(), data.try_get_untracked().flatten())
+        else {
             return;
         };
         let g = geom(&d);

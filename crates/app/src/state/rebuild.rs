@@ -25,6 +25,13 @@ thread_local! {
     /// changed is dropped (a newer view replaced it; a newer request also terminates the older one's worker).
     static MAIN_GEN: Cell<u64> = const { Cell::new(0) };
     static SANDWICH_GEN: Cell<u64> = const { Cell::new(0) };
+    /// Bumped by every function table asked for ([`Actions::set_fn_table`]).
+    static TABLE_GEN: Cell<u64> = const { Cell::new(0) };
+    /// The last of each generation above that is done: shown, failed, or given up (its profile closed). A view
+    /// whose generation is ahead of its `DONE` is wanted and not shown yet ([`views_waiting`]).
+    static MAIN_DONE: Cell<u64> = const { Cell::new(0) };
+    static SANDWICH_DONE: Cell<u64> = const { Cell::new(0) };
+    static TABLE_DONE: Cell<u64> = const { Cell::new(0) };
     /// The function table last computed, and for which profile (held weakly: it never keeps a closed profile's
     /// memory) and view: going from the sandwich to the table and back does not aggregate millions of stacks
     /// again.
@@ -82,6 +89,50 @@ fn bump(g: &'static std::thread::LocalKey<Cell<u64>>) -> u64 {
 
 fn current(g: &'static std::thread::LocalKey<Cell<u64>>) -> u64 {
     g.with(Cell::get)
+}
+
+/// Generation `gen` of a view is done (shown, failed or given up); an older one never undoes a newer one.
+fn done(d: &'static std::thread::LocalKey<Cell<u64>>, gen: u64) {
+    d.with(|c| c.set(c.get().max(gen)));
+}
+
+thread_local! {
+    /// [`Wanted`]s alive.
+    static WANTED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A view a component asked the engine for (the stack chart, the call graph, a function's source lines), counted
+/// by [`views_waiting`] from the effect that asks for it until this is dropped — with the task that builds and
+/// shows it: once it is shown, has failed, or a newer one replaced it.
+pub struct Wanted(());
+
+impl Wanted {
+    pub fn asked() -> Wanted {
+        WANTED.with(|w| w.set(w.get() + 1));
+        Wanted(())
+    }
+}
+
+impl Drop for Wanted {
+    fn drop(&mut self) {
+        WANTED.with(|w| w.set(w.get().saturating_sub(1)));
+    }
+}
+
+/// How many views are wanted and not shown yet: the main graph, the sandwich and the function table from the
+/// moment they are asked for (synchronously, in the action that changed the view) until their answer is shown,
+/// fails, or is given up, and the [`Wanted`] views of components. The test hooks read it
+/// (`window.__scorchViewsPending`), so a test reads numbers only once the view it asked for is on the page.
+pub fn views_waiting() -> usize {
+    [
+        (&MAIN_GEN, &MAIN_DONE),
+        (&SANDWICH_GEN, &SANDWICH_DONE),
+        (&TABLE_GEN, &TABLE_DONE),
+    ]
+    .into_iter()
+    .filter(|(g, d)| current(g) > current(d))
+    .count()
+        + WANTED.with(Cell::get)
 }
 
 /// The flame graph of job `job` of `shown` under `view`, built in a worker on `channel`. `Ok(None)`: a newer
@@ -157,8 +208,10 @@ impl Actions {
     /// Shows the function table of `target` under `view`: the cached one, or built by the view engine (the table
     /// says it is being built meanwhile).
     fn set_fn_table(&self, target: &Arc<Loaded>, view: ViewOptions) {
+        let gen = bump(&TABLE_GEN);
         if let Some(t) = cached_table(target, &view) {
             worker_build::cancel(Channel::Table);
+            done(&TABLE_DONE, gen);
             return self.view.fn_table.set(Some(t));
         }
         self.view.fn_table.set(None);
@@ -175,6 +228,7 @@ impl Actions {
                 vec![Job::Functions],
             )
             .await;
+            done(&TABLE_DONE, gen);
             let current = a
                 .load
                 .shown
@@ -286,6 +340,7 @@ impl Actions {
             self.view.mode.get_untracked(),
         ) else {
             worker_build::cancel(Channel::Sandwich);
+            done(&SANDWICH_DONE, gen);
             callers.data.set(None);
             callees.data.set(None);
             return;
@@ -315,6 +370,7 @@ impl Actions {
             if current(&SANDWICH_GEN) != gen {
                 return;
             }
+            done(&SANDWICH_DONE, gen);
             let sides = match r {
                 Ok(sides) => sides,
                 Err(LoadError::Cancelled) => return,
@@ -348,6 +404,7 @@ impl Actions {
         // inverted tree, the sandwich or the table and back must not rebuild a tree of millions of nodes.
         let pre = self.load.prebuilt.get_value();
         let Some(target) = self.load.loaded.get_untracked() else {
+            done(&MAIN_DONE, gen);
             return;
         };
         let view = self.view.options.get_untracked();
@@ -367,6 +424,7 @@ impl Actions {
                     self.set_fn_table(&target, view.clone());
                 } else {
                     worker_build::cancel(Channel::Table);
+                    done(&TABLE_DONE, current(&TABLE_GEN));
                     self.view.fn_table.set(None);
                 }
                 let plain = match pre {
@@ -396,6 +454,7 @@ impl Actions {
                             if current(&MAIN_GEN) != gen {
                                 return;
                             }
+                            done(&MAIN_DONE, gen);
                             match r {
                                 Ok(Some(d)) => {
                                     if job == Job::Plain {
@@ -424,6 +483,7 @@ impl Actions {
                 };
                 worker_build::cancel(Channel::Table);
                 worker_build::cancel(Channel::Main);
+                done(&TABLE_DONE, current(&TABLE_GEN));
                 self.view.fn_table.set(None);
                 let (bview, tview, names) = self.diff_sides(&base, &target, view);
                 let side = |l: &Loaded, v: ViewOptions| {
@@ -441,6 +501,7 @@ impl Actions {
                     Some(why) if !self.diff.allow_mismatch.get_untracked() => {
                         // The graph shown so far stays; the diff bar says why and offers "Diff anyway".
                         self.diff.refused.set(Some((why, rows)));
+                        done(&MAIN_DONE, gen);
                         return;
                     }
                     _ => self.diff.refused.set(None),
@@ -460,6 +521,7 @@ impl Actions {
         };
         self.search.match_idx.set(None);
         show_main(self.panes.main, data);
+        done(&MAIN_DONE, gen);
         self.rebuild_sandwich();
     }
 

@@ -11,6 +11,10 @@
 //! - `window.__scorchLastExport`: the name and bytes of the last file the Export menu offered;
 //! - `window.__scorchLabels()`: the drawn labels with their box and text colours (the contrast test);
 //! - `window.__scorchViewRequests()`: how many view requests are waiting for the view engine;
+//! - `window.__scorchViewsPending()`: how many views are wanted and not shown yet — those requests, the main
+//!   graph, the sandwich and the function table from the action that asked for them until they are shown, and
+//!   the chart, call graph and source lines components' (`state::rebuild::views_waiting`); what the tests'
+//!   `settle` waits on;
 //! - `window.__scorchEngine()`: [engines started, profiles sent to them, whether one runs now, whether it holds
 //!   a profile]; `window.__scorchEngineEnd()` ends it, as closing its profile does;
 //! - `window.__scorchEngineJobs`: the engine's answers the page took, by job kind (`{ inverted: 1, … }`);
@@ -439,6 +443,15 @@ pub fn install_bench_hooks(a: Actions) {
     let view_requests = Closure::<dyn Fn() -> f64>::new(|| crate::worker::build::running() as f64);
     set_global("__scorchViewRequests", view_requests.as_ref());
     view_requests.forget();
+    // Views wanted and not shown yet: the requests under way, the main graph, the sandwich and the function table
+    // from the moment the action that changed the view asked for them until their answer is shown (or fails, or
+    // is given up), and the components' views (`state::rebuild::Wanted`) — `settle` in tests/e2e/harness.mjs
+    // waits for none.
+    let pending = Closure::<dyn Fn() -> f64>::new(|| {
+        (crate::worker::build::running() + crate::state::rebuild::views_waiting()) as f64
+    });
+    set_global("__scorchViewsPending", pending.as_ref());
+    pending.forget();
     // The view engine (`worker::build`): [engines started, profiles sent to them, whether one runs now, whether
     // it holds a profile].
     let engine = Closure::<dyn Fn() -> js_sys::Array>::new(|| {
