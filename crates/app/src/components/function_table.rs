@@ -102,10 +102,11 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
             leptos::task::spawn_local(async move {
                 for n in 2..=chunks {
                     crate::worker::yield_now().await;
-                    if generation.get_value() != g {
+                    // The table may have left the page meanwhile (another view): its values are then disposed,
+                    // and reading them would panic.
+                    if generation.try_get_value() != Some(g) || shown.try_set(n).is_some() {
                         return;
                     }
-                    shown.set(n);
                 }
             });
         }
