@@ -10,6 +10,7 @@ pub mod granularity;
 pub mod layout;
 pub mod notes;
 mod options;
+pub mod window;
 
 pub use calltree::{CallTree, NodeId, Order, TreeColumns, ROOT_FRAME};
 pub use chart::{ChartRow, Lane, StackChart, MAX_LANES};
