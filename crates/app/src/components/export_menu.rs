@@ -85,7 +85,9 @@ fn svg_of(
         legend: legend.as_deref(),
         search,
     };
-    svg::flame_svg(d.profile(), &d.tree, &d.layout, &d.unit, &o)
+    // The whole layout for this export only (the page keeps none: it places each paint's window).
+    let layout = scorch_core::FlameLayout::new(&d.tree);
+    svg::flame_svg(d.profile(), &d.tree, &layout, &d.unit, &o)
 }
 
 /// Offers `file` as a download (a Blob and a click on an `<a download>`).

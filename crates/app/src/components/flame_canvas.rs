@@ -32,10 +32,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     let has_focus = RwSignal::new(false);
     let colorblind = expect_context::<crate::state::diff::DiffState>().colorblind;
 
-    let rows = move || {
-        pane.data
-            .with(|d| d.as_ref().map_or(0, |d| d.layout.depth_count()))
-    };
+    let rows = move || pane.data.with(|d| d.as_ref().map_or(0, |d| d.depths));
     // The spacer is as tall as the graph, and at least as tall as the area (CSS px).
     let spacer_height = move |area: f64| (rows() as f64 * ROW_H).max(area.floor());
     // Reads the flame area's size into the pane; true when it changed.
@@ -192,7 +189,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     // frame, once the graph's spacer has its height), so that paint draws the rows in view and no scroll event
     // asks for a second one; or by a frame of its own if no paint comes first.
     Effect::new(move |_| {
-        let tall = pane.data.with(|d| d.as_ref().map(|d| d.layout.depth_count()));
+        let tall = pane.data.with(|d| d.as_ref().map(|d| d.depths));
         let o = pane.orientation(view.orientation.get());
         if tall.is_some() {
             root_scroll.set_value(Some(o));
@@ -366,13 +363,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             })
             .unwrap_or_default()
     };
-    let depth_attr = move || {
-        pane.data
-            .get()
-            .map(|d| d.layout.depth_count())
-            .unwrap_or(0)
-            .to_string()
-    };
+    let depth_attr = move || pane.data.get().map(|d| d.depths).unwrap_or(0).to_string();
     let orientation_attr = move || pane.orientation(view.orientation.get()).key();
     view! {
         <div class="flame-scroll" node_ref=scroll_ref

@@ -26,24 +26,15 @@ pub fn target(d: &FlameData, n: NodeId, key: &str, o: Orientation) -> Option<Res
     })
 }
 
-fn x0(d: &FlameData, n: NodeId) -> f64 {
-    d.layout.x0.get(n.idx()).copied().unwrap_or(0.0)
-}
-
-/// The leftmost child.
+/// The leftmost child: children are placed left to right in the tree's order.
 fn first_child(d: &FlameData, n: NodeId) -> Option<NodeId> {
-    d.tree
-        .children(n)
-        .iter()
-        .copied()
-        .min_by(|a, b| x0(d, *a).total_cmp(&x0(d, *b)))
+    d.tree.children(n).first().copied()
 }
 
-/// The sibling `dir` (±1) places away by position.
+/// The sibling `dir` (±1) places away by position (the tree's order of children, left to right).
 fn sibling(d: &FlameData, n: NodeId, dir: i64) -> Option<NodeId> {
     let parent = d.tree.parent(n)?;
-    let mut sibs: Vec<NodeId> = d.tree.children(parent).to_vec();
-    sibs.sort_by(|a, b| x0(d, *a).total_cmp(&x0(d, *b)));
+    let sibs = d.tree.children(parent);
     let i = sibs.iter().position(|&s| s == n)? as i64 + dir;
     usize::try_from(i).ok().and_then(|i| sibs.get(i).copied())
 }

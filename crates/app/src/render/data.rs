@@ -1,4 +1,4 @@
-//! A loaded profile (with its cached colours and masks) and one view of it (call tree, layout, diff data): what
+//! A loaded profile (with its cached colours and masks) and one view of it (call tree, diff data): what
 //! every flame canvas paints from.
 
 use super::color::{
@@ -11,7 +11,7 @@ use scorch_core::analysis::health::StackHealth;
 use scorch_core::analysis::{functions, stats};
 use scorch_core::model::units::{format_percent, format_value};
 use scorch_core::view::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
-use scorch_core::{FlameLayout, FrameKind, Imported, Profile, Unit, ViewOptions};
+use scorch_core::{FrameKind, Imported, Profile, Unit, ViewOptions};
 use std::sync::Arc;
 
 /// A parsed profile, kept while views over it change.
@@ -159,13 +159,18 @@ impl Loaded {
     }
 }
 
-/// One view of a loaded profile: its call tree and layout, rebuilt when the view changes.
+/// One view of a loaded profile: its call tree, rebuilt when the view changes.
 pub struct FlameData {
     pub loaded: Arc<Loaded>,
     pub view: ViewOptions,
     pub unit: Unit,
     pub tree: CallTree,
-    pub layout: FlameLayout,
+    /// Rows of the graph: the tree's deepest depth + 1.
+    pub depths: usize,
+    /// Per node: how many rows its subtree reaches below it (`scorch_core::view::window::heights`), computed on
+    /// the first paint. What the paint needs besides the tree: no whole layout is kept (issue #39), each paint
+    /// places the boxes of its window (`scorch_core::view::window`).
+    heights: std::sync::OnceLock<Vec<u32>>,
     /// Set when this is a differential view.
     pub diff: Option<DiffData>,
     /// Per node: its stack-health class, computed on first use of that scheme.
@@ -300,7 +305,6 @@ impl FlameData {
             bytes: 0,
         };
         let loaded = Arc::new(Loaded::new(format!("{} → {}", base.name, target.name), merged));
-        let layout = FlameLayout::new(&tree);
         let unit = if widths == Widths::Target {
             data.target_unit.clone()
         } else {
@@ -310,8 +314,9 @@ impl FlameData {
             loaded,
             view: ViewOptions::default(),
             unit,
+            depths: tree.max_depth() as usize + 1,
             tree,
-            layout,
+            heights: Default::default(),
             diff: Some(data),
             health: Default::default(),
             off_cpu: Default::default(),
@@ -325,29 +330,30 @@ impl FlameData {
 
     /// The flame graph of a tree built from `loaded` under `view`.
     pub fn from_tree(loaded: Arc<Loaded>, view: ViewOptions, tree: CallTree) -> FlameData {
-        let layout = FlameLayout::new(&tree);
-        FlameData::from_parts(loaded, view, tree, layout)
-    }
-
-    /// The flame graph of a tree and its layout, both of `loaded` under `view`.
-    pub fn from_parts(
-        loaded: Arc<Loaded>,
-        view: ViewOptions,
-        tree: CallTree,
-        layout: FlameLayout,
-    ) -> FlameData {
         let p = &loaded.imported.profile;
         let unit = view.unit(p);
         FlameData {
             loaded,
             view,
             unit,
+            depths: tree.max_depth() as usize + 1,
             tree,
-            layout,
+            heights: Default::default(),
             diff: None,
             health: Default::default(),
             off_cpu: Default::default(),
         }
+    }
+
+    /// Per node: how many rows its subtree reaches below it (what a paint's window needs; one pass, once).
+    pub fn heights(&self) -> &[u32] {
+        self.heights
+            .get_or_init(|| scorch_core::view::window::heights(&self.tree))
+    }
+
+    /// Node `n`'s interval in unit space (from the tree: O(depth × siblings)).
+    pub fn x_range(&self, n: NodeId) -> (f64, f64) {
+        scorch_core::view::window::x_range(&self.tree, n)
     }
 
     /// Per frame id of this view's profile: does it match? Cached by `key`.

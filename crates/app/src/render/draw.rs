@@ -5,6 +5,7 @@ use super::color::{ColorScheme, Rgb};
 use super::data::FlameData;
 use super::geometry::{ancestor_at, Geometry, ROW_H};
 use scorch_core::view::calltree::NodeId;
+use scorch_core::view::window::RUN;
 use web_sys::CanvasRenderingContext2d;
 
 const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
@@ -121,16 +122,25 @@ pub fn draw(
                 boxed(&mut buf, n, 0.0, g.width, g.row_y(depth), 0.6);
             }
         }
-        for depth in g.zoom_depth..d.layout.depth_count() {
-            if !g.row_visible(depth) {
-                continue;
-            }
+        // The rows on screen at and below the zoom, and what they draw: placed from the tree for this window
+        // alone (no whole layout is kept), boxes at least a pixel wide and runs of narrower frames.
+        let visible = g.visible_rows(d.depths);
+        let rows = visible.start.max(g.zoom_depth)..visible.end;
+        let win = scorch_core::view::window::window(
+            &d.tree,
+            d.heights(),
+            zoom,
+            (g.vx1 - g.vx0) / g.width,
+            rows.clone(),
+        );
+        for depth in rows {
+            let range = win.row(depth);
             let (row, rx0, rx1) = (
-                d.layout.row(depth),
-                d.layout.row_x0(depth),
-                d.layout.row_x1(depth),
+                win.node.get(range.clone()).unwrap_or(&[]),
+                win.x0.get(range.clone()).unwrap_or(&[]),
+                win.x1.get(range).unwrap_or(&[]),
             );
-            let range = d.layout.row_range(depth, g.vx0, g.vx1);
+            let range = 0..row.len();
             let y = g.row_y(depth);
             // Sub-pixel frames merge into slivers of one neutral colour, one fill per run of adjacent pixels
             // (looking up each run's colour cost two cache misses per pixel on a million-node tree).
@@ -140,6 +150,21 @@ pub fn draw(
             while i < range.end {
                 let x0 = g.px(rx0[i]).max(0.0);
                 let x1 = g.px(rx1[i]).min(g.width);
+                if row[i] == RUN && x1 - x0 >= 1.0 {
+                    // A run of narrow frames more than a pixel wide (it can reach into the next pixel): a
+                    // sliver over the pixels it touches.
+                    let (p, q) = (x0.floor(), x1.ceil());
+                    run = match run {
+                        Some((a, b)) if b >= p => Some((a, b.max(q))),
+                        Some((a, b)) => {
+                            fill_px(&mut buf, dims, a, b, y, SLIVER_RGB, sliver_alpha);
+                            Some((p, q))
+                        }
+                        None => Some((p, q)),
+                    };
+                    i += 1;
+                    continue;
+                }
                 if x1 - x0 < 1.0 {
                     // Skip every frame that ends inside this pixel (siblings do not overlap, so ends are sorted
                     // too); the run becomes a sliver when it covers half the pixel. A wide frame that merely
@@ -251,11 +276,8 @@ fn node_box(d: &FlameData, n: NodeId, g: &Geometry) -> Option<(f64, f64, f64)> {
     let (x0, x1) = if depth < g.zoom_depth {
         (0.0, g.width)
     } else {
-        (
-            g.px(d.layout.x0.get(n.idx()).copied().unwrap_or(0.0)).max(0.0),
-            g.px(d.layout.x1.get(n.idx()).copied().unwrap_or(0.0))
-                .min(g.width),
-        )
+        let (x0, x1) = d.x_range(n);
+        (g.px(x0).max(0.0), g.px(x1).min(g.width))
     };
     (x1 > x0 && g.row_visible(depth)).then(|| (x0, x1 - x0, g.row_y(depth)))
 }

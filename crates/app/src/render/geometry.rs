@@ -43,12 +43,9 @@ impl Geometry {
         orientation: Orientation,
     ) -> Geometry {
         let z = zoom.idx();
-        let (vx0, vx1) = (
-            d.layout.x0.get(z).copied().unwrap_or(0.0),
-            d.layout.x1.get(z).copied().unwrap_or(1.0),
-        );
+        let (vx0, vx1) = d.x_range(zoom);
         let (vx0, vx1) = if vx1 > vx0 { (vx0, vx1) } else { (0.0, 1.0) };
-        let height = (d.layout.depth_count() as f64 * ROW_H).max(min_height.floor());
+        let height = (d.depths as f64 * ROW_H).max(min_height.floor());
         let view_h = min_height.floor().min(height);
         Geometry {
             width,
@@ -89,6 +86,27 @@ impl Geometry {
         (r >= 0.0).then_some(r.floor() as usize)
     }
 
+    /// The rows (partly) on the canvas, of a graph of `depths` rows.
+    pub fn visible_rows(&self, depths: usize) -> std::ops::Range<usize> {
+        // Rows are ROW_H apart: the first and last on screen from the window's top and bottom.
+        let (a, b) = match self.orientation {
+            Orientation::Flame => (
+                (self.height - self.view_top - self.view_h) / ROW_H,
+                (self.height - self.view_top) / ROW_H,
+            ),
+            Orientation::Icicle => (self.view_top / ROW_H, (self.view_top + self.view_h) / ROW_H),
+        };
+        let first = (a.floor().max(0.0) as usize).saturating_sub(1);
+        let last = (b.ceil().max(0.0) as usize + 1).min(depths);
+        // Widened by a row each way above, then trimmed to the rows that really show.
+        let first = (first..last).find(|&r| self.row_visible(r)).unwrap_or(last);
+        let end = (first..last)
+            .rev()
+            .find(|&r| self.row_visible(r))
+            .map_or(first, |r| r + 1);
+        first..end
+    }
+
     /// Is a row (partly) on the canvas?
     pub fn row_visible(&self, depth: usize) -> bool {
         let y = self.row_y(depth);
@@ -105,7 +123,7 @@ pub fn hit(d: &FlameData, zoom: NodeId, g: &Geometry, px: f64, py: f64) -> Optio
     if depth < g.zoom_depth {
         return ancestor_at(d, zoom, depth);
     }
-    d.layout.node_at(g.unit_x(px), depth)
+    scorch_core::view::window::node_at(&d.tree, zoom, g.unit_x(px), depth)
 }
 
 pub(crate) fn ancestor_at(d: &FlameData, zoom: NodeId, depth: usize) -> Option<NodeId> {

@@ -36,10 +36,10 @@ pub async fn warm_up(skip: impl Fn() -> bool) {
     yield_now().await;
     let loaded = Arc::new(Loaded::new(String::new(), done.imported).with_first_health(done.health));
     let view = scorch_core::ViewOptions::default_for(&loaded.imported.profile);
-    let Some((tree, layout)) = done.flame else {
+    let Some(tree) = done.flame else {
         return;
     };
-    let data = FlameData::from_parts(loaded.clone(), view.clone(), tree, layout);
+    let data = FlameData::from_tree(loaded.clone(), view.clone(), tree);
     let heat = scorch_core::analysis::heatmap::heatmap(&loaded.imported.profile, &view, &Default::default());
     if skip() {
         return;

@@ -394,7 +394,7 @@ impl Actions {
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let data = match done.flame {
             // Built by the worker (for this order and the default view).
-            Some((tree, layout)) => FlameData::from_parts(loaded.clone(), view.clone(), tree, layout),
+            Some(tree) => FlameData::from_tree(loaded.clone(), view.clone(), tree),
             None => {
                 let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
                 step().await;

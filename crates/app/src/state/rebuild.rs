@@ -156,8 +156,8 @@ async fn flame_in_worker(
     .await
     {
         Ok(mut r) => match r.pop() {
-            Some(Ok(Built::Flame(tree, layout))) => Ok(Some(Arc::new(super::timed("from parts", || {
-                FlameData::from_parts(shown.clone(), view, tree, layout)
+            Some(Ok(Built::Flame(tree))) => Ok(Some(Arc::new(super::timed("from parts", || {
+                FlameData::from_tree(shown.clone(), view, tree)
             })))),
             Some(Err(e)) => Err(e),
             _ => Err("the view worker answered nothing".to_string()),
@@ -383,9 +383,9 @@ impl Actions {
             };
             for (pane, side) in [callers, callees].into_iter().zip(sides) {
                 match side {
-                    Ok(Built::Flame(tree, layout)) => {
+                    Ok(Built::Flame(tree)) => {
                         pane.data.set(Some(Arc::new(super::timed("from parts", || {
-                            FlameData::from_parts(shown.clone(), view.clone(), tree, layout)
+                            FlameData::from_tree(shown.clone(), view.clone(), tree)
                         }))))
                     }
                     Ok(Built::Table(_) | Built::Chart(_) | Built::Graph(_) | Built::Source(_)) => {}

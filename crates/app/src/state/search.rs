@@ -113,7 +113,19 @@ pub fn match_nodes(data: &FlameData, mask: &[bool]) -> Vec<NodeId> {
         }
         covered[n] = above || m;
     }
-    out.sort_by(|a, b| data.layout.x0[a.idx()].total_cmp(&data.layout.x0[b.idx()]));
+    // Left to right: none is inside another, so their order in a walk that goes down each node's children
+    // in turn (the tree's left-to-right order) is their order in x.
+    let mut rank = vec![0u32; t.len()];
+    let mut stack = vec![NodeId::ROOT];
+    let mut next = 0u32;
+    while let Some(n) = stack.pop() {
+        if let Some(r) = rank.get_mut(n.idx()) {
+            *r = next;
+        }
+        next += 1;
+        stack.extend(t.children(n).iter().rev().copied());
+    }
+    out.sort_by_key(|n| rank.get(n.idx()).copied().unwrap_or(0));
     out
 }
 

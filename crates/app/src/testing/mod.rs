@@ -363,13 +363,12 @@ pub fn install_frame_point(a: Actions, pane: Pane, canvas_ref: NodeRef<leptos::h
                 return JsValue::NULL;
             };
             let g = pane.geometry(&data, a.view.orientation.get_untracked());
+            // Every node's place at once (the page keeps no layout; one node's costs a walk of its path).
+            let l = scorch_core::FlameLayout::new(&data.tree);
             let best = (1..data.tree.len())
                 .filter(|&n| data.name_of(NodeId(n as u32)) == name)
                 .filter_map(|n| {
-                    let (x0, x1) = (
-                        g.px(data.layout.x0[n]).max(0.0),
-                        g.px(data.layout.x1[n]).min(g.width),
-                    );
+                    let (x0, x1) = (g.px(l.x0[n]).max(0.0), g.px(l.x1[n]).min(g.width));
                     (x1 - x0 >= 1.0).then_some((n, x0, x1))
                 })
                 .max_by(|a, b| (a.2 - a.1).total_cmp(&(b.2 - b.1)));

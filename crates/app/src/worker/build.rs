@@ -378,7 +378,7 @@ pub async fn build(
             _ => copier
                 .flame(&payload)
                 .await
-                .map(|(t, l)| Built::Flame(t, l))
+                .map(Built::Flame)
                 .ok_or_else(|| "the view built in the worker did not fit together".to_string()),
         });
     }

@@ -19,7 +19,7 @@ use super::{js_err, LoadError};
 use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::view::calltree::Order;
-use scorch_core::{CallTree, FlameLayout, Imported, TreeColumns};
+use scorch_core::{CallTree, Imported, TreeColumns};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -101,7 +101,7 @@ pub(super) fn take_kept(key: u32) -> Option<web_sys::Worker> {
     None
 }
 
-/// An import worker whose answer (the profile and its first view's tree and layout: a measure of what the worker
+/// An import worker whose answer (the profile and its first view's tree: a measure of what the worker
 /// built, and so of its wasm memory) is at least this large is ended, not kept as the engine: its memory, at the
 /// parse's and the build's peak, cannot shrink, and kept beside the page's copy while the page takes the answer
 /// it raised the load's peak (folded 100 MB: +77 MB above the floor; 400 MB: +257 MB; docs/BENCHMARKS.md) —
@@ -248,10 +248,10 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
     true
 }
 
-/// A worker import: the profile, and the default view's call tree and layout when the worker built them.
+/// A worker import: the profile, and the default view's call tree when the worker built it.
 pub struct Done {
     pub imported: Imported,
-    pub flame: Option<(CallTree, FlameLayout)>,
+    pub flame: Option<CallTree>,
     /// The default view's stack health, computed by the worker.
     pub health: Option<scorch_core::analysis::health::StackHealth>,
     /// A small profile: the page builds what is left of its first view in one task ([`SMALL_ANSWER`]).
@@ -385,17 +385,7 @@ const SMALL_ANSWER: f64 = 4.0 * 1024.0 * 1024.0;
 /// most, and the view needs about as much again), instead of running out of memory halfway and killing the page.
 /// Returns the payload's size in bytes.
 pub(super) fn fits_in_memory(payload: &JsValue) -> Result<f64, LoadError> {
-    let bytes = payload_bytes(
-        payload,
-        &[
-            "profile_u32",
-            "profile_u64",
-            "tree_u32",
-            "tree_u64",
-            "layout_f64",
-            "layout_u32",
-        ],
-    );
+    let bytes = payload_bytes(payload, &["profile_u32", "profile_u64", "tree_u32", "tree_u64"]);
     let used = Reflect::get(&wasm_bindgen::memory(), &"buffer".into())
         .map(|b| byte_length(&b))
         .unwrap_or(0.0);
@@ -467,20 +457,16 @@ pub(super) struct Copier {
 impl Copier {
     const PIECE: u32 = 1 << 18;
 
-    /// The call tree and layout whose columns ride in `payload` (`payload::flame_payload`); `None` when they do
-    /// not fit together.
-    pub(super) async fn flame(&mut self, payload: &JsValue) -> Option<(CallTree, FlameLayout)> {
+    /// The call tree whose columns ride in `payload` (`payload::flame_payload`); `None` when they do not fit
+    /// together.
+    pub(super) async fn flame(&mut self, payload: &JsValue) -> Option<CallTree> {
         let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
         let tree_u32 = self.columns::<js_sys::Uint32Array>(&get("tree_u32")).await;
         let tree_u64 = self.columns::<js_sys::BigUint64Array>(&get("tree_u64")).await;
-        let tree = CallTree::from_columns(TreeColumns {
+        CallTree::from_columns(TreeColumns {
             u32s: tree_u32,
             u64s: tree_u64,
-        })?;
-        let layout_f64 = self.columns::<js_sys::Float64Array>(&get("layout_f64")).await;
-        let layout_u32 = self.columns::<js_sys::Uint32Array>(&get("layout_u32")).await;
-        let layout = FlameLayout::from_columns(layout_f64, layout_u32, tree.len())?;
-        Some((tree, layout))
+        })
     }
 
     /// The typed arrays in a JS array, copied into vectors.

@@ -41,26 +41,15 @@ pub(crate) fn profile_payload(
     bytes.map(|_| msg)
 }
 
-/// Sets a tree's and its layout's columns on `msg` as typed arrays (`tree_u32`, `tree_u64`, `layout_f64`,
-/// `layout_u32`), their buffers added to `transfer`.
-pub(super) fn flame_payload(
-    msg: &js_sys::Object,
-    tree: scorch_core::CallTree,
-    layout: scorch_core::FlameLayout,
-    transfer: &Array,
-) {
+/// Sets a tree's columns on `msg` as typed arrays (`tree_u32`, `tree_u64`), their buffers added to `transfer`.
+/// No layout travels: the page places what it draws from the tree (`scorch_core::view::window`).
+pub(super) fn flame_payload(msg: &js_sys::Object, tree: scorch_core::CallTree, transfer: &Array) {
     let set = |k: &str, v: &JsValue| {
         let _ = Reflect::set(msg, &k.into(), v);
     };
-    let (lf, lu) = layout.into_columns();
     let tc = tree.into_columns();
     set("tree_u32", &typed(tc.u32s, transfer, u32s));
     set("tree_u64", &typed(tc.u64s, transfer, u64s));
-    set(
-        "layout_f64",
-        &typed(lf, transfer, |v| js_sys::Float64Array::from(v.as_slice()).into()),
-    );
-    set("layout_u32", &typed(lu, transfer, u32s));
 }
 
 pub(super) fn u32s(v: Vec<u32>) -> JsValue {

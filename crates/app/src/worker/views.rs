@@ -7,7 +7,7 @@ use super::protocol::Job;
 use scorch_core::analysis::functions::FunctionRow;
 use scorch_core::analysis::sandwich;
 use scorch_core::view::calltree::Order;
-use scorch_core::{CallTree, FlameLayout, Profile, ViewOptions};
+use scorch_core::{CallTree, Profile, ViewOptions};
 
 /// A function table: rows, the view's total weight and sample count.
 pub type Table = (Vec<FunctionRow>, u64, u64);
@@ -17,7 +17,8 @@ pub(super) const TABLE_CHUNK: usize = 100_000;
 
 /// What a job builds.
 pub enum Built {
-    Flame(CallTree, FlameLayout),
+    /// A flame graph's tree (the page places what it draws of it: `scorch_core::view::window`).
+    Flame(CallTree),
     Table(Table),
     /// `None`: the profile has no timestamps.
     Chart(Option<scorch_core::view::StackChart>),
@@ -27,11 +28,7 @@ pub enum Built {
 
 /// Builds one job of `p` under `view` (also on the page of a one-file HTML export, `build::page_is_engine`).
 pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<Built, String> {
-    let flame = |p: &Profile| {
-        let tree = CallTree::build(p, view, order);
-        let layout = FlameLayout::new(&tree);
-        Built::Flame(tree, layout)
-    };
+    let flame = |p: &Profile| Built::Flame(CallTree::build(p, view, order));
     Ok(match job {
         Job::Plain => flame(p),
         Job::Inverted => flame(&sandwich::invert(p)?),
