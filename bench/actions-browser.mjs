@@ -46,6 +46,12 @@ for (let rep = 0; rep < reps; rep++) {
     const times = [];
     let t = profile.startTime;
     profile.samples.forEach((id, i) => { t += profile.timeDeltas[i] || 0; times.push([t, id, profile.timeDeltas[i] || 0]); });
+    // Where each task sits among the page's own marks (`bench:…`, in the trace through blink.user_timing).
+    const marks = events.filter((e) => /^bench:/.test(e.name) && /user_timing/.test(e.cat || ''));
+    const near = (ts) => {
+      const before = marks.filter((m) => m.ts <= ts).sort((a, b) => b.ts - a.ts)[0];
+      return before ? `${((ts - before.ts) / 1000).toFixed(0)} ms after ${before.name}` : 'before any bench: mark';
+    };
     return tasks.map((task) => {
       const incl = new Map(), self = new Map();
       for (const [ts, id, dt] of times) {
@@ -60,7 +66,7 @@ for (let rep = 0; rep < reps; rep++) {
         }
       }
       const fmt = (m, k) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([f, v]) => `      ${v.toFixed(0).padStart(4)} ${f.slice(0, 120)}`).join('\n');
-      return `  task ${(task.dur / 1000).toFixed(0)} ms\n    self:\n${fmt(self, 6)}\n    inclusive:\n${fmt(incl, 10)}`;
+      return `  task ${(task.dur / 1000).toFixed(0)} ms, ${near(task.ts)}\n    self:\n${fmt(self, 6)}\n    inclusive:\n${fmt(incl, 10)}`;
     }).join('\n');
   };
 
@@ -70,7 +76,7 @@ for (let rep = 0; rep < reps; rep++) {
     let done;
     if (why) {
       done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-      await cdp.send('Tracing.start', { categories: 'toplevel,__metadata', transferMode: 'ReportEvents' });
+      await cdp.send('Tracing.start', { categories: 'toplevel,__metadata,blink.user_timing', transferMode: 'ReportEvents' });
       await cdp.send('Profiler.start');
     }
     await act();
