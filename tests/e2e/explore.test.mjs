@@ -195,6 +195,69 @@ test('sandwich: callers above and callees below, both weighing the function tota
   await page.click('[data-testid=view-mode-flame]');
 });
 
+test('the sandwich shown and left within one frame, a function selected: no page error, and it then works', async () => {
+  // Each side of the sandwich asks for a paint when it mounts; shown and left before that frame (the view, or the
+  // selected function, changed within one frame), the paint must do nothing: read against the panes' disposed
+  // values it would panic, which ends the page's wasm.
+  const d = await browser();
+  const { page } = d;
+  try {
+    await page.goto(server.url);
+    await waitForProfile(page, 'service.perf.gz');
+    const fn = 'handle_request';
+    await page.click('[data-testid=view-mode-sandwich]');
+    await settle(page);
+    await page.locator(`[data-testid=fn-row][data-name="${fn}"]`).click();
+    await settle(page);
+    await page.locator('[data-testid=callers-canvas]').waitFor();
+    await page.click('[data-testid=view-mode-flame]');
+    await settle(page);
+    const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // Shown (with the function selected, both sides mount) and left for each other view, within one frame.
+    // (Each time, both sides were on the page when it was left, waiting for their first frame.)
+    for (const to of ['flame', 'inverted', 'chart', 'flame', 'graph', 'flame']) {
+      const mounted = await page.evaluate((to) => new Promise((resolve) => {
+        document.querySelector('[data-testid=view-mode-sandwich]').click();
+        setTimeout(() => {
+          const both = ['callers', 'callees'].every((p) => document.querySelector(`[data-testid=${p}-canvas]`));
+          document.querySelector(`[data-testid=view-mode-${to}]`).click();
+          resolve(both);
+        }, 0);
+      }), to);
+      assert.ok(mounted, `the sandwich was on the page before it was left for ${to}`);
+      await frames();
+    }
+    assert.deepEqual(d.errors, []);
+    // In the sandwich, another function selected and then this one again within one frame: each time both sides of
+    // the function shown last are unmounted before their paint.
+    await page.click('[data-testid=view-mode-sandwich]');
+    await settle(page);
+    for (let i = 0; i < 3; i++) {
+      await page.evaluate((fn) => new Promise((resolve) => {
+        const row = (n) => document.querySelector(`[data-testid=fn-row][data-name="${n}"]`);
+        row('main').click();
+        setTimeout(() => { row(fn).click(); resolve(); }, 0);
+      }), fn);
+      await frames();
+    }
+    assert.deepEqual(d.errors, []);
+    // The page goes on: both sides draw the function, which is the whole of each.
+    await settle(page);
+    for (const pane of ['callers', 'callees']) {
+      await page.locator(`[data-testid=${pane}-canvas]`).scrollIntoViewIfNeeded();
+      const pt = await point(page, fn, pane);
+      assert.ok(pt, `${fn} is drawn in the ${pane}`);
+      await page.mouse.move(pt[0], pt[1]);
+      await page.waitForFunction((n) => [...document.querySelectorAll('.tt-name')].some((e) => e.textContent === n), fn);
+      assert.match(await page.textContent('[data-testid=tooltip-total]'), /\(100\.0 %\)$/);
+      await page.mouse.move(0, 0);
+    }
+    assert.ok(await point(page, 'main', 'callers'), 'main calls handle_request');
+    assert.equal(await point(page, 'hash_bytes', 'callers'), null);
+    assert.deepEqual(d.errors, []);
+  } finally { await d.close(); }
+});
+
 test('inverted tree: leaf functions at the root, merged across callers', async () => {
   const { page } = b;
   await open(FILES.perf);
