@@ -3,6 +3,8 @@
 // Expected numbers come from the native CLI (`scorch search`, `scorch top`, `scorch fold --transform`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve, browser, waitForProfile, settle, pixelAt, outFile, FIXTURES, ROOT } from './harness.mjs';
@@ -158,6 +160,43 @@ test('function table: every function with exact self and total, sortable, filter
   // The outline runs along the frame's top edge, 1–2 px inside.
   const edge = await pixelAt(page, { x, y: y - 7.5 });
   assert.ok(edge[2] > 150 && edge[0] < 60, `outline is blue, got ${edge} (${box.width})`);
+});
+
+test('function table of 251 functions: every row comes on the page (a chunk per task), again after a re-sort and a search', async () => {
+  // main calling f000…f249 with self weights 1…250: more rows than one chunk (100), fewer than the limit (500).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-fns-'));
+  const file = path.join(dir, 'many-fns.txt');
+  const fns = Array.from({ length: 250 }, (_, i) => `f${String(i).padStart(3, '0')}`);
+  fs.writeFileSync(file, fns.map((f, i) => `main;${f} ${i + 1}\n`).join(''));
+  try {
+    const n = Number(scorch('top', '-n', '1000', file).match(/of (\d+) functions/)[1]);
+    assert.equal(n, fns.length + 1);
+    const { page } = b;
+    const errors = b.errors.length;
+    await open(file);
+    await page.click('[data-testid=view-mode-functions]');
+    await settle(page);
+    const rows = (want) => page.waitForFunction((w) => document.querySelectorAll('[data-testid=fn-row]').length === w, want);
+    const names = () => page.evaluate(() => [...document.querySelectorAll('[data-testid=fn-row]')].map((r) => r.dataset.name));
+    await rows(n);
+    let got = await names();
+    assert.equal(new Set(got).size, n);
+    assert.deepEqual(got.slice(0, 3), ['f249', 'f248', 'f247'], 'by self, heaviest first');
+    // Sorted by name: a new set of rows, put on the page again from its first chunk, to the end.
+    await page.click('[data-testid=sort-name]');
+    await rows(n);
+    got = await names();
+    assert.deepEqual(got, [...fns, 'main']);
+    // A search: the rows matching it, in the same order.
+    await search(page, 'f');
+    await rows(fns.length);
+    assert.deepEqual(await names(), fns);
+    assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(fns.length));
+    await search(page, '');
+    await rows(n);
+    assert.deepEqual(b.errors.slice(errors), []);
+    await page.click('[data-testid=view-mode-flame]');
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
 
 test('sandwich: callers above and callees below, both weighing the function total', async () => {
