@@ -3,6 +3,8 @@
 // Expected numbers come from the native CLI (`scorch search`, `scorch top`, `scorch fold --transform`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve, browser, waitForProfile, settle, pixelAt, outFile, FIXTURES, ROOT } from './harness.mjs';
@@ -160,6 +162,43 @@ test('function table: every function with exact self and total, sortable, filter
   assert.ok(edge[2] > 150 && edge[0] < 60, `outline is blue, got ${edge} (${box.width})`);
 });
 
+test('function table of 251 functions: every row comes on the page (a chunk per task), again after a re-sort and a search', async () => {
+  // main calling f000…f249 with self weights 1…250: more rows than one chunk (100), fewer than the limit (500).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-fns-'));
+  const file = path.join(dir, 'many-fns.txt');
+  const fns = Array.from({ length: 250 }, (_, i) => `f${String(i).padStart(3, '0')}`);
+  fs.writeFileSync(file, fns.map((f, i) => `main;${f} ${i + 1}\n`).join(''));
+  try {
+    const n = Number(scorch('top', '-n', '1000', file).match(/of (\d+) functions/)[1]);
+    assert.equal(n, fns.length + 1);
+    const { page } = b;
+    const errors = b.errors.length;
+    await open(file);
+    await page.click('[data-testid=view-mode-functions]');
+    await settle(page);
+    const rows = (want) => page.waitForFunction((w) => document.querySelectorAll('[data-testid=fn-row]').length === w, want);
+    const names = () => page.evaluate(() => [...document.querySelectorAll('[data-testid=fn-row]')].map((r) => r.dataset.name));
+    await rows(n);
+    let got = await names();
+    assert.equal(new Set(got).size, n);
+    assert.deepEqual(got.slice(0, 3), ['f249', 'f248', 'f247'], 'by self, heaviest first');
+    // Sorted by name: a new set of rows, put on the page again from its first chunk, to the end.
+    await page.click('[data-testid=sort-name]');
+    await rows(n);
+    got = await names();
+    assert.deepEqual(got, [...fns, 'main']);
+    // A search: the rows matching it, in the same order.
+    await search(page, 'f');
+    await rows(fns.length);
+    assert.deepEqual(await names(), fns);
+    assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(fns.length));
+    await search(page, '');
+    await rows(n);
+    assert.deepEqual(b.errors.slice(errors), []);
+    await page.click('[data-testid=view-mode-flame]');
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('sandwich: callers above and callees below, both weighing the function total', async () => {
   const { page } = b;
   for (const [file, fn] of [[FILES.perf, 'handle_request'], [FILES.pprof, 'math/big.nat.add'], [FILES.folded, 'alloc::vec::Vec<u64>::Integer_encode_all']]) {
@@ -193,6 +232,69 @@ test('sandwich: callers above and callees below, both weighing the function tota
     assert.ok(total > 0);
   }
   await page.click('[data-testid=view-mode-flame]');
+});
+
+test('the sandwich shown and left within one frame, a function selected: no page error, and it then works', async () => {
+  // Each side of the sandwich asks for a paint when it mounts; shown and left before that frame (the view, or the
+  // selected function, changed within one frame), the paint must do nothing: read against the panes' disposed
+  // values it would panic, which ends the page's wasm.
+  const d = await browser();
+  const { page } = d;
+  try {
+    await page.goto(server.url);
+    await waitForProfile(page, 'service.perf.gz');
+    const fn = 'handle_request';
+    await page.click('[data-testid=view-mode-sandwich]');
+    await settle(page);
+    await page.locator(`[data-testid=fn-row][data-name="${fn}"]`).click();
+    await settle(page);
+    await page.locator('[data-testid=callers-canvas]').waitFor();
+    await page.click('[data-testid=view-mode-flame]');
+    await settle(page);
+    const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // Shown (with the function selected, both sides mount) and left for each other view, within one frame.
+    // (Each time, both sides were on the page when it was left, waiting for their first frame.)
+    for (const to of ['flame', 'inverted', 'chart', 'flame', 'graph', 'flame']) {
+      const mounted = await page.evaluate((to) => new Promise((resolve) => {
+        document.querySelector('[data-testid=view-mode-sandwich]').click();
+        setTimeout(() => {
+          const both = ['callers', 'callees'].every((p) => document.querySelector(`[data-testid=${p}-canvas]`));
+          document.querySelector(`[data-testid=view-mode-${to}]`).click();
+          resolve(both);
+        }, 0);
+      }), to);
+      assert.ok(mounted, `the sandwich was on the page before it was left for ${to}`);
+      await frames();
+    }
+    assert.deepEqual(d.errors, []);
+    // In the sandwich, another function selected and then this one again within one frame: each time both sides of
+    // the function shown last are unmounted before their paint.
+    await page.click('[data-testid=view-mode-sandwich]');
+    await settle(page);
+    for (let i = 0; i < 3; i++) {
+      await page.evaluate((fn) => new Promise((resolve) => {
+        const row = (n) => document.querySelector(`[data-testid=fn-row][data-name="${n}"]`);
+        row('main').click();
+        setTimeout(() => { row(fn).click(); resolve(); }, 0);
+      }), fn);
+      await frames();
+    }
+    assert.deepEqual(d.errors, []);
+    // The page goes on: both sides draw the function, which is the whole of each.
+    await settle(page);
+    for (const pane of ['callers', 'callees']) {
+      await page.locator(`[data-testid=${pane}-canvas]`).scrollIntoViewIfNeeded();
+      const pt = await point(page, fn, pane);
+      assert.ok(pt, `${fn} is drawn in the ${pane}`);
+      await page.mouse.move(pt[0], pt[1]);
+      await page.waitForFunction((n) => [...document.querySelectorAll('.tt-name')].some((e) => e.textContent === n), fn);
+      assert.match(await page.textContent('[data-testid=tooltip-total]'), /\(100\.0 %\)$/);
+      await page.mouse.move(0, 0);
+    }
+    assert.ok(await point(page, 'main', 'callers'), 'main calls handle_request');
+    assert.equal(await point(page, 'hash_bytes', 'callers'), null);
+    assert.deepEqual(d.errors, []);
+  } finally { await d.close(); }
 });
 
 test('inverted tree: leaf functions at the root, merged across callers', async () => {

@@ -212,8 +212,8 @@ pub fn CallGraphView() -> impl IntoView {
     // this asks for the next frame's picture with them (see `GraphLook::edges`).
     let edges_for = RwSignal::new(0usize);
     let paint = move || {
-        // `try_`: a paint asked for in the frame the graph left the page in (a view switched within one frame)
-        // finds its signals disposed, and paints nothing.
+        // `try_`: `Redraw` cancels the frame of a graph that has left the page (a view switched within one
+        // frame); a paint that came all the same would find its signals disposed, and paints nothing.
         let (Some(Some(canvas)), Some(d)) =
             (canvas_ref.try_get_untracked(), data.try_get_untracked().flatten())
         else {
@@ -239,7 +239,7 @@ pub fn CallGraphView() -> impl IntoView {
             edges_for.set(id);
         }
     };
-    let redraw = Redraw::default();
+    let redraw = Redraw::new();
     Effect::new(move |_| {
         data.track();
         geom.track();

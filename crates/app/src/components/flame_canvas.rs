@@ -151,8 +151,8 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     };
 
     // Everything that changes the picture schedules one redraw; hover only repaints the overlay.
-    let redraw = Redraw::default();
-    let hover_redraw = Redraw::default();
+    let redraw = Redraw::new();
+    let hover_redraw = Redraw::new();
     Effect::new(move |_| {
         pane.hover.track();
         pane.focus.track();

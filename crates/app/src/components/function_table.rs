@@ -87,31 +87,33 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
         Some((out, matching, table.0.len(), whole != table.1))
     };
     // The rows go on the page a chunk per task ([`CHUNK`]): 500 rows of nine cells built and laid out at once were
-    // one task of 100–240 ms (folded 100 MB, a switch to the table). `shown` counts the chunks built; each new set
-    // of rows starts again at one and a task adds the next chunk after each yield (`generation` ends the task of
-    // rows replaced meanwhile).
-    let shown = RwSignal::new(1usize);
-    let generation = StoredValue::new(0u32);
-    let rows = move || {
-        let r = crate::state::timed("fn rows", rows_now);
-        if let Some((rows, ..)) = &r {
-            let chunks = rows.len().div_ceil(CHUNK);
-            let g = generation.get_value().wrapping_add(1);
-            generation.set_value(g);
-            shown.set(1);
-            leptos::task::spawn_local(async move {
-                for n in 2..=chunks {
-                    crate::worker::yield_now().await;
-                    // The table may have left the page meanwhile (another view): its values are then disposed,
-                    // and reading them would panic.
-                    if generation.try_get_value() != Some(g) || shown.try_set(n).is_some() {
-                        return;
-                    }
+    // one task of 100–240 ms (folded 100 MB, a switch to the table). Each set of rows has its generation; `shown`
+    // is (a generation, the chunks of it built): a new set shows its first chunk, and the effect below starts a
+    // task that adds the next chunk after each yield.
+    let rows = Memo::new(move |prev: Option<&(u32, _)>| {
+        let generation = prev.map_or(0, |(g, _)| g.wrapping_add(1));
+        (generation, crate::state::timed("fn rows", rows_now))
+    });
+    let shown = RwSignal::new((0u32, 1usize));
+    Effect::new(move |_| {
+        let Some((generation, chunks)) =
+            rows.with(|(g, r)| r.as_ref().map(|(rows, ..)| (*g, rows.len().div_ceil(CHUNK))))
+        else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            for n in 2..=chunks {
+                crate::worker::yield_now().await;
+                // The rows may have been replaced meanwhile (their task ends), or the table have left the page
+                // (another view): its values are then disposed, and reading them would panic.
+                if rows.try_with_untracked(|(g, _)| *g) != Some(generation)
+                    || shown.try_set((generation, n)).is_some()
+                {
+                    return;
                 }
-            });
-        }
-        r
-    };
+            }
+        });
+    });
     let header = move |key: &'static str, label: &'static str| {
         view! {
             <th><button class="th" data-testid=format!("sort-{key}") on:click=move |_| sort.update(|s| {
@@ -121,7 +123,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
     };
     view! {
         <div class="fn-table" class:compact=compact data-testid="function-table">
-            {move || match rows() {
+            {move || { let (generation, rows) = rows.get(); match rows {
                 None if load.has_profile() && view.fn_table_failed.get() => view! {
                     <p class="hint" data-testid="function-failed">"The function table could not be built (the error says why). "
                         <button data-testid="function-retry" on:click=move |_| actions.rebuild()>"Try again"</button>
@@ -149,8 +151,10 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
                             {header("name", "Function")}
                         </tr></thead>
                         {chunks(rows).into_iter().enumerate().map(|(i, chunk)| {
-                            // Chunk i is built once `shown` passes it (see `shown` above).
-                            let visible = Memo::new(move |_| shown.get() > i);
+                            // Chunk i is built once `shown` passes it for these rows (see `shown` above).
+                            let visible = Memo::new(move |_| {
+                                i == 0 || shown.with(|&(g, n)| g == generation && n > i)
+                            });
                             let chunk = std::cell::RefCell::new(Some(chunk));
                             move || visible.get().then(|| chunk.borrow_mut().take()).flatten().map(|chunk| view! {
                             <tbody>
@@ -181,7 +185,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
                         }).collect_view()}
                     </table>
                 }.into_any(),
-            }}
+            }}}
         </div>
     }
 }

@@ -68,7 +68,7 @@ pub fn HeatmapPanel() -> impl IntoView {
             .map(|(w, h)| format!("{}px", if axis == 0 { w } else { h }))
     };
     // Draw when the grid, the selection or the sparse switch change (once per frame).
-    let redraw = Redraw::default();
+    let redraw = Redraw::new();
     Effect::new(move |_| {
         resized.track();
         collapsed.track();

@@ -202,8 +202,8 @@ pub fn StackChartView() -> impl IntoView {
         }
     };
     let paint = move || {
-        // `try_`: a paint asked for in the frame the chart left the page in (a view switched within one frame)
-        // finds its signals disposed, and paints nothing.
+        // `try_`: `Redraw` cancels the frame of a chart that has left the page (a view switched within one
+        // frame); a paint that came all the same would find its signals disposed, and paints nothing.
         let (Some(Some(canvas)), Some(d)) =
             (canvas_ref.try_get_untracked(), data.try_get_untracked().flatten())
         else {
@@ -222,7 +222,7 @@ pub fn StackChartView() -> impl IntoView {
         };
         chart::paint(&canvas, &d, &g, &look);
     };
-    let redraw = Redraw::default();
+    let redraw = Redraw::new();
     Effect::new(move |_| {
         data.track();
         win.track();

@@ -1,6 +1,7 @@
 //! The tooltip of the hovered frame in a pane: name, kind, total and self (or both sides and the changes in a
 //! diff), and its share of the zoom and of the whole profile.
 
+use crate::render::data::PerGraph;
 use crate::render::{DiffData, FlameData};
 use crate::state::load::LoadState;
 use crate::state::pane::{Pane, PaneId};
@@ -8,16 +9,12 @@ use crate::state::view::ViewState;
 use leptos::prelude::*;
 use scorch_core::analysis::stats::{node_counts, NodeCounts};
 use scorch_core::view::calltree::NodeId;
-use std::sync::{Arc, Weak};
-
-/// A graph (held weakly) and the sample counts behind its nodes.
-type CachedCounts = (Weak<FlameData>, Option<Arc<NodeCounts>>);
+use std::sync::Arc;
 
 thread_local! {
     /// The sample counts per node of the graph last hovered (held weakly), so a hover costs no pass over the
     /// samples.
-    static COUNTS: std::cell::RefCell<Option<CachedCounts>> =
-        const { std::cell::RefCell::new(None) };
+    static COUNTS: PerGraph<(), Option<Arc<NodeCounts>>> = const { PerGraph::new() };
 }
 
 /// The sample counts behind `data`'s nodes, computed once per graph; `None` without sample counts (and in a diff).
@@ -25,15 +22,10 @@ pub(crate) fn counts_of(data: &Arc<FlameData>) -> Option<Arc<NodeCounts>> {
     if data.diff.is_some() {
         return None;
     }
-    let hit = COUNTS.with(|c| {
-        c.borrow()
-            .as_ref()
-            .and_then(|(w, counts)| std::ptr::eq(w.as_ptr(), Arc::as_ptr(data)).then(|| counts.clone()))
-    });
-    hit.unwrap_or_else(|| {
-        let counts = node_counts(data.profile(), &data.view, &data.tree).map(Arc::new);
-        COUNTS.with(|c| *c.borrow_mut() = Some((Arc::downgrade(data), counts.clone())));
-        counts
+    COUNTS.with(|c| {
+        c.get_or(data, &(), || {
+            node_counts(data.profile(), &data.view, &data.tree).map(Arc::new)
+        })
     })
 }
 

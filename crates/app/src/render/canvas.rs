@@ -41,22 +41,56 @@ pub fn prepare(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Option<Su
 }
 
 /// Coalesces redraw requests: the first request schedules one animation frame, later ones before it runs are
-/// absorbed (the paint reads the state as it is when the frame comes).
-#[derive(Clone, Default)]
+/// absorbed (the paint reads the state as it is when the frame comes). Tied to the owner it is made under (the
+/// component's): when that is cleaned up (the component leaves the page), the frame asked for is cancelled and
+/// later requests do nothing — a paint never runs against a component's disposed signals and canvases.
+#[derive(Clone)]
 pub struct Redraw {
-    pending: Rc<Cell<bool>>,
+    frame: Rc<Cell<Frame>>,
+}
+
+/// Where a [`Redraw`] is: nothing asked for, a frame asked for, or its owner gone.
+#[derive(Clone, Copy)]
+enum Frame {
+    Idle,
+    Asked(AnimationFrameRequestHandle),
+    Closed,
 }
 
 impl Redraw {
+    /// A redraw scheduler that stops when the current owner is cleaned up.
+    pub fn new() -> Redraw {
+        let frame = Rc::new(Cell::new(Frame::Idle));
+        let on_close = send_wrapper::SendWrapper::new(frame.clone());
+        on_cleanup(move || {
+            if let Frame::Asked(handle) = on_close.replace(Frame::Closed) {
+                handle.cancel();
+            }
+        });
+        Redraw { frame }
+    }
+
     pub fn request(&self, paint: impl FnOnce() + 'static) {
-        if self.pending.replace(true) {
+        if !matches!(self.frame.get(), Frame::Idle) {
             return;
         }
-        let pending = self.pending.clone();
-        request_animation_frame(move || {
-            pending.set(false);
-            paint();
+        let frame = self.frame.clone();
+        let asked = request_animation_frame_with_handle(move || {
+            // Cancelled frames do not run; this is only in case a frame ran all the same.
+            if matches!(frame.get(), Frame::Asked(_)) {
+                frame.set(Frame::Idle);
+                paint();
+            }
         });
+        if let Ok(handle) = asked {
+            self.frame.set(Frame::Asked(handle));
+        }
+    }
+}
+
+impl Default for Redraw {
+    fn default() -> Redraw {
+        Redraw::new()
     }
 }
 

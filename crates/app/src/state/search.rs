@@ -1,6 +1,7 @@
 //! The search, the selected function and the transforms, and what they compute over a flame graph.
 
 use super::pane::Pane;
+use crate::render::data::PerGraph;
 use crate::render::FlameData;
 use leptos::prelude::*;
 use scorch_core::analysis::{search::Pattern, transforms::Transform};
@@ -129,30 +130,17 @@ pub fn match_nodes(data: &FlameData, mask: &[bool]) -> Vec<NodeId> {
     out
 }
 
-/// The graph a [`selected_weights`] was computed over, the function and its weights.
-type CachedWeights = (std::sync::Weak<FlameData>, String, (u64, u64));
-
 thread_local! {
     /// The last [`selected_weights`]: the graph it was computed over, the function and its weights. The explore
     /// bar asks again whenever the shown graph is set, also to the graph it already shows (a switch back from the
     /// table or the chart); over a tree of a million nodes each walk is 30–70 ms.
-    static SELECTED: std::cell::RefCell<Option<CachedWeights>> =
-        const { std::cell::RefCell::new(None) };
+    static SELECTED: PerGraph<String, (u64, u64)> = const { PerGraph::new() };
 }
 
 /// The selected function's weight in the view: (total, self) — its nodes' totals counted once where they nest,
 /// and their self weights summed. Computed once per graph and function.
 pub fn selected_weights(data: &Arc<FlameData>, f: &str) -> (u64, u64) {
-    let hit = SELECTED.with(|c| {
-        c.borrow().as_ref().and_then(|(w, name, weights)| {
-            (std::ptr::eq(w.as_ptr(), Arc::as_ptr(data)) && name == f).then_some(*weights)
-        })
-    });
-    hit.unwrap_or_else(|| {
-        let weights = walk_selected_weights(data, f);
-        SELECTED.with(|c| *c.borrow_mut() = Some((Arc::downgrade(data), f.to_string(), weights)));
-        weights
-    })
+    SELECTED.with(|c| c.get_or(data, f, || walk_selected_weights(data, f)))
 }
 
 fn walk_selected_weights(data: &FlameData, f: &str) -> (u64, u64) {
