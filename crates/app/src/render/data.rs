@@ -171,6 +171,9 @@ pub struct FlameData {
     /// the first paint. What the paint needs besides the tree: no whole layout is kept (issue #39), each paint
     /// places the boxes of its window (`scorch_core::view::window`).
     heights: std::sync::OnceLock<Vec<u32>>,
+    /// The last zoom's interval ([`FlameData::zoom_range`]): asked at every paint and pointer move, and a walk of
+    /// the zoom's path each time (a million frames deep on a deep stack).
+    zoom_x: std::sync::Mutex<Option<(NodeId, (f64, f64))>>,
     /// Set when this is a differential view.
     pub diff: Option<DiffData>,
     /// Per node: its stack-health class, computed on first use of that scheme.
@@ -317,6 +320,7 @@ impl FlameData {
             depths: tree.max_depth() as usize + 1,
             tree,
             heights: Default::default(),
+            zoom_x: Default::default(),
             diff: Some(data),
             health: Default::default(),
             off_cpu: Default::default(),
@@ -339,6 +343,7 @@ impl FlameData {
             depths: tree.max_depth() as usize + 1,
             tree,
             heights: Default::default(),
+            zoom_x: Default::default(),
             diff: None,
             health: Default::default(),
             off_cpu: Default::default(),
@@ -354,6 +359,22 @@ impl FlameData {
     /// Node `n`'s interval in unit space (from the tree: O(depth × siblings)).
     pub fn x_range(&self, n: NodeId) -> (f64, f64) {
         scorch_core::view::window::x_range(&self.tree, n)
+    }
+
+    /// [`FlameData::x_range`] of the zoom, kept for the next ask of the same zoom.
+    pub fn zoom_range(&self, zoom: NodeId) -> (f64, f64) {
+        if let Ok(last) = self.zoom_x.lock() {
+            if let Some((z, r)) = *last {
+                if z == zoom {
+                    return r;
+                }
+            }
+        }
+        let r = self.x_range(zoom);
+        if let Ok(mut last) = self.zoom_x.lock() {
+            *last = Some((zoom, r));
+        }
+        r
     }
 
     /// Per frame id of this view's profile: does it match? Cached by `key`.

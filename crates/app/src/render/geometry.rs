@@ -43,7 +43,7 @@ impl Geometry {
         orientation: Orientation,
     ) -> Geometry {
         let z = zoom.idx();
-        let (vx0, vx1) = d.x_range(zoom);
+        let (vx0, vx1) = d.zoom_range(zoom);
         let (vx0, vx1) = if vx1 > vx0 { (vx0, vx1) } else { (0.0, 1.0) };
         let height = (d.depths as f64 * ROW_H).max(min_height.floor());
         let view_h = min_height.floor().min(height);

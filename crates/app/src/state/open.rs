@@ -401,6 +401,10 @@ impl Actions {
                 FlameData::from_tree(loaded.clone(), view.clone(), tree)
             }
         };
+        // How many rows each subtree reaches, which every paint needs: one walk of the tree, in a step of its
+        // own rather than in the first paint's task.
+        step().await;
+        super::timed("heights", || data.heights().len());
         l.prebuilt.set_value(Some((Arc::new(data), order)));
         step().await;
         let opts = self.heat.options();
