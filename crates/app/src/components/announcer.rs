@@ -2,7 +2,7 @@
 //! and changes of view, zoom and search matches.
 
 use crate::state::pane::Panes;
-use crate::state::search::{match_nodes, SearchState};
+use crate::state::search::{match_count, SearchState};
 use crate::state::view::ViewState;
 use leptos::prelude::*;
 use scorch_core::view::calltree::NodeId;
@@ -67,7 +67,7 @@ pub fn LiveRegion() -> impl IntoView {
             let count = main
                 .data
                 .get_untracked()
-                .and_then(|d| search.mask(&d).map(|m| match_nodes(&d, &m).len()))
+                .and_then(|d| search.mask(&d).map(|m| match_count(&d, &m)))
                 .unwrap_or_default();
             let frames = if count == 1 {
                 "frame matches"

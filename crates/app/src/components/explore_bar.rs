@@ -5,7 +5,7 @@ use super::legend::Legend;
 use crate::render::ColorScheme;
 use crate::state::diff::DiffState;
 use crate::state::pane::Panes;
-use crate::state::search::{match_nodes, selected_weights, SearchState};
+use crate::state::search::{match_count, selected_weights, SearchState};
 use crate::state::view::{Mode, ViewState};
 use crate::state::Actions;
 use crate::url::UrlKey;
@@ -54,7 +54,7 @@ pub fn ExploreBar() -> impl IntoView {
             let count = main
                 .data
                 .get_untracked()
-                .and_then(|d| search.mask(&d).map(|m| match_nodes(&d, &m).len()))
+                .and_then(|d| search.mask(&d).map(|m| match_count(&d, &m)))
                 .unwrap_or_default();
             let at = search
                 .match_idx

@@ -101,19 +101,15 @@ pub fn selected_mask(data: &FlameData, f: &str) -> Arc<Vec<bool>> {
     )
 }
 
+/// How many matching nodes have no matching ancestor (the count the explore bar and the announcer give).
+pub fn match_count(data: &FlameData, mask: &[bool]) -> usize {
+    tops(data, mask).len()
+}
+
 /// Matching nodes that have no matching ancestor, left to right: where "next match" goes.
 pub fn match_nodes(data: &FlameData, mask: &[bool]) -> Vec<NodeId> {
     let t = &data.tree;
-    let mut covered = vec![false; t.len()];
-    let mut out = Vec::new();
-    for n in 1..t.len() {
-        let above = covered[t.parent[n] as usize];
-        let m = data.node_in(mask, NodeId(n as u32));
-        if m && !above {
-            out.push(NodeId(n as u32));
-        }
-        covered[n] = above || m;
-    }
+    let mut out = tops(data, mask);
     // Left to right: none is inside another, so their order in a walk that goes down each node's children
     // in turn (the tree's left-to-right order) is their order in x.
     let mut rank = vec![0u32; t.len()];
@@ -127,6 +123,22 @@ pub fn match_nodes(data: &FlameData, mask: &[bool]) -> Vec<NodeId> {
         stack.extend(t.children(n).iter().rev().copied());
     }
     out.sort_by_key(|n| rank.get(n.idx()).copied().unwrap_or(0));
+    out
+}
+
+/// Matching nodes that have no matching ancestor, in id order.
+fn tops(data: &FlameData, mask: &[bool]) -> Vec<NodeId> {
+    let t = &data.tree;
+    let mut covered = vec![false; t.len()];
+    let mut out = Vec::new();
+    for n in 1..t.len() {
+        let above = covered[t.parent[n] as usize];
+        let m = data.node_in(mask, NodeId(n as u32));
+        if m && !above {
+            out.push(NodeId(n as u32));
+        }
+        covered[n] = above || m;
+    }
     out
 }
 
