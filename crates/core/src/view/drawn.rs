@@ -205,14 +205,14 @@ fn root_only(t: &CallTree) -> TreeColumns {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::import::folded::parse;
     use crate::view::calltree::Order;
 
     /// A folded profile of `lines` random stacks over a few names, up to `depth` deep (a small LCG: the same
     /// profile every run).
-    fn random_profile(seed: u64, lines: usize, depth: usize) -> Vec<u8> {
+    pub(crate) fn random_profile(seed: u64, lines: usize, depth: usize) -> Vec<u8> {
         let mut s = seed;
         let mut next = move |m: u64| {
             s = s
