@@ -220,7 +220,8 @@ pub enum FromWorker {
         ms: f64,
         /// The bytes came from the response boot.js started for the link (`www/worker.js`), not a new fetch.
         prefetched: bool,
-        /// Slices the input was parsed in, on as many workers (1: read whole by this worker).
+        /// Slices the input was parsed in (1: read whole by this worker): one per worker for a file, one per
+        /// block of a download (`slices.rs`).
         #[serde(default)]
         slices: u32,
     },

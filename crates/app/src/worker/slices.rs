@@ -5,8 +5,9 @@
 //! input order. The profile is the one a single parse gives, byte for byte (the core's tests).
 //!
 //! A file: each parse worker reads its own part of the `File` (a `Blob` slice: a handle, not the bytes). A
-//! download: this worker reads the stream and cuts it as the bytes pass ([`StreamCutter`]), posting each parse
-//! worker its bytes as they arrive, so every slice is parsed while the download goes on.
+//! download: this worker reads the stream and cuts it into blocks as the bytes pass ([`StreamCutter`]); each
+//! block goes to a parse worker that has little left to parse, its bytes posted as they arrive, or is parsed
+//! here ([`Blocks`]), so every worker parses while the download goes on.
 //!
 //! Parse workers live as long as this worker's request; terminating this worker (a cancelled load) ends them.
 
@@ -70,10 +71,12 @@ struct HelperState {
     samples: f64,
     /// Bytes posted to it (streamed slices).
     sent: f64,
-    /// Resolved at its next message: the download waits while it is far behind ([`MAX_IN_FLIGHT`]).
+    /// Resolved at its next message (or failure): [`Helper::next_result`] waits on it.
     waiter: Option<js_sys::Function>,
-    resolve: Option<js_sys::Function>,
-    reject: Option<js_sys::Function>,
+    /// Its slices' results (the encoded bytes) in the order it was asked for them, not yet taken.
+    results: std::collections::VecDeque<Result<JsValue, String>>,
+    /// It stopped or could not be reached: every result not yet come fails with this.
+    failed: Option<String>,
     /// Called when it is ready or has failed ([`Helper::started`]).
     on_ready: Option<js_sys::Function>,
     /// It did not say it was ready in time: its slice is read by the worker that cut it.
@@ -88,29 +91,32 @@ impl HelperState {
             None => worker.post_message(msg),
         };
         let Err(e) = sent else { return };
-        // Settled: `room` no longer waits for it, `result` has the reason.
-        self.resolve = None;
+        self.fail(format!("a parse worker could not be reached ({})", js_err(e)));
+    }
+
+    /// It will answer nothing more: whoever waits for it is woken, and its results not yet come fail.
+    fn fail(&mut self, why: String) {
+        self.failed.get_or_insert(why);
         if let Some(w) = self.waiter.take() {
             let _ = w.call0(&JsValue::NULL);
         }
-        if let Some(reject) = self.reject.take() {
-            let why = format!("a parse worker could not be reached ({})", js_err(e));
-            let _ = reject.call1(&JsValue::NULL, &why.into());
+        if let Some(f) = self.on_ready.take() {
+            let _ = f.call0(&JsValue::NULL);
         }
+    }
+
+    /// Bytes posted to it and not yet parsed.
+    fn backlog(&self) -> f64 {
+        (self.sent - self.read).max(0.0)
     }
 }
 
-/// Streamed bytes a parse worker may have to parse before the download waits for it: without a bound, a
-/// download faster than the parse would pile up in the worker's message queue.
-const MAX_IN_FLIGHT: f64 = (4 << 20) as f64;
-
-/// One parse worker: its slice's result arrives in `done` (the encoded result, or a rejection with the reason).
+/// One parse worker: the results of the slices it is asked for arrive in order ([`Helper::next_result`]).
 pub(super) struct Helper {
     worker: web_sys::Worker,
     state: Rc<RefCell<HelperState>>,
     /// How long it may take to say it is ready ([`super::start_limit`]).
     limit: f64,
-    done: Promise,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
@@ -140,14 +146,6 @@ impl Helper {
         opts.set_name(name);
         let worker = web_sys::Worker::new_with_options(&href, &opts).map_err(js_err)?;
         let state = Rc::new(RefCell::new(HelperState::default()));
-        let done = {
-            let state = state.clone();
-            Promise::new(&mut |resolve, reject| {
-                let mut s = state.borrow_mut();
-                s.resolve = Some(resolve);
-                s.reject = Some(reject);
-            })
-        };
         let on_message = {
             let (state, worker) = (state.clone(), worker.clone());
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
@@ -173,15 +171,9 @@ impl Helper {
                     }
                     Ok(FromWorker::Part) => {
                         let buffer = Reflect::get(&data, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
-                        if let Some(r) = s.resolve.take() {
-                            let _ = r.call1(&JsValue::NULL, &buffer);
-                        }
+                        s.results.push_back(Ok(buffer));
                     }
-                    Ok(FromWorker::Failed { error, .. }) => {
-                        if let Some(r) = s.reject.take() {
-                            let _ = r.call1(&JsValue::NULL, &error.into());
-                        }
-                    }
+                    Ok(FromWorker::Failed { error, .. }) => s.results.push_back(Err(error)),
                     _ => {}
                 }
             })
@@ -191,18 +183,9 @@ impl Helper {
             Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
                 e.prevent_default();
                 let message = super::error_message(&e);
-                if let Some(w) = state.borrow_mut().waiter.take() {
-                    let _ = w.call0(&JsValue::NULL);
-                }
-                if let Some(f) = state.borrow_mut().on_ready.take() {
-                    let _ = f.call0(&JsValue::NULL);
-                }
-                if let Some(r) = state.borrow_mut().reject.take() {
-                    let _ = r.call1(
-                        &JsValue::NULL,
-                        &format!("a parse worker stopped ({message})").into(),
-                    );
-                }
+                state
+                    .borrow_mut()
+                    .fail(format!("a parse worker stopped ({message})"));
             })
         };
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -215,7 +198,6 @@ impl Helper {
             worker,
             state,
             limit,
-            done,
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -264,7 +246,7 @@ impl Helper {
     async fn started(&self) -> bool {
         let wait = {
             let mut s = self.state.borrow_mut();
-            if s.ready || s.gave_up || s.reject.is_none() {
+            if s.ready || s.gave_up || s.failed.is_some() {
                 return s.ready;
             }
             let mut f = None;
@@ -286,17 +268,25 @@ impl Helper {
         s.ready
     }
 
-    /// Waits while it has more than [`MAX_IN_FLIGHT`] bytes posted and not yet parsed (or until it answered, or
-    /// was given up on).
-    async fn room(&self) {
-        if !self.started().await {
-            return;
-        }
+    /// Streamed: its slice ended.
+    fn end(&self) {
+        let msg = js_sys::Object::new();
+        let _ = Reflect::set(&msg, &"end".into(), &JsValue::TRUE);
+        self.send(msg.into(), None);
+    }
+
+    /// The result of the next slice it was asked for, in order.
+    async fn next_result(&self) -> Result<Result<SlicePart, ImportError>, String> {
         loop {
             let wait = {
                 let mut s = self.state.borrow_mut();
-                if s.sent - s.read <= MAX_IN_FLIGHT || s.resolve.is_none() {
-                    return;
+                if let Some(r) = s.results.pop_front() {
+                    drop(s);
+                    let bytes = Uint8Array::new(&r?).to_vec();
+                    return SlicePart::decode_result(&bytes).map_err(|e| e.to_string());
+                }
+                if let Some(why) = &s.failed {
+                    return Err(why.clone());
                 }
                 let mut w = None;
                 let p = Promise::new(&mut |resolve, _| w = Some(resolve));
@@ -305,22 +295,6 @@ impl Helper {
             };
             let _ = JsFuture::from(wait).await;
         }
-    }
-
-    /// Streamed: its slice ended.
-    fn end(&self) {
-        let msg = js_sys::Object::new();
-        let _ = Reflect::set(&msg, &"end".into(), &JsValue::TRUE);
-        self.send(msg.into(), None);
-    }
-
-    /// Its slice's result; the worker is ended either way.
-    async fn result(&self) -> Result<Result<SlicePart, ImportError>, String> {
-        let r = JsFuture::from(self.done.clone()).await;
-        self.worker.terminate();
-        let buffer = r.map_err(js_err)?;
-        let bytes = Uint8Array::new(&buffer).to_vec();
-        SlicePart::decode_result(&bytes).map_err(|e| e.to_string())
     }
 }
 
@@ -372,8 +346,14 @@ async fn merge(
             web_sys::console::warn_1(&"scorch: a parse worker did not start; reading the input whole".into());
             return Ok(None);
         }
-        results.push(h.result().await?);
+        results.push(h.next_result().await?);
     }
+    merged(results, size)
+}
+
+/// The slices' results merged in input order ([`merge_slices`]); `Ok(None)`: the input cannot be merged from
+/// slices (read it whole).
+fn merged(results: Vec<Result<SlicePart, ImportError>>, size: f64) -> Result<Option<Imported>, String> {
     SLICES.with(|s| s.set(results.len() as u32));
     Ok(merge_slices(results)
         .map_err(|e| e.to_string())?
@@ -452,8 +432,8 @@ async fn read_range(file: &web_sys::Blob, at: f64, len: f64) -> Result<Vec<u8>, 
     Ok(Uint8Array::new(&ab).to_vec())
 }
 
-/// A download to be read in slices on every core, cut as the bytes arrive: its parse workers are started and
-/// asked for streamed slices.
+/// A download to be read in slices on every core, cut into blocks as the bytes arrive ([`read_download`]): its
+/// parse workers are started, and asked for a streamed slice per block given to them.
 pub(super) struct Download {
     pub total: f64,
     pub format: Format,
@@ -471,9 +451,6 @@ impl Download {
         }
         let format = splittable_input(head)?;
         let helpers = start_helpers(open, n - 1)?;
-        for h in &helpers {
-            h.request(format, None);
-        }
         Some(Download {
             total,
             format,
@@ -482,8 +459,102 @@ impl Download {
     }
 }
 
-/// Reads a download in slices: `chunks` are the bytes already read, `next` reads the next chunk (`None` at the
-/// end). `Ok(None)`: the input must be read whole after all (the caller has lost the bytes: it fetches again).
+/// A download is cut into blocks of about this size (at most [`MAX_BLOCKS`]), each parsed as a slice of its own
+/// by whichever worker is free when its first byte arrives. Its bytes come in order, one stream: cut in one
+/// slice per worker, the second worker's bytes would come only once the first worker had parsed its whole
+/// slice (it reads the stream), and the two would parse one after the other (perf script 100 MB by link: the
+/// download's end 1.1 s after its start, against 0.5 s for the bytes alone; docs/BENCHMARKS.md).
+const BLOCK: f64 = (4 << 20) as f64;
+const MAX_BLOCKS: f64 = 64.0;
+
+/// Who parses a block of a download.
+#[derive(Clone, Copy)]
+enum Who {
+    Own,
+    Helper(usize),
+}
+
+/// The blocks of a download so far: who parses each, in input order, and this worker's own results.
+struct Blocks {
+    format: Format,
+    plan: Vec<Who>,
+    /// The parser of this worker's current block.
+    own: Option<SliceParser>,
+    own_results: std::collections::VecDeque<Result<SlicePart, ImportError>>,
+    /// Samples of this worker's finished blocks.
+    own_samples: usize,
+}
+
+impl Blocks {
+    /// Hands `bytes` of block `slice` to its parser, giving the block to a worker first when it is new.
+    fn deliver(&mut self, helpers: &[Helper], slice: usize, bytes: &[u8]) {
+        match self.begin(helpers, slice) {
+            Who::Own => {
+                if let Some(p) = &mut self.own {
+                    if let Err(e) = p.feed(bytes) {
+                        // The block's result is this error; the rest of the block is not parsed.
+                        self.own = None;
+                        self.own_results.push_back(Err(e));
+                    }
+                }
+            }
+            Who::Helper(i) => helpers[i].chunk(bytes),
+        }
+    }
+
+    /// Who parses block `slice`; a new block (the one after the last) is given to a parse worker that has
+    /// little left to parse — never the first block, which would then wait for the worker to start — or else
+    /// to this worker. A parse worker still starting is given at most one block: what it was sent counts
+    /// until it has parsed it.
+    fn begin(&mut self, helpers: &[Helper], slice: usize) -> Who {
+        while self.plan.len() <= slice {
+            self.end_current(helpers);
+            let free = helpers
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| {
+                    let s = h.state.borrow();
+                    s.failed.is_none() && !s.gave_up
+                })
+                .map(|(i, h)| (i, h.state.borrow().backlog()))
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            let who = match free {
+                Some((i, backlog)) if !self.plan.is_empty() && backlog <= BLOCK => {
+                    helpers[i].request(self.format, None);
+                    Who::Helper(i)
+                }
+                _ => {
+                    self.own = SliceParser::new(self.format, &ImportOptions::default());
+                    Who::Own
+                }
+            };
+            self.plan.push(who);
+        }
+        self.plan[slice]
+    }
+
+    /// The block being read is complete: its parser's result is kept, or its parse worker told.
+    fn end_current(&mut self, helpers: &[Helper]) {
+        match self.plan.last() {
+            Some(Who::Own) => {
+                if let Some(p) = self.own.take() {
+                    self.own_samples += p.samples();
+                    self.own_results.push_back(p.finish());
+                }
+            }
+            Some(Who::Helper(i)) => helpers[*i].end(),
+            None => {}
+        }
+    }
+
+    fn samples(&self) -> usize {
+        self.own_samples + self.own.as_ref().map_or(0, SliceParser::samples)
+    }
+}
+
+/// Reads a download in blocks ([`BLOCK`]): `chunks` are the bytes already read, `next` reads the next chunk
+/// (`None` at the end). `Ok(None)`: the input must be read whole after all (the caller has lost the bytes: it
+/// fetches again).
 pub(super) async fn read_download<F, Fut>(
     open: &Open,
     d: Download,
@@ -499,35 +570,16 @@ where
         format,
         helpers,
     } = d;
-    let mut cutter = StreamCutter::new(format, total as u64, helpers.len() + 1);
-    let parser = RefCell::new(SliceParser::new(format, &ImportOptions::default()).ok_or("not splittable")?);
-    let mut own_error: Option<ImportError> = None;
-    let ended = std::cell::Cell::new(0usize);
+    let count = (total / BLOCK).ceil().clamp(2.0, MAX_BLOCKS) as usize;
+    let mut cutter = StreamCutter::new(format, total as u64, count);
+    let mut blocks = Blocks {
+        format,
+        plan: Vec::new(),
+        own: None,
+        own_results: Default::default(),
+        own_samples: 0,
+    };
     let (mut read, mut since) = (0.0, 0.0);
-    let mut deliver = |slice: usize, bytes: &[u8]| -> Result<(), String> {
-        if slice == 0 {
-            if own_error.is_none() {
-                if let Err(e) = parser.borrow_mut().feed(bytes) {
-                    own_error = Some(e);
-                }
-            }
-        } else if let Some(h) = helpers.get(slice - 1) {
-            end_before(&helpers, &ended, slice);
-            h.chunk(bytes);
-        }
-        Ok(())
-    };
-    // Bytes read (this worker reads the whole download) and samples parsed by every worker.
-    let progress = |read: f64| {
-        report(
-            open,
-            &helpers,
-            read,
-            parser.borrow().samples() as f64,
-            total,
-            false,
-        )
-    };
     let mut pending = chunks.into_iter();
     let mut buf = Vec::new();
     loop {
@@ -543,48 +595,58 @@ where
         since += len as f64;
         match cutter.take_whole(len) {
             // A parse worker's bytes go on as they came, never copied into this worker.
-            Some(slice) if slice > 0 => {
-                if let Some(h) = helpers.get(slice - 1) {
-                    end_before(&helpers, &ended, slice);
-                    h.forward(chunk);
-                    h.room().await;
+            Some(slice) => match blocks.begin(&helpers, slice) {
+                Who::Helper(i) => helpers[i].forward(chunk),
+                Who::Own => {
+                    buf.resize(len, 0);
+                    chunk.copy_to(&mut buf);
+                    blocks.deliver(&helpers, slice, &buf);
                 }
-            }
-            _ => {
+            },
+            None => {
                 buf.resize(len, 0);
                 chunk.copy_to(&mut buf);
-                cutter.push(&buf, &mut deliver)?;
-                if let Some(h) = cutter.slice().checked_sub(1).and_then(|i| helpers.get(i)) {
-                    h.room().await;
-                }
+                cutter.push(&buf, &mut |slice, bytes: &[u8]| {
+                    blocks.deliver(&helpers, slice, bytes);
+                    Ok::<(), String>(())
+                })?;
             }
         }
         if since >= f64::from(open.slice_bytes) {
             since = 0.0;
-            progress(read);
+            report(open, &helpers, read, blocks.samples() as f64, total, false);
+            // A task of its own from here: the parse workers' messages (their progress, which says who is free
+            // for the next block; their start) are taken only between tasks, and bytes already downloaded
+            // resolve the reads without one.
+            super::yield_now().await;
         }
     }
-    cutter.finish(&mut deliver)?;
-    for h in &helpers {
-        h.end();
+    cutter.finish(&mut |slice, bytes: &[u8]| {
+        blocks.deliver(&helpers, slice, bytes);
+        Ok::<(), String>(())
+    })?;
+    blocks.end_current(&helpers);
+    report(open, &helpers, read, blocks.samples() as f64, total, false);
+    let mut results = Vec::with_capacity(blocks.plan.len());
+    for who in &blocks.plan {
+        results.push(match who {
+            Who::Own => blocks
+                .own_results
+                .pop_front()
+                .ok_or("a block's result is missing")?,
+            Who::Helper(i) => {
+                // One that never started (or failed to): the input is read whole instead.
+                if !helpers[*i].started().await {
+                    web_sys::console::warn_1(
+                        &"scorch: a parse worker did not start; reading the input whole".into(),
+                    );
+                    return Ok(None);
+                }
+                helpers[*i].next_result().await?
+            }
+        });
     }
-    progress(read);
-    let own = match own_error {
-        Some(e) => Err(e),
-        None => parser.into_inner().finish(),
-    };
-    merge(own, &helpers, total).await
-}
-
-/// Ends the streamed slices before `slice` (each complete once a later one has bytes); `ended` counts the parse
-/// workers already told.
-fn end_before(helpers: &[Helper], ended: &std::cell::Cell<usize>, slice: usize) {
-    while ended.get() + 1 < slice {
-        if let Some(prev) = helpers.get(ended.get()) {
-            prev.end();
-        }
-        ended.set(ended.get() + 1);
-    }
+    merged(results, total)
 }
 
 /// A parse worker's side: parse the slice asked for (a Blob slice, or streamed bytes) and answer its result.
@@ -641,6 +703,9 @@ struct Stream {
 
 thread_local! {
     static STREAM: RefCell<Option<Stream>> = const { RefCell::new(None) };
+    /// Bytes and samples of the streamed slices this parse worker finished: its progress counts every slice
+    /// it was given (the coordinating worker compares it with the bytes it sent).
+    static FINISHED: std::cell::Cell<(f64, usize)> = const { std::cell::Cell::new((0.0, 0)) };
 }
 
 /// A parse worker's handling of `{ chunk }` and `{ end }` (true when `data` was one of them). Synchronous, so
@@ -662,7 +727,8 @@ pub(super) fn on_stream_message(data: &JsValue) -> bool {
                 }
                 if st.since >= f64::from(1u32 << 20) {
                     st.since = 0.0;
-                    slice_progress(st.read, p.samples());
+                    let (read, samples) = FINISHED.get();
+                    slice_progress(read + st.read, samples + p.samples());
                 }
             }
         });
@@ -670,6 +736,13 @@ pub(super) fn on_stream_message(data: &JsValue) -> bool {
     }
     if Reflect::get(data, &"end".into()).ok().and_then(|e| e.as_bool()) == Some(true) {
         if let Some(st) = STREAM.with(|s| s.borrow_mut().take()) {
+            let (read, samples) = FINISHED.get();
+            let done = (
+                read + st.read,
+                samples + st.parser.as_ref().map_or(0, SliceParser::samples),
+            );
+            FINISHED.set(done);
+            slice_progress(done.0, done.1);
             let result = match (st.error, st.parser) {
                 (Some(e), _) => Err(e),
                 (None, Some(p)) => p.finish(),
