@@ -1,8 +1,9 @@
 // Starts scorch. A file of its own (not an inline script) so that the page can forbid inline scripts in its
 // Content-Security-Policy; Trunk is told not to inject its inline loader (Trunk.toml: inject_scripts = false).
 //
-// The wasm is compiled once here and shared with the import workers (`window.scorchBoot.module`, posted to each
-// worker: crates/app/src/worker/page.rs). The first import worker starts now, so it boots while the page does
+// The wasm is compiled once, by the first import worker (www/wasm.js; here when it cannot), and shared with the
+// others (`window.scorchBoot.module`, posted to each worker: crates/app/src/worker/page.rs). That worker starts
+// now, so it boots while the page does
 // (`window.scorchBoot.earlyWorker`, with `earlyReady` once it said so and `earlyFailed` if it could not start:
 // the app listens to it only once its own wasm runs): the page's first load from a file, a URL or a host takes
 // it (the demo is read on the page, leaving it for the user's own first file). When the link names a profile
@@ -36,60 +37,34 @@ const linked = linkedProfile();
 
 // Loaded beside the wasm, not before this file runs, so the worker above starts first.
 const glue = import('../scorch-app.js');
-const wasmUrl = new URL('../scorch-app_bg.wasm', import.meta.url);
-// The wasm is also shipped gzip'd (`scorch-app_bg.wasm.gz`, Trunk.toml's post-build hook): many internal web
-// servers send `.wasm` uncompressed (nginx compresses only text/html unless told), and its bytes on the wire are
-// most of a small profile's time to open (docs/BENCHMARKS.md). The browser inflates it while it compiles. A server
-// that already decodes it (`Content-Encoding: gzip` for `.gz`) hands over the wasm itself, which is compiled as is;
-// one without the file, or a browser without DecompressionStream, gets the plain `.wasm`.
-async function compressed() {
-  if (typeof DecompressionStream !== 'function') return null;
-  const response = await fetch(new URL('../scorch-app_bg.wasm.gz', import.meta.url));
-  if (!response.ok || !response.body) return null;
-  const reader = response.body.getReader();
-  let first = await reader.read();
-  while (!first.done && first.value.length < 2) {
-    // Too short to tell: join it with the next chunk.
-    const next = await reader.read();
-    if (next.done) break;
-    const joined = new Uint8Array(first.value.length + next.value.length);
-    joined.set(first.value);
-    joined.set(next.value, first.value.length);
-    first = { done: false, value: joined };
-  }
-  if (first.done) return null;
-  const gzip = first.value[0] === 0x1f && first.value[1] === 0x8b;
-  let body = new ReadableStream({
-    start(c) { c.enqueue(first.value); },
-    async pull(c) {
-      const { done, value } = await reader.read();
-      if (done) c.close(); else c.enqueue(value);
-    },
-    cancel(why) { return reader.cancel(why); },
+// The wasm, compiled by that worker (www/wasm.js): it says so at once (`Compiling`) and posts the module when it
+// is ready (`Module`), then instantiates its own copy without waiting for the page. This page compiles it only
+// when there is no worker, the worker fails, or it has not said it is compiling within [`SILENT_MS`] (a worker
+// whose script never arrives: not every browser reports that as an error).
+const SILENT_MS = 3000;
+function compiledByWorker() {
+  if (!early) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let timer = setTimeout(() => resolve(null), SILENT_MS);
+    early.addEventListener('message', (e) => {
+      const type = e.data && e.data.type;
+      if (type === 'Compiling') clearTimeout(timer);
+      if (type === 'Module') resolve(e.data.module || null);
+    });
+    early.addEventListener('error', () => { clearTimeout(timer); resolve(null); });
+    try {
+      early.postMessage({ compile: true });
+    } catch { clearTimeout(timer); resolve(null); }
   });
-  if (gzip) body = body.pipeThrough(new DecompressionStream('gzip'));
-  return WebAssembly.compileStreaming(new Response(body, { headers: { 'content-type': 'application/wasm' } }));
 }
-let module;
-try {
-  module = await compressed();
-} catch { module = null; }
+let module = await compiledByWorker();
 if (!module) {
-  try {
-    module = await WebAssembly.compileStreaming(fetch(wasmUrl));
-  } catch {
-    // A server that does not send `application/wasm`: compile from the bytes.
-    module = await WebAssembly.compile(await (await fetch(wasmUrl)).arrayBuffer());
-  }
+  // The worker, if it runs, compiles its own (it took the request), or reports that it failed.
+  const { compileWasm } = await import('./wasm.js');
+  module = await compileWasm();
 }
 boot.module = module;
-if (early) {
-  early.postMessage({ module });
-  boot.earlyWorker = early;
-  // The message reaches the worker only once this task ends: end it before the page's own start (instantiating
-  // and mounting: 100+ ms), so the worker instantiates and reads the profile meanwhile.
-  await new Promise((resolve) => setTimeout(resolve, 0));
-}
+if (early) boot.earlyWorker = early;
 window.scorchBoot = boot;
 const { default: init } = await glue;
 // The wasm memory is kept where a benchmark can read its size (bench/load-browser.mjs: page and worker memory).

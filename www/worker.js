@@ -1,7 +1,10 @@
 // The import worker (crates/app/src/worker/side.rs): the same wasm as the page; its `main` sees no window and
 // serves import requests (protocol: crates/app/src/worker/protocol.rs). The page's compiled module comes as the first
-// message (`{ module }`), so the wasm is compiled once; without one it loads the file itself. A file of its own
-// so the page's CSP (script-src 'self') allows it.
+// message (`{ module }`), so the wasm is compiled once; without one it loads the file itself. The first worker,
+// boot.js's, is asked to compile it instead (`{ compile: true }`, www/wasm.js): it says `Compiling`, posts the
+// module to the page (`Module`) and starts. A file of its own so the page's CSP (script-src 'self') allows it.
+// The compiler, fetched at once by the worker that will be asked for it (boot.js names it).
+const compiler = self.name === 'import' || self.name.startsWith('prefetch ') ? import('./wasm.js') : null;
 //
 // boot.js names the profile a link opens in the worker's name (`prefetch URL`): it is fetched here at once,
 // before the wasm is ready (messages from the page wait until the page's own start is done), and `read_url`
@@ -25,7 +28,12 @@ self.scorchPending = [];
 const glue = import('../scorch-app.js');
 self.onmessage = async (e) => {
   self.onmessage = (later) => { self.scorchPending.push(later.data); };
-  const module = e.data && e.data.module;
+  let module = e.data && e.data.module;
+  if (e.data && e.data.compile) {
+    self.postMessage({ type: 'Compiling' });
+    module = await (compiler || import('./wasm.js')).then((m) => m.compileWasm()).catch(() => null);
+    self.postMessage({ type: 'Module', module });
+  }
   // Kept for the parse workers this worker may start (crates/app/src/worker/slices.rs).
   self.scorchModule = module;
   const { default: init } = await glue;

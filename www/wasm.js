@@ -1,0 +1,55 @@
+// Compiling scorch's wasm: by the import worker boot.js starts (www/worker.js, off the page's main thread), or by
+// boot.js itself when that worker cannot start.
+//
+// The wasm is also shipped gzip'd (`scorch-app_bg.wasm.gz`, Trunk.toml's post-build hook): many internal web
+// servers send `.wasm` uncompressed (nginx compresses only text/html unless told), and its bytes on the wire are
+// most of a small profile's time to open (docs/BENCHMARKS.md). It is inflated while it compiles; on the page's
+// main thread that inflate was a task of 50–75 ms, hence the worker. A server that already decodes it
+// (`Content-Encoding: gzip` for `.gz`) hands over the wasm itself, which is compiled as is; one without the
+// file, or a browser without DecompressionStream, gets the plain `.wasm`.
+const gzUrl = new URL('../scorch-app_bg.wasm.gz', import.meta.url);
+const wasmUrl = new URL('../scorch-app_bg.wasm', import.meta.url);
+
+async function compressed() {
+  if (typeof DecompressionStream !== 'function') return null;
+  const response = await fetch(gzUrl);
+  if (!response.ok || !response.body) return null;
+  const reader = response.body.getReader();
+  let first = await reader.read();
+  while (!first.done && first.value.length < 2) {
+    // Too short to tell: join it with the next chunk.
+    const next = await reader.read();
+    if (next.done) break;
+    const joined = new Uint8Array(first.value.length + next.value.length);
+    joined.set(first.value);
+    joined.set(next.value, first.value.length);
+    first = { done: false, value: joined };
+  }
+  if (first.done) return null;
+  const gzip = first.value[0] === 0x1f && first.value[1] === 0x8b;
+  let body = new ReadableStream({
+    start(c) { c.enqueue(first.value); },
+    async pull(c) {
+      const { done, value } = await reader.read();
+      if (done) c.close(); else c.enqueue(value);
+    },
+    cancel(why) { return reader.cancel(why); },
+  });
+  if (gzip) body = body.pipeThrough(new DecompressionStream('gzip'));
+  return WebAssembly.compileStreaming(new Response(body, { headers: { 'content-type': 'application/wasm' } }));
+}
+
+/** The compiled module: from the gzip'd file when there is one, else from the plain one. */
+export async function compileWasm() {
+  let module;
+  try {
+    module = await compressed();
+  } catch { module = null; }
+  if (module) return module;
+  try {
+    return await WebAssembly.compileStreaming(fetch(wasmUrl));
+  } catch {
+    // A server that does not send `application/wasm`: compile from the bytes.
+    return WebAssembly.compile(await (await fetch(wasmUrl)).arrayBuffer());
+  }
+}
