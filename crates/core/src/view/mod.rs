@@ -5,7 +5,6 @@
 pub mod calltree;
 pub mod chart;
 pub mod color;
-pub mod drawn;
 pub mod granularity;
 pub mod layout;
 pub mod notes;

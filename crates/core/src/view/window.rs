@@ -260,8 +260,28 @@ mod tests {
     use super::*;
     use crate::import::folded::parse;
     use crate::view::calltree::Order;
-    use crate::view::drawn::tests::random_profile;
     use crate::view::FlameLayout;
+
+    /// A folded profile of `lines` random stacks over a few names, up to `depth` deep (a small LCG: the same
+    /// profile every run).
+    fn random_profile(seed: u64, lines: usize, depth: usize) -> Vec<u8> {
+        let mut s = seed;
+        let mut next = move |m: u64| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 33) % m
+        };
+        let mut out = String::new();
+        for _ in 0..lines {
+            let d = 1 + next(depth as u64) as usize;
+            let frames: Vec<String> = (0..d).map(|_| format!("f{}", next(6))).collect();
+            // Weights spread over four orders of magnitude, so some nodes are far narrower than a pixel.
+            let w = 1 + next(10) * 10u64.pow(next(4) as u32);
+            out.push_str(&format!("{} {}\n", frames.join(";"), w));
+        }
+        out.into_bytes()
+    }
 
     fn in_subtree(t: &CallTree, n: NodeId, zoom: NodeId) -> bool {
         t.ancestor_at(n, t.depth[zoom.idx()]) == Some(zoom)
