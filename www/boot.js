@@ -39,17 +39,22 @@ const linked = linkedProfile();
 const glue = import('../scorch-app.js');
 // The wasm, compiled by that worker (www/wasm.js): it says so at once (`Compiling`) and posts the module when it
 // is ready (`Module`), then instantiates its own copy without waiting for the page. This page compiles it only
-// when there is no worker, the worker fails, or it has not said it is compiling within [`SILENT_MS`] (a worker
-// whose script never arrives: not every browser reports that as an error).
+// when there is no worker, the worker fails, it has not said it is compiling within `SILENT_MS` (a worker whose
+// script never arrives: not every browser reports that as an error), or it has not sent the module within
+// `LIMIT_MS` of saying so (a thread that stopped: nothing waits for a worker forever).
 const SILENT_MS = 3000;
+const LIMIT_MS = 15000;
 function compiledByWorker() {
   if (!early) return Promise.resolve(null);
   return new Promise((resolve) => {
     let timer = setTimeout(() => resolve(null), SILENT_MS);
     early.addEventListener('message', (e) => {
       const type = e.data && e.data.type;
-      if (type === 'Compiling') clearTimeout(timer);
-      if (type === 'Module') resolve(e.data.module || null);
+      if (type === 'Compiling') {
+        clearTimeout(timer);
+        timer = setTimeout(() => resolve(null), LIMIT_MS);
+      }
+      if (type === 'Module') { clearTimeout(timer); resolve(e.data.module || null); }
     });
     early.addEventListener('error', () => { clearTimeout(timer); resolve(null); });
     try {

@@ -3,8 +3,6 @@
 // message (`{ module }`), so the wasm is compiled once; without one it loads the file itself. The first worker,
 // boot.js's, is asked to compile it instead (`{ compile: true }`, www/wasm.js): it says `Compiling`, posts the
 // module to the page (`Module`) and starts. A file of its own so the page's CSP (script-src 'self') allows it.
-// The compiler, fetched at once by the worker that will be asked for it (boot.js names it).
-const compiler = self.name === 'import' || self.name.startsWith('prefetch ') ? import('./wasm.js') : null;
 //
 // boot.js names the profile a link opens in the worker's name (`prefetch URL`): it is fetched here at once,
 // before the wasm is ready (messages from the page wait until the page's own start is done), and `read_url`
@@ -17,6 +15,9 @@ if (self.name.startsWith(PREFETCH)) {
   response.catch(() => {});
   self.scorchPrefetch = { url, response };
 }
+
+// The compiler, fetched at once by the worker that will be asked for it (boot.js names it).
+const compiler = self.name === 'import' || self.name.startsWith(PREFETCH) ? import('./wasm.js') : null;
 
 // A trap inside an async import (an allocation failure aborts) can surface as a rejected promise; rethrow it
 // so the page's `worker.onerror` hears about it and says so, instead of waiting forever.
