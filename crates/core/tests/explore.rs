@@ -273,3 +273,62 @@ proptest! {
         }
     }
 }
+
+/// The folded lines of `text` with every frame that is `target` taken out (`drop`: every line through it left out), summed
+/// per stack: a transform written over strings, independent of the stack tables. Empty stacks are left out.
+fn oracle(text: &str, target: impl Fn(&str) -> bool, drop: bool) -> std::collections::BTreeMap<String, u64> {
+    let mut out = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let (stack, w) = line.rsplit_once(' ').unwrap();
+        let frames: Vec<&str> = stack.split(';').collect();
+        if drop && frames.iter().any(|f| target(f)) {
+            continue;
+        }
+        let kept: Vec<&str> = frames.into_iter().filter(|f| !target(f)).collect();
+        if !kept.is_empty() {
+            *out.entry(kept.join(";")).or_insert(0) += w.parse::<u64>().unwrap();
+        }
+    }
+    out
+}
+
+/// A profile's folded lines as a map, empty stacks left out.
+fn folded_map(p: &Profile) -> std::collections::BTreeMap<String, u64> {
+    let mut out = std::collections::BTreeMap::new();
+    for line in fold(p).lines() {
+        let (stack, w) = line.rsplit_once(' ').unwrap();
+        if !stack.is_empty() {
+            *out.entry(stack.to_string()).or_insert(0) += w.parse::<u64>().unwrap();
+        }
+    }
+    out
+}
+
+proptest! {
+    /// Merge, hide and ignore equal the same transform written over the folded text, and their stack tables hold
+    /// each (parent, frame) once: the rows they push without a look-up (`Interner::fresh`) are indeed new.
+    #[test]
+    fn merge_hide_and_ignore_equal_a_text_oracle(
+        text in arb_folded(),
+        target in prop::sample::select(vec!["a", "b", "c"]),
+    ) {
+        let p = parse(text.as_bytes()).unwrap();
+        let one = |f: &str| f == target;
+        let two = |f: &str| f == target || f == "d";
+        for (tr, drop, is) in [
+            (Transform::Merge(target.into()), false, &one as &dyn Fn(&str) -> bool),
+            (Transform::Hide(Pattern::plain(target)), false, &one),
+            (Transform::Hide(Pattern::regex(&format!("^({target}|d)$"))), false, &two),
+            (Transform::Ignore(Pattern::plain(target)), true, &one),
+            (Transform::Ignore(Pattern::regex(&format!("^({target}|d)$"))), true, &two),
+        ] {
+            let out = apply(&p, &tr).unwrap();
+            prop_assert!(out.validate().is_ok());
+            prop_assert_eq!(folded_map(&out), oracle(&text, is, drop));
+            let mut rows = std::collections::HashSet::new();
+            for (parent, frame) in out.stacks.parent.iter().zip(&out.stacks.frame) {
+                prop_assert!(rows.insert((*parent, *frame)), "a row twice: {:?}", (parent, frame));
+            }
+        }
+    }
+}
