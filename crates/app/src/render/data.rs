@@ -27,9 +27,13 @@ pub struct Loaded {
     /// the profiles derived from this one (same frames), so the sandwich's panes and the main graph compute a
     /// mask over a million frames once, not once each.
     masks: Arc<std::sync::Mutex<Masks>>,
-    /// The default view's stack health, when the import worker computed it (not for derived profiles).
-    first_health: Option<StackHealth>,
+    /// Stack health by view, newest last: the default view's as the import worker computed it, others as the
+    /// view engine sent them with a flame graph (`Job::Health`), or as computed here.
+    healths: std::sync::Mutex<Vec<(ViewOptions, StackHealth)>>,
 }
+
+/// Views whose stack health a profile keeps.
+const HEALTHS: usize = 4;
 
 use crate::worker::next_profile_key as next_key;
 
@@ -71,25 +75,43 @@ impl Loaded {
             key,
             colors: Arc::default(),
             masks: Arc::default(),
-            first_health: None,
+            healths: Default::default(),
         }
     }
 
     /// With the default view's stack health, as the import worker computed it.
     pub fn with_first_health(self, health: Option<StackHealth>) -> Loaded {
-        Loaded {
-            first_health: health,
-            ..self
+        if let Some(h) = health {
+            self.keep_health(ViewOptions::default_for(&self.imported.profile), h);
+        }
+        self
+    }
+
+    /// The stack health of `view` when this profile keeps it ([`Loaded::keep_health`]).
+    pub fn kept_health(&self, view: &ViewOptions) -> Option<StackHealth> {
+        let kept = self.healths.lock().ok()?;
+        kept.iter().find(|(v, _)| v == view).map(|(_, h)| h.clone())
+    }
+
+    /// Keeps `health` as the stack health of `view` (the view engine's, sent with a flame graph).
+    pub fn keep_health(&self, view: ViewOptions, health: StackHealth) {
+        if let Ok(mut kept) = self.healths.lock() {
+            kept.retain(|(v, _)| *v != view);
+            if kept.len() >= HEALTHS {
+                kept.remove(0);
+            }
+            kept.push((view, health));
         }
     }
 
-    /// The stack health of `view`: the worker's for the default view, else computed here.
+    /// The stack health of `view`: the kept one (the import worker's or the view engine's), else computed here
+    /// (a pass over the samples and the stack table: 46 ms of a task for a 700,000-row table).
     pub fn stack_health(&self, view: &ViewOptions) -> StackHealth {
-        let p = &self.imported.profile;
-        match &self.first_health {
-            Some(h) if *view == ViewOptions::default_for(p) => h.clone(),
-            _ => scorch_core::analysis::health::stack_health(p, view),
-        }
+        self.kept_health(view).unwrap_or_else(|| {
+            let h = scorch_core::analysis::health::stack_health(&self.imported.profile, view);
+            self.keep_health(view.clone(), h.clone());
+            h
+        })
     }
 
     /// A profile derived from this one by a transform (same strings and frames): shares the colours.
@@ -104,7 +126,7 @@ impl Loaded {
             key: next_key(),
             colors: self.colors.clone(),
             masks: self.masks.clone(),
-            first_health: None,
+            healths: Default::default(),
         }
     }
 

@@ -122,6 +122,13 @@ fn answer(b: &Build, imported: &scorch_core::Imported) {
                 }
                 Err(e) => Some(e),
             },
+            Ok(Built::Health(h)) => match serde_wasm_bindgen::to_value(&h) {
+                Ok(v) => {
+                    let _ = Reflect::set(&msg, &"health".into(), &v);
+                    None
+                }
+                Err(e) => Some(format!("the stack health could not be encoded: {e}")),
+            },
             Ok(Built::Table(t)) => match table_payload(&t) {
                 Ok(chunks) => {
                     for c in chunks.iter() {

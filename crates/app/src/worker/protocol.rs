@@ -154,6 +154,8 @@ pub enum Job {
     /// The per-line self and total of the function of this name (`scorch_core::analysis::source::list`, as
     /// `scorch list` prints them) in the profile as loaded, as one postcard buffer (`source`, [`SourceLines`]).
     Source(String),
+    /// The view's stack health (`scorch_core::analysis::health::stack_health`), as a JS value (`health`).
+    Health,
 }
 
 impl Job {
@@ -168,6 +170,7 @@ impl Job {
             Job::Chart => "chart",
             Job::Graph(_) => "graph",
             Job::Source(_) => "source",
+            Job::Health => "health",
         }
     }
 }
