@@ -332,3 +332,26 @@ proptest! {
         }
     }
 }
+
+/// A row with more children than the interner lists (they are then hashed): a merge whose lifted rows meet
+/// forty children, before and after the list turns into a hash, equals the text oracle; so does the inverted tree's
+/// total.
+#[test]
+fn merge_under_a_row_with_many_children() {
+    let mut text = String::new();
+    for i in 0..40 {
+        text += &format!("r;c{i};x 1\nr;h;c{i};y 2\n");
+        if i % 3 == 0 {
+            text += &format!("r;h;h;c{i};x 4\n");
+        }
+    }
+    let p = parse(text.as_bytes()).unwrap();
+    let out = apply(&p, &Transform::Merge("h".into())).unwrap();
+    out.validate().unwrap();
+    assert_eq!(folded_map(&out), oracle(&text, |f| f == "h", false));
+    let rows: std::collections::HashSet<_> = out.stacks.parent.iter().zip(&out.stacks.frame).collect();
+    assert_eq!(rows.len(), out.stacks.len());
+    let inv = invert(&p).unwrap();
+    inv.validate().unwrap();
+    assert_eq!(inv.total(), p.total());
+}
