@@ -199,6 +199,8 @@ pub fn functions(p: &Profile, v: &ViewOptions) -> (Vec<FunctionRow>, u64, u64) {
         })
         .filter(|r| r.total_samples > 0)
         .collect();
+    // The app's function table shows its default order (self, heaviest first) as the rows come, without sorting
+    // them again (`components/function_table.rs`): keep the two the same.
     rows.sort_by(|a, b| {
         b.self_w
             .cmp(&a.self_w)
