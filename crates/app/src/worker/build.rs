@@ -384,11 +384,11 @@ pub async fn build(
                 .map_err(|_| "the worker sent no source lines".to_string())
                 .and_then(|b| super::protocol::SourceLines::decode(&Uint8Array::new(&b).to_vec()))
                 .map(Built::Source),
-            Job::Health => Reflect::get(&payload, &"health".into())
+            Job::Figures => Reflect::get(&payload, &"figures".into())
                 .ok()
-                .and_then(|h| serde_wasm_bindgen::from_value(h).ok())
-                .map(Built::Health)
-                .ok_or_else(|| "the worker sent no stack health".to_string()),
+                .and_then(|f| serde_wasm_bindgen::from_value(f).ok())
+                .map(Built::Figures)
+                .ok_or_else(|| "the worker sent no figures of the view".to_string()),
             _ => copier
                 .flame(&payload)
                 .await
@@ -422,14 +422,18 @@ fn next_id() -> u32 {
 
 /// The engine started if none runs, and the message carrying `request` (and the profile, when the engine does
 /// not hold it) made and counted.
-fn prepare(imported: &Imported, request: &Build) -> Result<(JsValue, Array), LoadError> {
+fn prepare(
+    imported: &Imported,
+    request: &Build,
+    ready: Option<(js_sys::Object, Array)>,
+) -> Result<(JsValue, Array), LoadError> {
     ensure_engine().map_err(|why| LoadError::Engine(format!("the view engine could not start: {why}")))?;
     let holds = ENGINE.with(|e| {
         e.borrow()
             .as_ref()
             .is_some_and(|x| x.holds.holds(request.profile))
     });
-    let message = request_message(if holds { None } else { Some(imported) }, request)?;
+    let message = request_message(if holds { None } else { Some(imported) }, request, ready)?;
     if !holds {
         SENT.with(|n| n.set(n.get() + 1));
         ENGINE.with(|e| {
@@ -443,9 +447,10 @@ fn prepare(imported: &Imported, request: &Build) -> Result<(JsValue, Array), Loa
 
 /// Sends `request` (under a fresh id) to the engine and waits for its answers.
 async fn ask(channel: Channel, imported: &Imported, mut request: Build) -> Result<Answers, Failure> {
-    // A profile the engine does not hold is copied into the message (700,000 stack rows: 8 ms) in a task of its
-    // own, not in the one that made it (a transform: 37 ms of the same task). A newer request of the channel
-    // meanwhile cancels this one.
+    // A profile the engine does not hold is copied into the message in tasks of its own (`payload_in_steps`), not
+    // in the one that made it (a transform: 37 ms of the same task), nor in one (a million stack rows: 100 ms). A
+    // newer request of the channel meanwhile cancels this one.
+    let mut ready = None;
     if !ENGINE.with(|e| {
         e.borrow()
             .as_ref()
@@ -453,14 +458,19 @@ async fn ask(channel: Channel, imported: &Imported, mut request: Build) -> Resul
     }) {
         let cancels = || CANCELS.with(|c| c.get().get(channel as usize).copied());
         let before = cancels();
-        yield_now().await;
+        let transfer = Array::new();
+        let payload = super::payload::payload_in_steps(imported, &transfer).await;
         if cancels() != before {
             return Err(Failure::Load(LoadError::Cancelled));
         }
+        ready = Some((
+            payload.map_err(|e| Failure::Load(LoadError::Protocol(e)))?,
+            transfer,
+        ));
     }
     request.id = next_id();
     let (id, n) = (request.id, request.jobs.len());
-    let (message, transfer) = prepare(imported, &request).map_err(Failure::Load)?;
+    let (message, transfer) = prepare(imported, &request, ready).map_err(Failure::Load)?;
     let mut settle: Option<js_sys::Function> = None;
     let promise = Promise::new(&mut |resolve, _| settle = Some(resolve));
     let holder: Rc<RefCell<Option<Result<Answers, Failure>>>> = Rc::new(RefCell::new(None));
@@ -500,8 +510,17 @@ pub fn warm() {
 
 /// `{ request, payload? }`: the request, and beside it the profile when the engine does not hold it yet (a
 /// copy: the page keeps its own), with the buffers to transfer.
-fn request_message(imported: Option<&Imported>, request: &Build) -> Result<(JsValue, Array), LoadError> {
-    let transfer = Array::new();
+/// `ready`: the profile's payload made beforehand ([`payload::payload_in_steps`](super::payload::payload_in_steps)),
+/// with its buffers to transfer; made here when the engine needs the profile and it is `None`.
+fn request_message(
+    imported: Option<&Imported>,
+    request: &Build,
+    ready: Option<(js_sys::Object, Array)>,
+) -> Result<(JsValue, Array), LoadError> {
+    let (ready, transfer) = match ready {
+        Some((payload, transfer)) => (Some(payload), transfer),
+        None => (None, Array::new()),
+    };
     // 64-bit numbers as BigInts: a view's label range can reach `i64::MIN`, which no JS number holds (the
     // engine's `from_value` takes either).
     let ser = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
@@ -509,7 +528,9 @@ fn request_message(imported: Option<&Imported>, request: &Build) -> Result<(JsVa
         .map_err(|e| LoadError::Engine(format!("the request could not be encoded: {e}")))?;
     let message = js_sys::Object::new();
     let _ = Reflect::set(&message, &"request".into(), &head);
-    if let Some(imported) = imported {
+    if let (Some(_), Some(payload)) = (imported, &ready) {
+        let _ = Reflect::set(&message, &"payload".into(), payload);
+    } else if let Some(imported) = imported {
         let mut copy = Imported {
             profile: imported.profile.clone(),
             gzip: imported.gzip,

@@ -1,6 +1,7 @@
 //! A profile, a call tree and a flame layout as typed arrays with their buffers to transfer: the import
 //! worker's answer to the page, the page's profile to a worker that builds views of it, and those views back.
 
+use super::yield_now;
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
@@ -39,6 +40,49 @@ pub(crate) fn profile_payload(
     }
     wire::put_columns(imported, pc).map_err(|e| e.to_string())?;
     bytes.map(|_| msg)
+}
+
+/// [`profile_payload`] of a copy of `imported`, made in several tasks: the copy, the encoded rest, and each big
+/// column as a typed array. A profile of a million stack rows sent to the view engine in one task was 100 ms
+/// of the page's main thread (the hostile `wide` shape, whose import worker was too large to keep as its engine).
+pub(crate) async fn payload_in_steps(
+    imported: &scorch_core::Imported,
+    transfer: &Array,
+) -> Result<js_sys::Object, String> {
+    use scorch_core::model::wire;
+    yield_now().await;
+    let mut copy = scorch_core::Imported {
+        profile: imported.profile.clone(),
+        gzip: imported.gzip,
+        bytes: imported.bytes,
+    };
+    yield_now().await;
+    let pc = wire::take_columns(&mut copy);
+    let bytes = wire::encode(&copy).map_err(|e| e.to_string())?;
+    drop(copy);
+    let msg = js_sys::Object::new();
+    let buf = Uint8Array::from(bytes.as_slice()).buffer();
+    drop(bytes);
+    transfer.push(&buf);
+    let _ = Reflect::set(&msg, &"buffer".into(), &buf);
+    let a = Array::new();
+    for c in pc.u32s {
+        yield_now().await;
+        let arr = js_sys::Uint32Array::from(c.as_slice());
+        transfer.push(&arr.buffer());
+        a.push(&arr);
+    }
+    let _ = Reflect::set(&msg, &"profile_u32".into(), &a);
+    let a = Array::new();
+    for c in pc.u64s {
+        yield_now().await;
+        let arr = js_sys::BigUint64Array::new_with_length(c.len() as u32);
+        arr.copy_from(&c);
+        transfer.push(&arr.buffer());
+        a.push(&arr);
+    }
+    let _ = Reflect::set(&msg, &"profile_u64".into(), &a);
+    Ok(msg)
 }
 
 /// Sets a tree's columns on `msg` as typed arrays (`tree_u32`, `tree_u64`), their buffers added to `transfer`.
