@@ -20,7 +20,7 @@ pub fn StatusLine() -> impl IntoView {
             let d = d.as_ref().filter(|d| d.diff.is_none())?;
             let p = d.profile();
             coverage.get("coverage", d, || {
-                let c = scorch_core::analysis::duration::coverage(p, &d.view)?;
+                let c = d.loaded.figures(&d.view).coverage?;
                 Some(format!(" · duration {}", c.describe(&d.unit, p.meta.decimals)))
             })
         })
@@ -31,7 +31,7 @@ pub fn StatusLine() -> impl IntoView {
         main.data.with(|d| {
             let d = d.as_ref().filter(|d| d.diff.is_none())?;
             samples.get("sample count", d, || {
-                let n = scorch_core::analysis::stats::sample_count(d.profile(), &d.view)?;
+                let n = d.loaded.figures(&d.view).samples?;
                 scorch_core::analysis::stats::few_samples_notice(n)
             })
         })

@@ -27,13 +27,15 @@ pub struct Loaded {
     /// the profiles derived from this one (same frames), so the sandwich's panes and the main graph compute a
     /// mask over a million frames once, not once each.
     masks: Arc<std::sync::Mutex<Masks>>,
-    /// Stack health by view, newest last: the default view's as the import worker computed it, others as the
-    /// view engine sent them with a flame graph (`Job::Health`), or as computed here.
-    healths: std::sync::Mutex<Vec<(ViewOptions, StackHealth)>>,
+    /// The status line's figures by view, newest last: the default view's as the import worker computed them,
+    /// others as the view engine sent them with a flame graph (`Job::Figures`), or as computed here.
+    figures: std::sync::Mutex<Vec<(ViewOptions, ViewFigures)>>,
 }
 
-/// Views whose stack health a profile keeps.
-const HEALTHS: usize = 4;
+/// Views whose figures a profile keeps.
+const FIGURES: usize = 4;
+
+use crate::worker::protocol::ViewFigures;
 
 use crate::worker::next_profile_key as next_key;
 
@@ -75,43 +77,49 @@ impl Loaded {
             key,
             colors: Arc::default(),
             masks: Arc::default(),
-            healths: Default::default(),
+            figures: Default::default(),
         }
     }
 
-    /// With the default view's stack health, as the import worker computed it.
-    pub fn with_first_health(self, health: Option<StackHealth>) -> Loaded {
-        if let Some(h) = health {
-            self.keep_health(ViewOptions::default_for(&self.imported.profile), h);
+    /// With the default view's figures, as the import worker computed them.
+    pub fn with_first_figures(self, figures: Option<ViewFigures>) -> Loaded {
+        if let Some(f) = figures {
+            self.keep_figures(ViewOptions::default_for(&self.imported.profile), f);
         }
         self
     }
 
-    /// The stack health of `view` when this profile keeps it ([`Loaded::keep_health`]).
-    pub fn kept_health(&self, view: &ViewOptions) -> Option<StackHealth> {
-        let kept = self.healths.lock().ok()?;
-        kept.iter().find(|(v, _)| v == view).map(|(_, h)| h.clone())
+    /// The figures of `view` when this profile keeps them ([`Loaded::keep_figures`]).
+    pub fn kept_figures(&self, view: &ViewOptions) -> Option<ViewFigures> {
+        let kept = self.figures.lock().ok()?;
+        kept.iter().find(|(v, _)| v == view).map(|(_, f)| f.clone())
     }
 
-    /// Keeps `health` as the stack health of `view` (the view engine's, sent with a flame graph).
-    pub fn keep_health(&self, view: ViewOptions, health: StackHealth) {
-        if let Ok(mut kept) = self.healths.lock() {
+    /// Keeps `figures` as those of `view` (the view engine's, sent with a flame graph).
+    pub fn keep_figures(&self, view: ViewOptions, figures: ViewFigures) {
+        if let Ok(mut kept) = self.figures.lock() {
             kept.retain(|(v, _)| *v != view);
-            if kept.len() >= HEALTHS {
+            if kept.len() >= FIGURES {
                 kept.remove(0);
             }
-            kept.push((view, health));
+            kept.push((view, figures));
         }
     }
 
-    /// The stack health of `view`: the kept one (the import worker's or the view engine's), else computed here
-    /// (a pass over the samples and the stack table: 46 ms of a task for a 700,000-row table).
-    pub fn stack_health(&self, view: &ViewOptions) -> StackHealth {
-        self.kept_health(view).unwrap_or_else(|| {
-            let h = scorch_core::analysis::health::stack_health(&self.imported.profile, view);
-            self.keep_health(view.clone(), h.clone());
-            h
+    /// The figures of `view`: the kept ones (the import worker's or the view engine's), else computed here
+    /// (passes over the samples and the stack table: the stack health alone was 46 ms of a task for a
+    /// 700,000-row table).
+    pub fn figures(&self, view: &ViewOptions) -> ViewFigures {
+        self.kept_figures(view).unwrap_or_else(|| {
+            let f = ViewFigures::of(&self.imported.profile, view);
+            self.keep_figures(view.clone(), f.clone());
+            f
         })
+    }
+
+    /// The stack health of `view` ([`Loaded::figures`]).
+    pub fn stack_health(&self, view: &ViewOptions) -> StackHealth {
+        self.figures(view).health
     }
 
     /// A profile derived from this one by a transform (same strings and frames): shares the colours.
@@ -126,7 +134,7 @@ impl Loaded {
             key: next_key(),
             colors: self.colors.clone(),
             masks: self.masks.clone(),
-            healths: Default::default(),
+            figures: Default::default(),
         }
     }
 

@@ -34,7 +34,7 @@ pub async fn warm_up(skip: impl Fn() -> bool) {
         return;
     }
     yield_now().await;
-    let loaded = Arc::new(Loaded::new(String::new(), done.imported).with_first_health(done.health));
+    let loaded = Arc::new(Loaded::new(String::new(), done.imported).with_first_figures(done.figures));
     let view = scorch_core::ViewOptions::default_for(&loaded.imported.profile);
     let Some(tree) = done.flame else {
         return;

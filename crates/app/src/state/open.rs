@@ -389,7 +389,7 @@ impl Actions {
                 Some(key) => Loaded::with_key(name.to_string(), done.imported, key),
                 None => Loaded::new(name.to_string(), done.imported),
             };
-            Arc::new(l.with_first_health(done.health))
+            Arc::new(l.with_first_figures(done.figures))
         });
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let data = match done.flame {

@@ -145,14 +145,19 @@ async fn flame_in_worker(
     order: Order,
     job: Job,
 ) -> Result<Option<Arc<FlameData>>, String> {
-    // The main graph's view's stack health comes with it, when the profile does not keep it yet: computed here,
-    // it was a task of 46 ms after a merge on a 700,000-row table (the health badge asks for it at once).
-    let health = channel == Channel::Main && shown.kept_health(&view).is_none();
-    let jobs = if health { vec![job, Job::Health] } else { vec![job] };
+    // The main graph's view's figures (stack health, coverage, sample count) come with it, when the profile does
+    // not keep them yet: computed here, the stack health alone was a task of 46 ms after a merge on a 700,000-row
+    // table (the status line asks for them at once).
+    let figures = channel == Channel::Main && shown.kept_figures(&view).is_none();
+    let jobs = if figures {
+        vec![job, Job::Figures]
+    } else {
+        vec![job]
+    };
     match worker_build::build(channel, shown.key, &shown.imported, view.clone(), order, jobs).await {
         Ok(mut r) => {
-            if let Some(Ok(Built::Health(h))) = health.then(|| r.pop()).flatten() {
-                shown.keep_health(view.clone(), h);
+            if let Some(Ok(Built::Figures(f))) = figures.then(|| r.pop()).flatten() {
+                shown.keep_figures(view.clone(), f);
             }
             match r.pop() {
                 Some(Ok(Built::Flame(tree))) => Ok(Some(Arc::new(super::timed("from parts", || {
@@ -393,7 +398,7 @@ impl Actions {
                         | Built::Chart(_)
                         | Built::Graph(_)
                         | Built::Source(_)
-                        | Built::Health(_),
+                        | Built::Figures(_),
                     ) => {}
                     Err(e) => a.load.error.set(Some(e)),
                 }

@@ -122,12 +122,12 @@ fn answer(b: &Build, imported: &scorch_core::Imported) {
                 }
                 Err(e) => Some(e),
             },
-            Ok(Built::Health(h)) => match serde_wasm_bindgen::to_value(&h) {
+            Ok(Built::Figures(f)) => match serde_wasm_bindgen::to_value(&f) {
                 Ok(v) => {
-                    let _ = Reflect::set(&msg, &"health".into(), &v);
+                    let _ = Reflect::set(&msg, &"figures".into(), &v);
                     None
                 }
-                Err(e) => Some(format!("the stack health could not be encoded: {e}")),
+                Err(e) => Some(format!("the view's figures could not be encoded: {e}")),
             },
             Ok(Built::Table(t)) => match table_payload(&t) {
                 Ok(chunks) => {

@@ -252,8 +252,8 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
 pub struct Done {
     pub imported: Imported,
     pub flame: Option<CallTree>,
-    /// The default view's stack health, computed by the worker.
-    pub health: Option<scorch_core::analysis::health::StackHealth>,
+    /// The default view's figures, computed by the worker.
+    pub figures: Option<super::protocol::ViewFigures>,
     /// A small profile: the page builds what is left of its first view in one task ([`SMALL_ANSWER`]).
     pub small: bool,
     /// The key the import worker that read it keeps it under ([`take_kept`]); `None` when read on the page.
@@ -273,7 +273,7 @@ pub async fn load(
         return Ok(Done {
             imported: here::fetch_small_here(url, cancelled).await?,
             flame: None,
-            health: None,
+            figures: None,
             // Its tree, layout and heatmap are built here, their code compiled on first use: steps of their own.
             small: false,
             key: None,
@@ -322,7 +322,7 @@ pub async fn load(
             return Ok(Done {
                 imported,
                 flame: None,
-                health: None,
+                figures: None,
                 small: false,
                 key: None,
             });
@@ -344,7 +344,7 @@ pub async fn load(
 pub(super) async fn take(msg: &JsValue) -> Result<Done, LoadError> {
     let get = |k: &str| Reflect::get(msg, &k.into()).unwrap_or(JsValue::UNDEFINED);
     let small = fits_in_memory(msg)? < SMALL_ANSWER;
-    let health = serde_wasm_bindgen::from_value(get("health")).ok();
+    let figures = serde_wasm_bindgen::from_value(get("figures")).ok();
     let bytes = Uint8Array::new(&get("buffer")).to_vec();
     if !small {
         yield_now().await;
@@ -371,7 +371,7 @@ pub(super) async fn take(msg: &JsValue) -> Result<Done, LoadError> {
     Ok(Done {
         imported,
         flame,
-        health,
+        figures,
         small,
         key: None,
     })

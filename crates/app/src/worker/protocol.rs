@@ -154,8 +154,8 @@ pub enum Job {
     /// The per-line self and total of the function of this name (`scorch_core::analysis::source::list`, as
     /// `scorch list` prints them) in the profile as loaded, as one postcard buffer (`source`, [`SourceLines`]).
     Source(String),
-    /// The view's stack health (`scorch_core::analysis::health::stack_health`), as a JS value (`health`).
-    Health,
+    /// The status line's figures of the view ([`ViewFigures`]), as a JS value (`figures`).
+    Figures,
 }
 
 impl Job {
@@ -170,7 +170,7 @@ impl Job {
             Job::Chart => "chart",
             Job::Graph(_) => "graph",
             Job::Source(_) => "source",
-            Job::Health => "health",
+            Job::Figures => "figures",
         }
     }
 }
@@ -311,5 +311,29 @@ mod tests {
                 other: Some(9)
             }
         );
+    }
+}
+
+/// The status line's figures of one view of a profile, each a pass over its samples or its stack table: computed
+/// where the profile is (the import worker for the first view, the view engine with the main graph of another),
+/// and kept by the page per profile and view (`Loaded::figures`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ViewFigures {
+    /// The stack health (the badge).
+    pub health: scorch_core::analysis::health::StackHealth,
+    /// How much of the recording's duration the samples account for.
+    pub coverage: Option<scorch_core::analysis::duration::Coverage>,
+    /// How many samples the shares rest on (the few-samples badge).
+    pub samples: Option<u64>,
+}
+
+impl ViewFigures {
+    /// The figures of `p` under `view`.
+    pub fn of(p: &scorch_core::Profile, view: &scorch_core::ViewOptions) -> ViewFigures {
+        ViewFigures {
+            health: scorch_core::analysis::health::stack_health(p, view),
+            coverage: scorch_core::analysis::duration::coverage(p, view),
+            samples: scorch_core::analysis::stats::sample_count(p, view),
+        }
     }
 }

@@ -196,25 +196,26 @@ async fn open_profile(open: Open, data: &JsValue) {
 
 /// The answer's payload for an imported profile, with the buffers to transfer: the profile, its first flame
 /// graph (the tree of the default view in `order`, built here rather than in long tasks on the page)
-/// and that view's stack health; and the profile back. The page's warm-up (`worker::warm`) takes one of a tiny
+/// and that view's figures (`ViewFigures`); and the profile back. The page's warm-up (`worker::warm`) takes one of a tiny
 /// profile.
 pub(super) fn answer(imported: scorch_core::Imported, order: Order) -> Result<Answer, String> {
     let first = first_view(&imported, order);
     answer_of(imported, first)
 }
 
-/// The first flame graph's tree, and that view's stack health ([`answer`]'s first half).
+/// The first flame graph's tree, and that view's figures ([`answer`]'s first half).
 pub(super) fn first_view(imported: &scorch_core::Imported, order: Order) -> FirstView {
     let p = &imported.profile;
     let view = scorch_core::ViewOptions::default_for(p);
     let tree = scorch_core::CallTree::build(p, &view, order);
-    // The first view's stack health too: a walk of the whole stack table (200 ms for a 5,000,000-frame stack)
-    // that the page would otherwise do in one task.
-    let health = serde_wasm_bindgen::to_value(&scorch_core::analysis::health::stack_health(p, &view)).ok();
-    (tree, health)
+    // The first view's figures too: the stack health walks the whole stack table (200 ms for a 5,000,000-frame
+    // stack), the coverage and the sample count the samples (30 ms for a million), which the page would otherwise
+    // do in its tasks.
+    let figures = serde_wasm_bindgen::to_value(&super::protocol::ViewFigures::of(p, &view)).ok();
+    (tree, figures)
 }
 
-/// A first view's tree and stack health (as a JS value).
+/// A first view's tree and figures (as a JS value).
 pub(super) type FirstView = (scorch_core::CallTree, Option<JsValue>);
 
 /// An answer's payload, the buffers to transfer, and the profile it was made of.
@@ -223,14 +224,14 @@ pub(super) type Answer = (js_sys::Object, Array, scorch_core::Imported);
 /// [`answer`]'s second half: the payload of the profile and its first view.
 pub(super) fn answer_of(
     mut imported: scorch_core::Imported,
-    (tree, health): FirstView,
+    (tree, figures): FirstView,
 ) -> Result<Answer, String> {
     // The profile's big columns go as typed arrays; the rest, encoded, is small and quick to decode.
     let transfer = Array::new();
     let msg = profile_payload(&mut imported, &transfer)?;
     flame_payload(&msg, tree, &transfer);
-    if let Some(h) = health {
-        let _ = Reflect::set(&msg, &"health".into(), &h);
+    if let Some(f) = figures {
+        let _ = Reflect::set(&msg, &"figures".into(), &f);
     }
     Ok((msg, transfer, imported))
 }

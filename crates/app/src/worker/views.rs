@@ -24,7 +24,7 @@ pub enum Built {
     Chart(Option<scorch_core::view::StackChart>),
     Graph(super::graph::GraphView),
     Source(super::protocol::SourceLines),
-    Health(scorch_core::analysis::health::StackHealth),
+    Figures(super::protocol::ViewFigures),
 }
 
 /// Builds one job of `p` under `view` (also on the page of a one-file HTML export, `build::page_is_engine`).
@@ -39,7 +39,7 @@ pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Resu
         Job::Chart => Built::Chart(scorch_core::view::StackChart::build(p, view)),
         Job::Graph(g) => Built::Graph(super::graph::compute(p, view, g)?),
         Job::Source(f) => Built::Source(source_lines(p, view, f)),
-        Job::Health => Built::Health(scorch_core::analysis::health::stack_health(p, view)),
+        Job::Figures => Built::Figures(super::protocol::ViewFigures::of(p, view)),
     })
 }
 

@@ -21,7 +21,7 @@ use crate::view::{band_span_ns, label_key, LabelMatch, ViewOptions};
 use rustc_hash::FxHashMap as HashMap;
 
 /// Where a [`Coverage`]'s duration comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DurationSource {
     /// The file says how long the recording lasted (pprof `duration_nanos`).
@@ -35,7 +35,7 @@ pub enum DurationSource {
 }
 
 /// The recording's duration beside what the samples add up to.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Coverage {
     pub duration_ns: u64,
     pub source: DurationSource,
