@@ -86,10 +86,7 @@ impl Matcher {
             Matcher::Substring(n) => name.contains(n.as_str()),
             Matcher::SubstringNoCase(n) => {
                 if name.is_ascii() && n.is_ascii() {
-                    name.as_bytes()
-                        .windows(n.len().max(1))
-                        .any(|w| w.eq_ignore_ascii_case(n.as_bytes()))
-                        || n.is_empty()
+                    contains_ignore_ascii_case(name.as_bytes(), n.as_bytes())
                 } else {
                     name.to_lowercase().contains(n.as_str())
                 }
@@ -108,6 +105,26 @@ impl Matcher {
             })
             .collect()
     }
+}
+
+/// Whether `hay` contains `needle`, ASCII letters of either case equal. The needle's first byte is found by
+/// `memchr2` (either case), the rest compared there: a search of a million names compared a window at every byte
+/// of each (54 ms of a task on the page).
+fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let (lo, up) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let mut at = 0;
+    while let Some(i) = hay.get(at..).and_then(|h| memchr::memchr2(lo, up, h)) {
+        let start = at + i + 1;
+        match hay.get(start..start + rest.len()) {
+            Some(w) if w.eq_ignore_ascii_case(rest) => return true,
+            Some(_) => at = start,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// The weight of the samples whose path has a match, each counted once (flamegraph.pl's "Matched"): the sum of
@@ -145,6 +162,33 @@ pub fn matched_weights(tree: &CallTree, frame_mask: &[bool]) -> (u64, u64) {
 
 #[cfg(test)]
 mod tests {
+    use super::contains_ignore_ascii_case;
+
+    /// Against the plain definition (both sides lower-cased, then `contains`), on strings of a few letters where
+    /// near misses are many.
+    #[test]
+    fn ascii_case_insensitive_contains_is_contains_of_the_lower_cased() {
+        let alphabet = ['a', 'A', 'b', 'B', '_', '1'];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let mut word =
+                |max: usize| -> String { (0..next(max)).map(|_| alphabet[next(alphabet.len())]).collect() };
+            let (hay, needle) = (word(12), word(4));
+            let plain = hay.to_ascii_lowercase().contains(&needle.to_ascii_lowercase());
+            assert_eq!(
+                contains_ignore_ascii_case(hay.as_bytes(), needle.as_bytes()),
+                plain,
+                "{hay:?} {needle:?}"
+            );
+        }
+    }
+
     use super::*;
     use crate::import::folded::parse;
     use crate::view::calltree::Order;
