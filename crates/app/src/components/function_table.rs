@@ -104,9 +104,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
             let o = if asc { o } else { o.reverse() };
             o.then(a.name.cmp(&b.name))
         };
-        let (rows, matching) = if presorted && m.is_none() {
-            (table.0.iter().take(LIMIT).collect(), table.0.len())
-        } else if presorted {
+        let (rows, matching) = if presorted {
             let mut rows: Vec<&FunctionRow> = Vec::with_capacity(LIMIT);
             let mut matching = 0;
             for r in table.0.iter().filter(keep) {

@@ -50,6 +50,9 @@ pub enum Channel {
     Source = 5,
 }
 
+/// How many channels there are (the last one's number + 1).
+const CHANNELS: usize = Channel::Source as usize + 1;
+
 /// Each job's error, or the payload its answer carried.
 type Answers = Vec<(Option<String>, JsValue)>;
 /// Settles a request's future.
@@ -94,7 +97,7 @@ thread_local! {
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
     static SERIAL: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// Per channel, how many times [`cancel`] was called on it.
-    static CANCELS: std::cell::Cell<[u32; 6]> = const { std::cell::Cell::new([0; 6]) };
+    static CANCELS: std::cell::Cell<[u32; CHANNELS]> = const { std::cell::Cell::new([0; CHANNELS]) };
 }
 
 thread_local! {
