@@ -80,6 +80,16 @@ pub fn paint_overlay(
     size: (f64, f64),
 ) {
     let t0 = now();
+    if hover.is_none() && focus.is_none() {
+        // Nothing to outline: no backing store at all (a zero size clears and frees it), rather than a second
+        // canvas of the graph's size allocated, cleared and composited for nothing — in the first picture's
+        // frame that was part of a 62–72 ms task (docs/BENCHMARKS.md). The overlay lets the mouse through.
+        if overlay.width() != 0 || overlay.height() != 0 {
+            overlay.set_width(0);
+            overlay.set_height(0);
+        }
+        return;
+    }
     let Some(surface) = canvas::prepare(overlay, size.0, size.1) else {
         return;
     };
