@@ -62,6 +62,14 @@ function compiledByWorker() {
     } catch { clearTimeout(timer); resolve(null); }
   });
 }
+// While the worker compiles, the page's thread is idle: the flame graph's label font is made ready here (the
+// first `measureText` of a page loads the font, a few ms of the first picture's frame otherwise). The font is
+// the one of crates/app/src/render/draw.rs (`FONT`).
+try {
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
+  ctx.measureText('scorch');
+} catch { /* only a warm-up */ }
 let module = await compiledByWorker();
 if (!module) {
   // The worker, if it runs, compiles its own (it took the request), or reports that it failed.

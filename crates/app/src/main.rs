@@ -13,5 +13,12 @@ fn main() {
     wasm_bindgen_futures::spawn_local(async {
         scorch_app::worker::yield_now().await;
         leptos::mount::mount_to_body(scorch_app::App);
+        // The page's placeholder (index.html) goes once the app is on the page.
+        if let Some(shell) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("boot-shell"))
+        {
+            shell.remove();
+        }
     });
 }
