@@ -90,27 +90,7 @@ pub fn paint(
     };
     let c2d = &surface.ctx;
     let bg = if dark { EMPTY_DARK } else { EMPTY_LIGHT };
-    c2d.set_fill_style_str(&format!("rgb({},{},{})", bg[0], bg[1], bg[2]));
-    c2d.fill_rect(0.0, 0.0, w, hh);
-    let max = f64::from(h.max.max(1));
-    for c in 0..h.columns {
-        for r in 0..h.rows {
-            let n = h.count(c, r);
-            if n == 0 {
-                continue;
-            }
-            let mut a = f64::from(n) / max;
-            if sparse && n <= 3 {
-                a = a.max(0.3);
-            }
-            let mix = |k: usize| {
-                let (from, to) = (f64::from(bg[k]), f64::from(FULL[k]));
-                (from + (to - from) * a).round() as u8
-            };
-            c2d.set_fill_style_str(&format!("rgb({},{},{})", mix(0), mix(1), mix(2)));
-            c2d.fill_rect(f64::from(c) * cw, f64::from(h.rows - 1 - r) * ch, cw - 0.5, ch);
-        }
-    }
+    paint_cells(c2d, h, (cw, ch), surface.dpr, canvas, bg, sparse);
     // A small triangle at the top of each column in which events were lost: that second under-counts.
     c2d.set_fill_style_str(LOST_MARK);
     let tri = (cw * 0.8).clamp(4.0, 10.0);
@@ -159,4 +139,88 @@ pub fn paint(
     if let Some(p) = pending {
         outline(p, p, "#1d4ed8", true);
     }
+}
+
+/// The cells, written into an RGBA buffer in wasm and put on the canvas a band of [`BAND`] device columns at a
+/// time. A formatted colour and a `fillRect` per cell were most of an 89–96 ms frame for a thousand seconds of a
+/// million events (50,000 cells; docs/BENCHMARKS.md); the band keeps the buffer small however long the capture
+/// (the heatmap scrolls past [`MIN_CELL_W`] per second). Each cell is drawn `cw − 0.5` CSS px wide, as before: a
+/// gap of a device pixel or so between the seconds.
+fn paint_cells(
+    ctx: &web_sys::CanvasRenderingContext2d,
+    h: &Heatmap,
+    (cw, ch): (f64, f64),
+    dpr: f64,
+    canvas: &HtmlCanvasElement,
+    bg: [u8; 3],
+    sparse: bool,
+) {
+    let (dw, dh) = (canvas.width() as usize, canvas.height() as usize);
+    let max = f64::from(h.max.max(1));
+    let empty = [bg[0], bg[1], bg[2], 255];
+    let mut buf = Vec::new();
+    let mut x = 0;
+    while x < dw {
+        let bw = BAND.min(dw - x);
+        buf.clear();
+        buf.resize(bw * dh * 4, 0);
+        for p in buf.chunks_exact_mut(4) {
+            p.copy_from_slice(&empty);
+        }
+        // The columns that reach into this band.
+        let first = ((x as f64 / dpr / cw).floor() as u32).min(h.columns);
+        let last = ((((x + bw) as f64) / dpr / cw).ceil() as u32).min(h.columns);
+        for c in first..last {
+            let left = (f64::from(c) * cw * dpr).round() as usize;
+            let right = (((f64::from(c) * cw + cw - 0.5) * dpr).floor() as usize).max(left + 1);
+            let (a, b) = (left.max(x) - x, right.min(x + bw).saturating_sub(x));
+            if a >= b {
+                continue;
+            }
+            for r in 0..h.rows {
+                let n = h.count(c, r);
+                if n == 0 {
+                    continue;
+                }
+                let rgb = cell_rgb(n, max, sparse, bg);
+                let px = [rgb[0], rgb[1], rgb[2], 255];
+                let top = ((f64::from(h.rows - 1 - r) * ch * dpr).round() as usize).min(dh);
+                let bottom = ((f64::from(h.rows - r) * ch * dpr).round() as usize).min(dh);
+                for line in top..bottom {
+                    if let Some(span) = buf.get_mut((line * bw + a) * 4..(line * bw + b) * 4) {
+                        for p in span.chunks_exact_mut(4) {
+                            p.copy_from_slice(&px);
+                        }
+                    }
+                }
+            }
+        }
+        if bw > 0 && dh > 0 {
+            if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+                wasm_bindgen::Clamped(&buf),
+                bw as u32,
+                dh as u32,
+            ) {
+                let _ = ctx.put_image_data(&img, x as f64, 0.0);
+            }
+        }
+        x += bw;
+    }
+}
+
+/// Device columns put on the canvas at once by [`paint_cells`].
+const BAND: usize = 2048;
+
+/// A cell of `n` samples, the largest being `max`: from the background `bg` to red, in proportion (at least 30 %
+/// for 1–3 samples when `sparse`).
+fn cell_rgb(n: u32, max: f64, sparse: bool, bg: [u8; 3]) -> [u8; 3] {
+    let mut a = f64::from(n) / max;
+    if sparse && n <= 3 {
+        a = a.max(0.3);
+    }
+    let mix = |k: usize| {
+        let (from, to) = (f64::from(bg[k]), f64::from(FULL[k]));
+        (from + (to - from) * a).round() as u8
+    };
+    [mix(0), mix(1), mix(2)]
 }
