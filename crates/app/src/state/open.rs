@@ -377,6 +377,7 @@ impl Actions {
         }
         // A small profile's steps take a few ms together: one task (a yield can cost a frame).
         let small = done.small;
+        let heat = done.heat;
         let step = move || async move {
             if !small {
                 yield_now().await;
@@ -408,9 +409,13 @@ impl Actions {
         l.prebuilt.set_value(Some((Arc::new(data), order)));
         step().await;
         let opts = self.heat.options();
-        let h = super::timed("heatmap", || {
-            scorch_core::analysis::heatmap::heatmap(&loaded.imported.profile, &view, &opts)
-        });
+        // The worker's grid, when it was made with the options the page has.
+        let h = match heat {
+            Some(h) if opts == Default::default() => h,
+            _ => super::timed("heatmap", || {
+                scorch_core::analysis::heatmap::heatmap(&loaded.imported.profile, &view, &opts)
+            }),
+        };
         l.prebuilt_heat.set_value(Some((loaded.clone(), view, opts, h)));
         step().await;
         Ok(loaded)

@@ -18,6 +18,7 @@ use super::yield_now;
 use super::{js_err, LoadError};
 use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
+use scorch_core::analysis::heatmap::Heatmap;
 use scorch_core::view::calltree::Order;
 use scorch_core::{CallTree, Imported, TreeColumns};
 use std::cell::RefCell;
@@ -254,6 +255,9 @@ pub struct Done {
     pub flame: Option<CallTree>,
     /// The default view's figures, computed by the worker.
     pub figures: Option<super::protocol::ViewFigures>,
+    /// The default view's heatmap grid with the default options, computed by the worker: `None` when it did
+    /// not, `Some(None)` when the profile has none.
+    pub heat: Option<Option<Heatmap>>,
     /// A small profile: the page builds what is left of its first view in one task ([`SMALL_ANSWER`]).
     pub small: bool,
     /// The key the import worker that read it keeps it under ([`take_kept`]); `None` when read on the page.
@@ -274,6 +278,7 @@ pub async fn load(
             imported: here::fetch_small_here(url, cancelled).await?,
             flame: None,
             figures: None,
+            heat: None,
             // Its tree, layout and heatmap are built here, their code compiled on first use: steps of their own.
             small: false,
             key: None,
@@ -323,6 +328,7 @@ pub async fn load(
                 imported,
                 flame: None,
                 figures: None,
+                heat: None,
                 small: false,
                 key: None,
             });
@@ -368,10 +374,12 @@ pub(super) async fn take(msg: &JsValue) -> Result<Done, LoadError> {
         },
     )?;
     let flame = copier.flame(msg).await;
+    let heat = copier.heat(msg).await;
     Ok(Done {
         imported,
         flame,
         figures,
+        heat,
         small,
         key: None,
     })
@@ -467,6 +475,32 @@ impl Copier {
             u32s: tree_u32,
             u64s: tree_u64,
         })
+    }
+
+    /// The heatmap grid in `payload` (`payload::heat_payload`): `None` when there is none to read (or it does not
+    /// hold together), `Some(None)` when the profile has no heatmap.
+    pub(super) async fn heat(&mut self, payload: &JsValue) -> Option<Option<Heatmap>> {
+        let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
+        let u32s = get("heat_u32");
+        if !u32s.is_array() {
+            return None;
+        }
+        let mut u32s = self.columns::<js_sys::Uint32Array>(&u32s).await;
+        let u64s = self.columns::<js_sys::BigUint64Array>(&get("heat_u64")).await;
+        if u32s.is_empty() {
+            return Some(None);
+        }
+        let [rows, columns, max]: [u32; 3] = u32s.get(1)?.as_slice().try_into().ok()?;
+        let [origin_ns, outside]: [u64; 2] = u64s.first()?.as_slice().try_into().ok()?;
+        let counts = std::mem::take(u32s.first_mut()?);
+        (counts.len() as u64 == u64::from(rows) * u64::from(columns)).then_some(Some(Heatmap {
+            origin_ns,
+            rows,
+            columns,
+            counts,
+            max,
+            outside,
+        }))
     }
 
     /// The typed arrays in a JS array, copied into vectors.

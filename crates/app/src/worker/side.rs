@@ -5,7 +5,7 @@
 
 use super::blob::BlobReader;
 use super::js_err;
-use super::payload::{flame_payload, profile_payload};
+use super::payload::{flame_payload, heat_payload, profile_payload};
 use super::post::{post, post_answer, progress_of, scope, EARLY_ID, EARLY_READ};
 use super::protocol::{FromWorker, Open, ToWorker};
 use crate::url::UrlKey;
@@ -212,11 +212,18 @@ pub(super) fn first_view(imported: &scorch_core::Imported, order: Order) -> Firs
     // stack), the coverage and the sample count the samples (30 ms for a million), which the page would otherwise
     // do in its tasks.
     let figures = serde_wasm_bindgen::to_value(&super::protocol::ViewFigures::of(p, &view)).ok();
-    (tree, figures)
+    // And its heatmap grid, with the page's default options (the page computes its own when the user chose
+    // others): a pass over the samples, 26–34 ms of a task on the page for a million events.
+    let heat = scorch_core::analysis::heatmap::heatmap(p, &view, &Default::default());
+    (tree, figures, heat)
 }
 
-/// A first view's tree and figures (as a JS value).
-pub(super) type FirstView = (scorch_core::CallTree, Option<JsValue>);
+/// A first view's tree, figures (as a JS value) and heatmap grid (`None`: the profile has no timestamps).
+pub(super) type FirstView = (
+    scorch_core::CallTree,
+    Option<JsValue>,
+    Option<scorch_core::analysis::heatmap::Heatmap>,
+);
 
 /// An answer's payload, the buffers to transfer, and the profile it was made of.
 pub(super) type Answer = (js_sys::Object, Array, scorch_core::Imported);
@@ -224,12 +231,13 @@ pub(super) type Answer = (js_sys::Object, Array, scorch_core::Imported);
 /// [`answer`]'s second half: the payload of the profile and its first view.
 pub(super) fn answer_of(
     mut imported: scorch_core::Imported,
-    (tree, figures): FirstView,
+    (tree, figures, heat): FirstView,
 ) -> Result<Answer, String> {
     // The profile's big columns go as typed arrays; the rest, encoded, is small and quick to decode.
     let transfer = Array::new();
     let msg = profile_payload(&mut imported, &transfer)?;
     flame_payload(&msg, tree, &transfer);
+    heat_payload(&msg, heat, &transfer);
     if let Some(f) = figures {
         let _ = Reflect::set(&msg, &"figures".into(), &f);
     }
