@@ -141,11 +141,13 @@ pub fn paint(
     }
 }
 
-/// The cells, written into an RGBA buffer in wasm and put on the canvas a band of [`BAND`] device columns at a
-/// time. A formatted colour and a `fillRect` per cell were most of an 89–96 ms frame for a thousand seconds of a
-/// million events (50,000 cells; docs/BENCHMARKS.md); the band keeps the buffer small however long the capture
-/// (the heatmap scrolls past [`MIN_CELL_W`] per second). Each cell is drawn `cw − 0.5` CSS px wide, as before: a
-/// gap of a device pixel or so between the seconds.
+/// The cells, a band of [`BAND`] device columns at a time: a band of many cells written into an RGBA buffer in
+/// wasm and put on the canvas at once, a band of a few (up to [`FEW`]) filled cell by cell over the background,
+/// a band of none left as it is. A formatted colour and a `fillRect` per cell were most of an 89–96 ms frame for
+/// a thousand seconds of a million events (50,000 cells; docs/BENCHMARKS.md); a buffer for every band was 75 ms
+/// for the four samples of a capture that spans ten years (100,000 seconds of background). The band keeps the
+/// buffer small however long the capture (the heatmap scrolls past [`MIN_CELL_W`] per second). Each cell is
+/// drawn `cw − 0.5` CSS px wide: a gap of a device pixel or so between the seconds.
 fn paint_cells(
     ctx: &web_sys::CanvasRenderingContext2d,
     h: &Heatmap,
@@ -156,57 +158,82 @@ fn paint_cells(
     sparse: bool,
 ) {
     let (dw, dh) = (canvas.width() as usize, canvas.height() as usize);
+    let css = |c: [u8; 3]| format!("rgb({},{},{})", c[0], c[1], c[2]);
+    ctx.set_fill_style_str(&css(bg));
+    ctx.fill_rect(0.0, 0.0, dw as f64 / dpr, dh as f64 / dpr);
     let max = f64::from(h.max.max(1));
     let empty = [bg[0], bg[1], bg[2], 255];
     let mut buf = Vec::new();
     let mut x = 0;
     while x < dw {
         let bw = BAND.min(dw - x);
-        buf.clear();
-        buf.resize(bw * dh * 4, 0);
-        for p in buf.chunks_exact_mut(4) {
-            p.copy_from_slice(&empty);
-        }
-        // The columns that reach into this band.
+        // The columns that reach into this band, and how many cells they fill.
         let first = ((x as f64 / dpr / cw).floor() as u32).min(h.columns);
         let last = ((((x + bw) as f64) / dpr / cw).ceil() as u32).min(h.columns);
-        for c in first..last {
-            let left = (f64::from(c) * cw * dpr).round() as usize;
-            let right = (((f64::from(c) * cw + cw - 0.5) * dpr).floor() as usize).max(left + 1);
-            let (a, b) = (left.max(x) - x, right.min(x + bw).saturating_sub(x));
-            if a >= b {
-                continue;
+        let filled = (first..last)
+            .flat_map(|c| (0..h.rows).map(move |r| (c, r)))
+            .filter(|&(c, r)| h.count(c, r) > 0)
+            .take(FEW + 1)
+            .count();
+        if filled == 0 {
+            // The background, filled above.
+        } else if filled <= FEW {
+            for c in first..last {
+                for r in 0..h.rows {
+                    let n = h.count(c, r);
+                    if n > 0 {
+                        ctx.set_fill_style_str(&css(cell_rgb(n, max, sparse, bg)));
+                        ctx.fill_rect(f64::from(c) * cw, f64::from(h.rows - 1 - r) * ch, cw - 0.5, ch);
+                    }
+                }
             }
-            for r in 0..h.rows {
-                let n = h.count(c, r);
-                if n == 0 {
+        } else {
+            buf.clear();
+            buf.resize(bw * dh * 4, 0);
+            for p in buf.chunks_exact_mut(4) {
+                p.copy_from_slice(&empty);
+            }
+            for c in first..last {
+                let left = (f64::from(c) * cw * dpr).round() as usize;
+                let right = (((f64::from(c) * cw + cw - 0.5) * dpr).floor() as usize).max(left + 1);
+                let (a, b) = (left.max(x) - x, right.min(x + bw).saturating_sub(x));
+                if a >= b {
                     continue;
                 }
-                let rgb = cell_rgb(n, max, sparse, bg);
-                let px = [rgb[0], rgb[1], rgb[2], 255];
-                let top = ((f64::from(h.rows - 1 - r) * ch * dpr).round() as usize).min(dh);
-                let bottom = ((f64::from(h.rows - r) * ch * dpr).round() as usize).min(dh);
-                for line in top..bottom {
-                    if let Some(span) = buf.get_mut((line * bw + a) * 4..(line * bw + b) * 4) {
-                        for p in span.chunks_exact_mut(4) {
-                            p.copy_from_slice(&px);
+                for r in 0..h.rows {
+                    let n = h.count(c, r);
+                    if n == 0 {
+                        continue;
+                    }
+                    let rgb = cell_rgb(n, max, sparse, bg);
+                    let px = [rgb[0], rgb[1], rgb[2], 255];
+                    let top = ((f64::from(h.rows - 1 - r) * ch * dpr).round() as usize).min(dh);
+                    let bottom = ((f64::from(h.rows - r) * ch * dpr).round() as usize).min(dh);
+                    for line in top..bottom {
+                        if let Some(span) = buf.get_mut((line * bw + a) * 4..(line * bw + b) * 4) {
+                            for p in span.chunks_exact_mut(4) {
+                                p.copy_from_slice(&px);
+                            }
                         }
                     }
                 }
             }
-        }
-        if bw > 0 && dh > 0 {
-            if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
-                wasm_bindgen::Clamped(&buf),
-                bw as u32,
-                dh as u32,
-            ) {
-                let _ = ctx.put_image_data(&img, x as f64, 0.0);
+            if dh > 0 {
+                if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+                    wasm_bindgen::Clamped(&buf),
+                    bw as u32,
+                    dh as u32,
+                ) {
+                    let _ = ctx.put_image_data(&img, x as f64, 0.0);
+                }
             }
         }
         x += bw;
     }
 }
+
+/// A band with at most this many cells is filled cell by cell ([`paint_cells`]): cheaper than its buffer.
+const FEW: usize = 256;
 
 /// Device columns put on the canvas at once by [`paint_cells`].
 const BAND: usize = 2048;
