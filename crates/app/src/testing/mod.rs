@@ -22,6 +22,7 @@
 //! - `window.__scorchEngineTrap = true`: the view engine traps on the next request, as out of memory;
 //! - `window.__scorchSilentWorkers = ms`: every worker started from then on (views, spare import workers, the
 //!   next load's parse workers) never says it is ready, and is given up on after `ms`;
+//! - `window.__scorchCores = n`: loads cut their input as on `n` cores (two start no parse worker);
 //! - the stack chart's: `chart.rs`;
 //! - the call graph's: `graph.rs`.
 //!
@@ -242,10 +243,15 @@ fn set_global(name: &str, value: &JsValue) {
 
 /// `window.__scorchLoadThrottle = { ms, slice, trap }` slows the worker down so a test can watch progress;
 /// `trap`: after that many slices the worker traps as an allocation failure does. The load's parse workers are
-/// silent while `window.__scorchSilentWorkers` is set.
+/// silent while `window.__scorchSilentWorkers` is set; `window.__scorchCores` sets the cores the load assumes.
 pub fn throttle_load(open: &mut Open) {
     open.throttle.silent_ms = silent_workers().unwrap_or(0.0) as u32;
     let Some(w) = web_sys::window() else { return };
+    // `window.__scorchCores = n`: loads cut their input as on n cores (two-core machines start no parse worker).
+    open.throttle.cores = Reflect::get(&w, &"__scorchCores".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0) as u32;
     // `window.__scorchStuckWorker = true`: the next load's import worker blocks where it starts its parse
     // workers (cleared here: the retry, read whole, starts none anyway).
     if Reflect::get(&w, &"__scorchStuckWorker".into()).is_ok_and(|v| v.is_truthy()) {

@@ -78,6 +78,10 @@ pub struct Throttle {
     /// constructor once in about thirty file loads did (`window.__scorchStuckWorker`).
     #[serde(default)]
     pub stuck: bool,
+    /// Nonzero: cut the input as on a machine of this many cores (`window.__scorchCores`): the tests of the
+    /// parse workers run on two cores, where the product starts none.
+    #[serde(default)]
+    pub cores: u32,
 }
 
 /// Page → engine: build views of the open profile, whatever its size, off the page's main thread (the inverted

@@ -30,17 +30,32 @@ use wasm_bindgen_futures::JsFuture;
 /// Inputs at least this large are parsed in slices (below it, starting a parse worker costs more than it saves).
 pub(super) const PARALLEL_MIN: f64 = (8 << 20) as f64;
 
-/// How many slices: one per core but one (the page's), at least two, at most 16; at most one per 16 MiB of input
-/// beyond the first two (a parse worker costs 50–200 ms to start and 15–40 MB: worth it only for a slice that
-/// takes longer to parse, ~70 ms at ~220 MB/s).
-pub(super) fn slice_count(size: f64) -> usize {
-    let cores = Reflect::get(&js_sys::global(), &"navigator".into())
-        .ok()
-        .and_then(|n| Reflect::get(&n, &"hardwareConcurrency".into()).ok())
-        .and_then(|c| c.as_f64())
-        .unwrap_or(2.0);
+/// How many slices: one per core but one (the page's), at most 16; at most one per 16 MiB of input beyond the
+/// first two (a parse worker costs 50–200 ms to start and 15–40 MB: worth it only for a slice that takes longer
+/// to parse, ~70 ms at ~220 MB/s). One on two cores, so no parse worker: the page's thread and the import worker
+/// already share them, and a parse worker only added its memory and its share of the CPU (perf script 400 MB by
+/// link: peak 331–334 → 290–292 MB, drawn in 2,808–4,217 → 2,609–2,798 ms; docs/BENCHMARKS.md).
+pub(super) fn slice_count(open: &Open, size: f64) -> usize {
+    let cores = test_cores(open).unwrap_or_else(|| {
+        Reflect::get(&js_sys::global(), &"navigator".into())
+            .ok()
+            .and_then(|n| Reflect::get(&n, &"hardwareConcurrency".into()).ok())
+            .and_then(|c| c.as_f64())
+            .unwrap_or(2.0)
+    });
     let by_size = (size / f64::from(16u32 << 20)).floor().max(2.0);
-    (cores - 1.0).clamp(2.0, 16.0).min(by_size) as usize
+    (cores - 1.0).clamp(1.0, 16.0).min(by_size) as usize
+}
+
+/// Test builds: the cores a test asked the load to assume (`window.__scorchCores`).
+fn test_cores(open: &Open) -> Option<f64> {
+    #[cfg(feature = "testing")]
+    return (open.throttle.cores > 0).then_some(f64::from(open.throttle.cores));
+    #[cfg(not(feature = "testing"))]
+    {
+        let _ = open;
+        None
+    }
 }
 
 thread_local! {
@@ -368,7 +383,7 @@ fn merged(results: Vec<Result<SlicePart, ImportError>>, size: f64) -> Result<Opt
 /// it whole); `Some(Ok(None))`: read, but it must be read whole after all (a two-count folded file).
 pub(super) async fn read_blob(open: &Open, file: &web_sys::Blob) -> Option<Result<Option<Imported>, String>> {
     let size = file.size();
-    let n = slice_count(size);
+    let n = slice_count(open, size);
     if size < PARALLEL_MIN || n < 2 || throttled(open) {
         return None;
     }
@@ -445,7 +460,7 @@ impl Download {
     /// splittable, or no parse worker could start (read it whole).
     pub(super) fn start(open: &Open, total: Option<f64>, head: &[u8]) -> Option<Download> {
         let total = total?;
-        let n = slice_count(total);
+        let n = slice_count(open, total);
         if total < PARALLEL_MIN || n < 2 || throttled(open) {
             return None;
         }
