@@ -48,14 +48,13 @@ pub(super) fn slice_count(open: &Open, size: f64) -> usize {
 }
 
 /// Test builds: the cores a test asked the load to assume (`window.__scorchCores`).
+#[cfg(feature = "testing")]
 fn test_cores(open: &Open) -> Option<f64> {
-    #[cfg(feature = "testing")]
-    return (open.throttle.cores > 0).then_some(f64::from(open.throttle.cores));
-    #[cfg(not(feature = "testing"))]
-    {
-        let _ = open;
-        None
-    }
+    (open.throttle.cores > 0).then_some(f64::from(open.throttle.cores))
+}
+#[cfg(not(feature = "testing"))]
+fn test_cores(_: &Open) -> Option<f64> {
+    None
 }
 
 thread_local! {
