@@ -62,6 +62,12 @@ for (const s of SHAPES) {
     const st = await waitForProfile(page, s.name);
     assert.equal(st.total, s.total, 'the total is the generator’s');
     assert.equal(await depthOf(page), s.depth, 'flame graph rows');
+    // The root in view: the bottom row is `all`. The deep graph is 18 M px tall, taller than browsers lay out
+    // (Firefox ~17.9 M px, Chromium ~33.5 M): its scroll area is shorter and scrolls in proportion.
+    const bottom = await page.evaluate(() => { const r = document.querySelector('[data-testid=flame-canvas]').getBoundingClientRect(); return [r.left + 40, r.bottom - 9]; });
+    await page.mouse.move(bottom[0], bottom[1]);
+    await page.waitForFunction(() => document.querySelector('.tt-name')?.textContent === 'all', null, LONG);
+    await page.mouse.move(0, 0);
     await alive(page, 'open');
 
     step('icicle');

@@ -14,6 +14,12 @@ use crate::url::UrlKey;
 use leptos::prelude::*;
 use scorch_core::view::calltree::NodeId;
 
+/// The tallest the scroll area's spacer is made, CSS px: browsers lay out no taller (Chromium ~33.5 M px, Firefox
+/// ~17.9 M). A graph taller than this (a stack over 440,000 frames deep) scrolls in proportion; with the spacer as
+/// tall as the graph, a 5,000,000-frame stack could not be scrolled to its root, and every paint walked down to
+/// the rows millions of frames up that the area then showed (60–250 ms; docs/BENCHMARKS.md).
+const MAX_SPACER: f64 = 8_000_000.0;
+
 #[component]
 pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     let view = expect_context::<ViewState>();
@@ -33,8 +39,27 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     let colorblind = expect_context::<crate::state::diff::DiffState>().colorblind;
 
     let rows = move || pane.data.with(|d| d.as_ref().map_or(0, |d| d.depths));
-    // The spacer is as tall as the graph, and at least as tall as the area (CSS px).
-    let spacer_height = move |area: f64| (rows() as f64 * ROW_H).max(area.floor());
+    // The spacer is as tall as the graph up to `MAX_SPACER`, and at least as tall as the area (CSS px).
+    let spacer_height = move |area: f64| (rows() as f64 * ROW_H).min(MAX_SPACER).max(area.floor());
+    // Graph px per scroll px in an area `area` tall: 1 while the graph fits in the spacer; for a taller graph the
+    // scroll range is spread over the graph's, so the scroll bar's ends are the graph's top and its root.
+    let scale = move |area: f64| {
+        let (graph, spacer) = (untrack(rows) as f64 * ROW_H, untrack(|| spacer_height(area)));
+        if graph <= spacer {
+            1.0
+        } else {
+            (graph - area).max(1.0) / (spacer - area).max(1.0)
+        }
+    };
+    // The area's scroll position as the graph's (`pane.scroll_top`), and back.
+    let graph_top = move |el: &web_sys::Element| {
+        let area = f64::from(el.client_height());
+        f64::from(el.scroll_top()) * scale(area)
+    };
+    let set_graph_top = move |el: &web_sys::Element, top: f64| {
+        let area = f64::from(el.client_height());
+        el.set_scroll_top((top / scale(area)).round() as i32);
+    };
     // Reads the flame area's size into the pane; true when it changed.
     let measure = move || {
         let mut changed = false;
@@ -73,11 +98,14 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             // followed the new data yet in this frame, and a position past the end would later be cut back
             // (another scroll, another paint).
             let bottom = (untrack(rows) as f64 * ROW_H - f64::from(el.client_height())).max(0.0);
-            el.set_scroll_top(if o == Orientation::Flame {
-                bottom.ceil() as i32
-            } else {
-                0
-            });
+            set_graph_top(
+                &el,
+                if o == Orientation::Flame {
+                    bottom.ceil()
+                } else {
+                    0.0
+                },
+            );
         }
     };
     // Set when a paint found the area resized and drew at the new size: the redraw that the size change then
@@ -132,7 +160,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             .closest(".flame-scroll")
             .ok()
             .flatten()
-            .map(|el| f64::from(el.scroll_top()))
+            .map(|el| graph_top(&el))
         {
             pane.scroll_top.update_untracked(|v| *v = top);
         }
@@ -263,11 +291,11 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         let g = pane.geometry(&data, page_orientation());
         let depth = data.tree.depth.get(n.idx()).copied().unwrap_or(0) as usize;
         let y = g.row_y(depth) + g.view_top;
-        let (top, h) = (f64::from(el.scroll_top()), pane.height.get_untracked());
+        let (top, h) = (graph_top(&el), pane.height.get_untracked());
         if y < top {
-            el.set_scroll_top((y - ROW_H).max(0.0) as i32);
+            set_graph_top(&el, (y - ROW_H).max(0.0));
         } else if y + ROW_H > top + h {
-            el.set_scroll_top((y + 2.0 * ROW_H - h).max(0.0) as i32);
+            set_graph_top(&el, (y + 2.0 * ROW_H - h).max(0.0));
         }
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
@@ -372,7 +400,7 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             on:scroll=move |_| {
                 if let Some(el) = scroll_ref.try_get_untracked().flatten() {
                     // A scroll the last paint already drew (it reads the real position) asks for no redraw.
-                    let top = f64::from(el.scroll_top());
+                    let top = graph_top(&el);
                     if top != pane.scroll_top.get_untracked() {
                         pane.scroll_top.set(top);
                     }
