@@ -81,10 +81,18 @@ pub fn paint_overlay(
 ) {
     let t0 = now();
     if hover.is_none() && focus.is_none() {
-        // Nothing to outline: no backing store at all (a zero size clears and frees it), rather than a second
-        // canvas of the graph's size allocated, cleared and composited for nothing — in the first picture's
-        // frame that was part of a 62–72 ms task (docs/BENCHMARKS.md). The overlay lets the mouse through.
-        if overlay.width() != 0 || overlay.height() != 0 {
+        // Nothing to outline. Until the first outline the overlay has no backing store (a zero size), rather
+        // than a second canvas of the graph's size allocated, cleared and composited for nothing: in the first
+        // picture's frame that was part of a 62–72 ms task (docs/BENCHMARKS.md). The overlay lets the mouse
+        // through. One already the graph's size is cleared and kept: freed whenever the mouse crossed a gap, it
+        // was allocated again at the next frame hovered.
+        let dpr = canvas::dpr();
+        let (dw, dh) = ((size.0 * dpr).round() as u32, (size.1 * dpr).round() as u32);
+        if (overlay.width(), overlay.height()) == (dw, dh) {
+            if let Some(surface) = canvas::prepare(overlay, size.0, size.1) {
+                surface.ctx.clear_rect(0.0, 0.0, f64::from(dw), f64::from(dh));
+            }
+        } else if overlay.width() != 0 || overlay.height() != 0 {
             overlay.set_width(0);
             overlay.set_height(0);
         }
