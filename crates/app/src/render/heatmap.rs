@@ -170,22 +170,18 @@ fn paint_cells(
         // The columns that reach into this band, and how many cells they fill.
         let first = ((x as f64 / dpr / cw).floor() as u32).min(h.columns);
         let last = ((((x + bw) as f64) / dpr / cw).ceil() as u32).min(h.columns);
-        let filled = (first..last)
-            .flat_map(|c| (0..h.rows).map(move |r| (c, r)))
-            .filter(|&(c, r)| h.count(c, r) > 0)
-            .take(FEW + 1)
-            .count();
+        let cells = || {
+            (first..last)
+                .flat_map(|c| (0..h.rows).map(move |r| (c, r, h.count(c, r))))
+                .filter(|&(_, _, n)| n > 0)
+        };
+        let filled = cells().take(FEW + 1).count();
         if filled == 0 {
             // The background, filled above.
         } else if filled <= FEW {
-            for c in first..last {
-                for r in 0..h.rows {
-                    let n = h.count(c, r);
-                    if n > 0 {
-                        ctx.set_fill_style_str(&css(cell_rgb(n, max, sparse, bg)));
-                        ctx.fill_rect(f64::from(c) * cw, f64::from(h.rows - 1 - r) * ch, cw - 0.5, ch);
-                    }
-                }
+            for (c, r, n) in cells() {
+                ctx.set_fill_style_str(&css(cell_rgb(n, max, sparse, bg)));
+                ctx.fill_rect(f64::from(c) * cw, f64::from(h.rows - 1 - r) * ch, cw - 0.5, ch);
             }
         } else {
             buf.clear();
@@ -193,27 +189,21 @@ fn paint_cells(
             for p in buf.chunks_exact_mut(4) {
                 p.copy_from_slice(&empty);
             }
-            for c in first..last {
+            for (c, r, n) in cells() {
                 let left = (f64::from(c) * cw * dpr).round() as usize;
                 let right = (((f64::from(c) * cw + cw - 0.5) * dpr).floor() as usize).max(left + 1);
                 let (a, b) = (left.max(x) - x, right.min(x + bw).saturating_sub(x));
                 if a >= b {
                     continue;
                 }
-                for r in 0..h.rows {
-                    let n = h.count(c, r);
-                    if n == 0 {
-                        continue;
-                    }
-                    let rgb = cell_rgb(n, max, sparse, bg);
-                    let px = [rgb[0], rgb[1], rgb[2], 255];
-                    let top = ((f64::from(h.rows - 1 - r) * ch * dpr).round() as usize).min(dh);
-                    let bottom = ((f64::from(h.rows - r) * ch * dpr).round() as usize).min(dh);
-                    for line in top..bottom {
-                        if let Some(span) = buf.get_mut((line * bw + a) * 4..(line * bw + b) * 4) {
-                            for p in span.chunks_exact_mut(4) {
-                                p.copy_from_slice(&px);
-                            }
+                let rgb = cell_rgb(n, max, sparse, bg);
+                let px = [rgb[0], rgb[1], rgb[2], 255];
+                let top = ((f64::from(h.rows - 1 - r) * ch * dpr).round() as usize).min(dh);
+                let bottom = ((f64::from(h.rows - r) * ch * dpr).round() as usize).min(dh);
+                for line in top..bottom {
+                    if let Some(span) = buf.get_mut((line * bw + a) * 4..(line * bw + b) * 4) {
+                        for p in span.chunks_exact_mut(4) {
+                            p.copy_from_slice(&px);
                         }
                     }
                 }

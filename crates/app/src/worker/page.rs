@@ -485,22 +485,12 @@ impl Copier {
         if !u32s.is_array() {
             return None;
         }
-        let mut u32s = self.columns::<js_sys::Uint32Array>(&u32s).await;
-        let u64s = self.columns::<js_sys::BigUint64Array>(&get("heat_u64")).await;
+        let u32s = self.columns::<js_sys::Uint32Array>(&u32s).await;
         if u32s.is_empty() {
             return Some(None);
         }
-        let [rows, columns, max]: [u32; 3] = u32s.get(1)?.as_slice().try_into().ok()?;
-        let [origin_ns, outside]: [u64; 2] = u64s.first()?.as_slice().try_into().ok()?;
-        let counts = std::mem::take(u32s.first_mut()?);
-        (counts.len() as u64 == u64::from(rows) * u64::from(columns)).then_some(Some(Heatmap {
-            origin_ns,
-            rows,
-            columns,
-            counts,
-            max,
-            outside,
-        }))
+        let u64s = self.columns::<js_sys::BigUint64Array>(&get("heat_u64")).await;
+        Heatmap::from_columns(TreeColumns { u32s, u64s }).map(Some)
     }
 
     /// The typed arrays in a JS array, copied into vectors.

@@ -96,23 +96,16 @@ pub(super) fn flame_payload(msg: &js_sys::Object, tree: scorch_core::CallTree, t
     set("tree_u64", &typed(tc.u64s, transfer, u64s));
 }
 
-/// A heatmap grid as `heat_u32` (its counts, then rows, columns and the largest count) and `heat_u64` (its origin
-/// and the samples outside it); `heat_u32` empty: the profile has no heatmap. Read back by
-/// `page::Copier::heat`.
+/// A heatmap grid as `heat_u32` and `heat_u64` (`Heatmap::into_columns`); `heat_u32` empty: the profile has no
+/// heatmap. Read back by `page::Copier::heat`.
 pub(super) fn heat_payload(
     msg: &js_sys::Object,
     heat: Option<scorch_core::analysis::heatmap::Heatmap>,
     transfer: &Array,
 ) {
-    let (u32s_, u64s_) = match heat {
-        Some(h) => (
-            vec![h.counts, vec![h.rows, h.columns, h.max]],
-            vec![vec![h.origin_ns, h.outside]],
-        ),
-        None => (Vec::new(), Vec::new()),
-    };
-    let _ = Reflect::set(msg, &"heat_u32".into(), &typed(u32s_, transfer, u32s));
-    let _ = Reflect::set(msg, &"heat_u64".into(), &typed(u64s_, transfer, u64s));
+    let c = heat.map(|h| h.into_columns()).unwrap_or_default();
+    let _ = Reflect::set(msg, &"heat_u32".into(), &typed(c.u32s, transfer, u32s));
+    let _ = Reflect::set(msg, &"heat_u64".into(), &typed(c.u64s, transfer, u64s));
 }
 
 pub(super) fn u32s(v: Vec<u32>) -> JsValue {

@@ -68,6 +68,30 @@ pub struct Heatmap {
 }
 
 impl Heatmap {
+    /// The grid as plain columns (the transport's type): the counts, then rows, columns and the largest count;
+    /// the origin and the samples outside it.
+    pub fn into_columns(self) -> crate::model::wire::TreeColumns {
+        crate::model::wire::TreeColumns {
+            u32s: vec![self.counts, vec![self.rows, self.columns, self.max]],
+            u64s: vec![vec![self.origin_ns, self.outside]],
+        }
+    }
+
+    /// The grid back from [`Heatmap::into_columns`]; `None` when the columns do not hold together.
+    pub fn from_columns(mut c: crate::model::wire::TreeColumns) -> Option<Heatmap> {
+        let [rows, columns, max]: [u32; 3] = c.u32s.get(1)?.as_slice().try_into().ok()?;
+        let [origin_ns, outside]: [u64; 2] = c.u64s.first()?.as_slice().try_into().ok()?;
+        let counts = std::mem::take(c.u32s.first_mut()?);
+        (counts.len() as u64 == u64::from(rows) * u64::from(columns)).then_some(Heatmap {
+            origin_ns,
+            rows,
+            columns,
+            counts,
+            max,
+            outside,
+        })
+    }
+
     /// What the user should be told about the grid's limit, when samples fell outside it.
     pub fn note(&self) -> Option<String> {
         (self.outside > 0).then(|| {
@@ -262,6 +286,26 @@ pub fn parse_seconds(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grid_comes_back_from_its_columns_and_bad_columns_are_refused() {
+        let h = Heatmap {
+            origin_ns: u64::MAX - 7,
+            rows: 2,
+            columns: 3,
+            counts: vec![0, 1, 2, 3, 4, 9],
+            max: 9,
+            outside: 5,
+        };
+        assert_eq!(Heatmap::from_columns(h.clone().into_columns()), Some(h.clone()));
+        let mut short = h.clone().into_columns();
+        short.u32s[0].pop();
+        assert_eq!(Heatmap::from_columns(short), None);
+        let mut no_head = h.into_columns();
+        no_head.u64s.clear();
+        assert_eq!(Heatmap::from_columns(no_head), None);
+        assert_eq!(Heatmap::from_columns(Default::default()), None);
+    }
 
     #[test]
     fn ranges_are_half_open_and_adjacent() {
