@@ -10,7 +10,7 @@ use js_sys::{Array, Reflect, Uint8Array};
 use scorch_core::analysis::callgraph::layout::{layout, Layout, LayoutOptions};
 use scorch_core::analysis::callgraph::{call_graph, CallGraph, GraphOptions};
 use scorch_core::{Profile, ViewOptions};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 /// The average advance of one glyph of the label font the canvas draws node labels in (12 px monospace,
 /// `render::draw`'s `FONT`), CSS px: box widths are estimated as characters × this in the worker, which has no
@@ -52,7 +52,7 @@ pub(super) fn now() -> f64 {
 pub(super) fn now() -> f64 {
     js_sys::Reflect::get(&js_sys::global(), &"performance".into())
         .ok()
-        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .and_then(|p| wasm_bindgen::JsCast::dyn_into::<web_sys::Performance>(p).ok())
         .map_or(0.0, |p| p.now())
 }
 
