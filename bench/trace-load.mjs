@@ -1,7 +1,8 @@
 // One load by link with a Chrome trace (not a test): `node bench/trace-load.mjs DIST PROFILE OUT.json` opens
 // DIST/index.html#url=PROFILE (from target/bench-profiles) in headless Chromium with the devtools.timeline and v8.wasm
 // categories, writes the trace to OUT.json (open it in chrome://tracing or Perfetto) and prints the page's marks.
-// SCORCH_CPU_PROFILE=1 adds V8's sampling profiler (`ProfileChunk` events: which functions each task ran; with a
+// SCORCH_LOAD=file opens the page first (its demo), waits until it is quiet, then traces the file handed to its
+// file input, as viewer-bench's `--load file` does. SCORCH_CPU_PROFILE=1 adds V8's sampling profiler (`ProfileChunk` events: which functions each task ran; with a
 // build that keeps names (`wasm-bindgen --keep-debug`, then `wasm-opt -Os -g`) they are the Rust functions).
 import http from 'node:http'; import fs from 'node:fs'; import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -22,8 +23,17 @@ const cdp = await page.context().newCDPSession(page);
 const events = [];
 cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
 const done = new Promise((r) => cdp.on('Tracing.tracingComplete', r));
+const byFile = process.env.SCORCH_LOAD === 'file';
+if (byFile) {
+  await page.goto(`http://127.0.0.1:${port}/scorch/index.html`);
+  await page.waitForSelector('[data-testid=open-file]', { state: 'attached' });
+  await page.waitForTimeout(4000);
+}
 await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8.wasm,v8,disabled-by-default-devtools.timeline' + (process.env.SCORCH_CPU_PROFILE === '1' ? ',disabled-by-default-v8.cpu_profiler' : ''), transferMode: 'ReportEvents' });
-await page.goto(`http://127.0.0.1:${port}/scorch/index.html#url=${encodeURIComponent(`http://127.0.0.1:${port}/p/${prof}`)}`);
+if (byFile) {
+  await page.evaluate(() => performance.mark('trace:file'));
+  await page.setInputFiles('[data-testid=open-file]', path.join(PROFILES, prof));
+} else await page.goto(`http://127.0.0.1:${port}/scorch/index.html#url=${encodeURIComponent(`http://127.0.0.1:${port}/p/${prof}`)}`);
 await page.waitForFunction(() => performance.getEntriesByName('bench:rendered').length > 0, null, { timeout: 30000 });
 const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)]));
 await page.waitForTimeout(300);
