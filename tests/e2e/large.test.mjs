@@ -27,10 +27,24 @@ const status = () => page.evaluate(() => ({ ...document.querySelector('[data-tes
   text: document.querySelector('[data-testid=status]').textContent }));
 const throttle = (ms, slice) => page.evaluate(([ms, slice]) => { window.__scorchLoadThrottle = { ms, slice }; }, [ms, slice]);
 
+// Where the open profile's graph is and how large its canvas: a load under way must not move it.
+const graphBox = () => page.evaluate(() => {
+  const c = document.querySelector('[data-testid=flame-canvas]');
+  const r = c.getBoundingClientRect();
+  return { top: r.top, height: r.height, rows: c.height };
+});
+
 test('a large file loads in the worker with progress that moves', async () => {
   await throttle(60, 512 * 1024);
+  // As wide as a laptop's window: a busy indicator in the toolbar's flow wrapped it onto a second row here.
+  await page.setViewportSize({ width: 1100, height: 800 });
+  const graph = await graphBox();
   await page.setInputFiles('[data-testid=open-file]', big);
   await page.waitForSelector('[data-testid=progress]');
+  // The progress hangs over the page: the graph below neither moves nor is resized (and so drawn again).
+  await page.waitForTimeout(200);
+  assert.deepEqual(await graphBox(), graph, 'the open graph stays where it was while the load runs');
+  await page.setViewportSize({ width: 1280, height: 800 });
   const seen = [];
   const t0 = Date.now();
   while (Date.now() - t0 < 20000) {

@@ -65,7 +65,7 @@ pub fn OpenControls() -> impl IntoView {
         </Show>
         {move || load.busy.get().map(|b| view! {
             <span class="busy" data-testid="busy">
-                {b}
+                <span class="busy-text">{b}</span>
                 {move || load.progress.get().map(|p| {
                     let value = p.total.map(|t| (p.read / t.max(1.0)).clamp(0.0, 1.0));
                     view! {
