@@ -14,20 +14,9 @@ use scorch_core::view::calltree::{NodeId, Order};
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
-/// Two samples of perf script, as `perf script` prints them (the first profile is most often one).
-const TINY: &[u8] = b"app 1/1 [000] 1.000000: 1 cpu-clock:ppp: \n\
-\t    1000 main+0x1 (/bin/app)\n\
-\t    2000 start+0x2 (/bin/app)\n\
-\n\
-app 1/1 [001] 1.010000: 1 cpu-clock:ppp: \n\
-\t    3000 work+0x3 (/bin/app)\n\
-\t    1000 main+0x1 (/bin/app)\n\
-\t    2000 start+0x2 (/bin/app)\n\
-\n";
-
 /// Runs the warm-up; `skip` is asked between steps (a profile already came: its own tasks compiled the code).
 pub async fn warm_up(skip: impl Fn() -> bool) {
-    let Some(done) = crate::worker::take_tiny(TINY, Order::Alphabetical).await else {
+    let Some(done) = crate::worker::take_tiny(crate::worker::TINY_PERF, Order::Alphabetical).await else {
         return;
     };
     if skip() {

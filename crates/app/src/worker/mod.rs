@@ -39,6 +39,18 @@ pub fn next_profile_key() -> u32 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Two samples of perf script, as `perf script` prints them (the first profile is most often one): the page's
+/// warm-up (`render::warm`) and the import worker's (`side.rs`) import it.
+pub const TINY_PERF: &[u8] = b"app 1/1 [000] 1.000000: 1 cpu-clock:ppp: \n\
+\t    1000 main+0x1 (/bin/app)\n\
+\t    2000 start+0x2 (/bin/app)\n\
+\n\
+app 1/1 [001] 1.010000: 1 cpu-clock:ppp: \n\
+\t    3000 work+0x3 (/bin/app)\n\
+\t    1000 main+0x1 (/bin/app)\n\
+\t    2000 start+0x2 (/bin/app)\n\
+\n";
+
 /// A tiny profile's answer built as the import worker builds one (`side::answer`) and taken as the page takes
 /// it: the page's warm-up (`render::warm`) runs this code once before the first real answer comes.
 pub async fn take_tiny(bytes: &[u8], order: scorch_core::view::calltree::Order) -> Option<page::Done> {
