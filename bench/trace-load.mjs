@@ -1,9 +1,10 @@
 // One load by link with a Chrome trace (not a test): `node bench/trace-load.mjs DIST PROFILE OUT.json` opens
 // DIST/index.html#url=PROFILE (from target/bench-profiles) in headless Chromium with the devtools.timeline and v8.wasm
 // categories, writes the trace to OUT.json (open it in chrome://tracing or Perfetto) and prints the page's marks.
-// SCORCH_LOAD=file opens the page first (its demo), waits until it is quiet, then traces the file handed to its
-// file input, as viewer-bench's `--load file` does. SCORCH_CPU_PROFILE=1 adds V8's sampling profiler (`ProfileChunk` events: which functions each task ran; with a
-// build that keeps names (`wasm-bindgen --keep-debug`, then `wasm-opt -Os -g`) they are the Rust functions).
+// SCORCH_LOAD=file opens the page first (its demo), waits 4 s, then traces the file handed to its file input, as
+// viewer-bench's `--load file` does (the page's mark `trace:file` is the hand-over). SCORCH_CPU_PROFILE=1 adds V8's
+// sampling profiler (`ProfileChunk` events: which functions each task ran; with a build that keeps names
+// (`wasm-bindgen --keep-debug`, then `wasm-opt -Os -g`) they are the Rust functions).
 import http from 'node:http'; import fs from 'node:fs'; import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
