@@ -2,7 +2,7 @@
 //! and changes of view, zoom and search matches.
 
 use crate::state::pane::Panes;
-use crate::state::search::{match_count, SearchState};
+use crate::state::search::SearchState;
 use crate::state::view::ViewState;
 use leptos::prelude::*;
 use scorch_core::view::calltree::NodeId;
@@ -62,13 +62,8 @@ pub fn LiveRegion() -> impl IntoView {
         depth
     });
     Effect::new(move |prev: Option<Option<String>>| {
-        let text = search.matched(main).map(|(m, t)| {
-            let pct = if t == 0 { 0.0 } else { m as f64 / t as f64 * 100.0 };
-            let count = main
-                .data
-                .get_untracked()
-                .and_then(|d| search.mask(&d).map(|m| match_count(&d, &m)))
-                .unwrap_or_default();
+        let text = search.matched(main).map(|m| {
+            let (pct, count) = (m.percent(), m.count);
             let frames = if count == 1 {
                 "frame matches"
             } else {

@@ -5,7 +5,7 @@ use super::legend::Legend;
 use crate::render::ColorScheme;
 use crate::state::diff::DiffState;
 use crate::state::pane::Panes;
-use crate::state::search::{match_count, selected_weights, SearchState};
+use crate::state::search::{selected_weights, SearchState};
 use crate::state::view::{Mode, ViewState};
 use crate::state::Actions;
 use crate::url::UrlKey;
@@ -49,13 +49,8 @@ pub fn ExploreBar() -> impl IntoView {
         search.match_idx.set(None);
     };
     let matched_text = move || {
-        search.matched(main).map(|(m, t)| {
-            let pct = if t == 0 { 0.0 } else { m as f64 / t as f64 * 100.0 };
-            let count = main
-                .data
-                .get_untracked()
-                .and_then(|d| search.mask(&d).map(|m| match_count(&d, &m)))
-                .unwrap_or_default();
+        search.matched(main).map(|m| {
+            let (pct, count) = (m.percent(), m.count);
             let at = search
                 .match_idx
                 .get()

@@ -197,8 +197,8 @@ pub struct FlameData {
     pub tree: CallTree,
     /// Rows of the graph: the tree's deepest depth + 1.
     pub depths: usize,
-    /// Per node: how many rows its subtree reaches below it (`scorch_core::view::window::heights`), computed on
-    /// the first paint. What the paint needs besides the tree: no whole layout is kept (issue #39), each paint
+    /// Per node: how many rows its subtree reaches below it (`scorch_core::view::window::heights`), sent with
+    /// the tree by the worker that built it, else computed on the first paint. What the paint needs besides the tree: no whole layout is kept (issue #39), each paint
     /// places the boxes of its window (`scorch_core::view::window`).
     heights: std::sync::OnceLock<Vec<u32>>,
     /// The last zoom's interval ([`FlameData::zoom_range`]): asked at every paint and pointer move, and a walk of
@@ -360,6 +360,16 @@ impl FlameData {
     pub fn new(loaded: Arc<Loaded>, view: ViewOptions, order: Order) -> FlameData {
         let tree = CallTree::build(&loaded.imported.profile, &view, order);
         FlameData::from_tree(loaded, view, tree)
+    }
+
+    /// The flame graph of a tree built from `loaded` under `view`, with its heights (made where the tree was).
+    pub fn from_flame(loaded: Arc<Loaded>, view: ViewOptions, flame: crate::worker::Flame) -> FlameData {
+        let crate::worker::Flame { tree, heights } = flame;
+        let data = FlameData::from_tree(loaded, view, tree);
+        if heights.len() == data.tree.len() {
+            let _ = data.heights.set(heights);
+        }
+        data
     }
 
     /// The flame graph of a tree built from `loaded` under `view`.

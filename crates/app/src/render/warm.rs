@@ -25,10 +25,10 @@ pub async fn warm_up(skip: impl Fn() -> bool) {
     yield_now().await;
     let loaded = Arc::new(Loaded::new(String::new(), done.imported).with_first_figures(done.figures));
     let view = scorch_core::ViewOptions::default_for(&loaded.imported.profile);
-    let Some(tree) = done.flame else {
+    let Some(flame) = done.flame else {
         return;
     };
-    let data = FlameData::from_tree(loaded.clone(), view.clone(), tree);
+    let data = FlameData::from_flame(loaded.clone(), view.clone(), flame);
     let heat = scorch_core::analysis::heatmap::heatmap(&loaded.imported.profile, &view, &Default::default());
     if skip() {
         return;

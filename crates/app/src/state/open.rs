@@ -395,15 +395,16 @@ impl Actions {
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let data = match done.flame {
             // Built by the worker (for this order and the default view).
-            Some(tree) => FlameData::from_tree(loaded.clone(), view.clone(), tree),
+            Some(flame) => FlameData::from_flame(loaded.clone(), view.clone(), flame),
             None => {
                 let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
                 step().await;
                 FlameData::from_tree(loaded.clone(), view.clone(), tree)
             }
         };
-        // How many rows each subtree reaches, which every paint needs: one walk of the tree, in a step of its
-        // own rather than in the first paint's task.
+        // How many rows each subtree reaches, which every paint needs: sent with the worker's tree; else (a
+        // profile read on the page) one walk of the tree, in a step of its own rather than in the first paint's
+        // task.
         step().await;
         super::timed("heights", || data.heights().len());
         l.prebuilt.set_value(Some((Arc::new(data), order)));

@@ -160,8 +160,8 @@ async fn flame_in_worker(
                 shown.keep_figures(view.clone(), f);
             }
             match r.pop() {
-                Some(Ok(Built::Flame(tree))) => Ok(Some(Arc::new(super::timed("from parts", || {
-                    FlameData::from_tree(shown.clone(), view, tree)
+                Some(Ok(Built::Flame(flame))) => Ok(Some(Arc::new(super::timed("from parts", || {
+                    FlameData::from_flame(shown.clone(), view, flame)
                 })))),
                 Some(Err(e)) => Err(e),
                 _ => Err("the view worker answered nothing".to_string()),
@@ -388,9 +388,9 @@ impl Actions {
             };
             for (pane, side) in [callers, callees].into_iter().zip(sides) {
                 match side {
-                    Ok(Built::Flame(tree)) => {
+                    Ok(Built::Flame(flame)) => {
                         pane.data.set(Some(Arc::new(super::timed("from parts", || {
-                            FlameData::from_tree(shown.clone(), view.clone(), tree)
+                            FlameData::from_flame(shown.clone(), view.clone(), flame)
                         }))))
                     }
                     Ok(

@@ -100,8 +100,8 @@ fn answer(b: &Build, imported: &scorch_core::Imported) {
         let transfer = Array::new();
         let msg = js_sys::Object::new();
         let error = match compute(&imported.profile, &b.view, order, job) {
-            Ok(Built::Flame(tree)) => {
-                flame_payload(&msg, tree, &transfer);
+            Ok(Built::Flame(flame)) => {
+                flame_payload(&msg, flame, &transfer);
                 None
             }
             Ok(Built::Chart(c)) => {

@@ -29,6 +29,7 @@ mod views;
 mod yielding;
 
 pub use side::run;
+pub use views::Flame;
 pub use yielding::yield_now;
 
 /// A new key for a profile opened or derived on this page (`render::Loaded::key`): the view engine holds a

@@ -14,6 +14,7 @@
 
 use super::here;
 use super::protocol::{FromWorker, Open, Progress, ToWorker, SLICING_LIMIT_MS};
+use super::views::Flame;
 use super::yield_now;
 use super::{js_err, LoadError};
 use crate::url::UrlKey;
@@ -252,7 +253,7 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
 /// A worker import: the profile, and the default view's call tree when the worker built it.
 pub struct Done {
     pub imported: Imported,
-    pub flame: Option<CallTree>,
+    pub flame: Option<Flame>,
     /// The default view's figures, computed by the worker.
     pub figures: Option<super::protocol::ViewFigures>,
     /// The default view's heatmap grid with the default options, computed by the worker: `None` when it did
@@ -465,16 +466,21 @@ pub(super) struct Copier {
 impl Copier {
     const PIECE: u32 = 1 << 18;
 
-    /// The call tree whose columns ride in `payload` (`payload::flame_payload`); `None` when they do not fit
-    /// together.
-    pub(super) async fn flame(&mut self, payload: &JsValue) -> Option<CallTree> {
+    /// The flame graph whose columns ride in `payload` (`payload::flame_payload`); `None` when they do not fit
+    /// together (a tree whose heights are not one per node among them).
+    pub(super) async fn flame(&mut self, payload: &JsValue) -> Option<Flame> {
         let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
         let tree_u32 = self.columns::<js_sys::Uint32Array>(&get("tree_u32")).await;
         let tree_u64 = self.columns::<js_sys::BigUint64Array>(&get("tree_u64")).await;
-        CallTree::from_columns(TreeColumns {
+        let heights = self
+            .columns::<js_sys::Uint32Array>(&get("tree_heights"))
+            .await
+            .pop()?;
+        let tree = CallTree::from_columns(TreeColumns {
             u32s: tree_u32,
             u64s: tree_u64,
-        })
+        })?;
+        (heights.len() == tree.len()).then_some(Flame { tree, heights })
     }
 
     /// The heatmap grid in `payload` (`payload::heat_payload`): `None` when there is none to read (or it does not

@@ -85,13 +85,15 @@ pub(crate) async fn payload_in_steps(
     Ok(msg)
 }
 
-/// Sets a tree's columns on `msg` as typed arrays (`tree_u32`, `tree_u64`), their buffers added to `transfer`.
-/// No layout travels: the page places what it draws from the tree (`scorch_core::view::window`).
-pub(super) fn flame_payload(msg: &js_sys::Object, tree: scorch_core::CallTree, transfer: &Array) {
+/// Sets a flame graph's tree columns on `msg` as typed arrays (`tree_u32`, `tree_u64`) and its heights
+/// (`tree_heights`), their buffers added to `transfer`. No layout travels: the page places what it draws from the
+/// tree (`scorch_core::view::window`).
+pub(super) fn flame_payload(msg: &js_sys::Object, flame: super::views::Flame, transfer: &Array) {
     let set = |k: &str, v: &JsValue| {
         let _ = Reflect::set(msg, &k.into(), v);
     };
-    let tc = tree.into_columns();
+    set("tree_heights", &typed(vec![flame.heights], transfer, u32s));
+    let tc = flame.tree.into_columns();
     set("tree_u32", &typed(tc.u32s, transfer, u32s));
     set("tree_u64", &typed(tc.u64s, transfer, u64s));
 }
