@@ -2,7 +2,7 @@
 //! first as the core's report of what it holds, with the scrub choices (the core's `export::scrub`, as
 //! `scorch link --scrub`). Notes are added here too (`notes_panel::NoteAdd`): they go into the link.
 
-use super::share_preview::{drop_leaks, summary_line, with_redact, SharePreview};
+use super::share_preview::{drop_leaks_of, summary_line, with_redact, SharePreview};
 use crate::state::diff::DiffState;
 use crate::state::heatmap::HeatState;
 use crate::state::load::LoadState;
@@ -10,8 +10,10 @@ use crate::state::rebuild::matching_view;
 use crate::state::view::ViewState;
 use crate::state::Actions;
 use crate::url::Source;
+use crate::worker::build::{build as build_view, Built, Channel};
+use crate::worker::protocol::{Job, ShareJob};
+use crate::worker::LoadError;
 use leptos::prelude::*;
-use scorch_core::export::report::{report, Carries};
 use scorch_core::export::scrub::{scrub, Rules};
 use scorch_core::model::units::group_thousands;
 use scorch_core::ViewOptions;
@@ -40,10 +42,13 @@ pub fn CopyLink() -> impl IntoView {
     let view = expect_context::<ViewState>();
     let heat = expect_context::<HeatState>();
     let diff = expect_context::<DiffState>();
+    let main = expect_context::<crate::state::pane::Panes>().main;
     let shown = RwSignal::new(None::<Made>);
     let rules = RwSignal::new(Rules::link_default());
     let redact = RwSignal::new(String::new());
-    let build = move || -> Made {
+    // The view as a link. A profile that travels in it is encoded by the view engine, which holds it
+    // (`worker::share`): on a 5,000,000-frame stack its report, scrub and encoding were a 230-330 ms task here.
+    let build = move || async move {
         let mut f = actions.link_state();
         let mut about = String::from("the link names the hosted profile");
         let mut found = None;
@@ -52,57 +57,67 @@ pub fn CopyLink() -> impl IntoView {
         let mut error = None;
         if f.source == Source::None {
             if let Some(loaded) = load.loaded.get_untracked() {
-                let mut r = with_redact(rules.get_untracked(), &redact.get_untracked());
+                let r = with_redact(rules.get_untracked(), &redact.get_untracked());
                 // The profile travels as folded stacks of the current view: event, weight, root, labels and
                 // time range are baked into it, so they leave the fragment.
                 let v0 = view.options.get_untracked();
-                let p0 = &loaded.imported.profile;
                 let max = scorch_core::export::links::DEFAULT_MAX;
-                let times0 = p0.samples.time_ns.is_some();
-                let rep = report(p0, &v0, &Carries::link(times0));
-                found = Some(rep.text());
-                summary = Some(summary_line(&rep));
-                let scrubbed = match scrub(p0, &v0, &r) {
-                    Ok(s) => Some(s),
-                    Err(e) => {
-                        error = Some(e);
-                        r.redact = None;
-                        scrub(p0, &v0, &r).ok()
-                    }
-                };
-                let (p, v) = match &scrubbed {
-                    Some((p, v)) => (p, v.clone()),
-                    None => (p0, v0.clone()),
-                };
-                // Names the view state spells (zoom path, selection, search, …) could hold what was scrubbed:
-                // left out when they do.
-                drop_leaks(&mut f, p0, &v0, &r, &Carries::link(times0));
                 // A diff of two local profiles carries the base too (not a range comparison: one profile).
                 let base = diff.base.get_untracked().filter(|b| !Arc::ptr_eq(b, &loaded));
-                // A merge of several files carries each under its name, so the receiver has them apart.
-                if let Some(c) = base.is_none().then(|| carry_profiles(p, &v, max)).flatten() {
+                let job = Job::Share(ShareJob {
+                    rules: r.clone(),
+                    max,
+                    merge: base.is_none().then_some(crate::url::MAX_SERIES),
+                });
+                let s = match build_view(
+                    Channel::Share,
+                    loaded.key,
+                    &loaded.imported,
+                    v0.clone(),
+                    Default::default(),
+                    vec![job],
+                )
+                .await
+                {
+                    Ok(mut built) => match built.pop() {
+                        Some(Ok(Built::Share(s))) => *s,
+                        Some(Err(e)) => return Err(e),
+                        _ => return Err("the view engine sent no link".to_string()),
+                    },
+                    Err(LoadError::Cancelled) => return Err(String::new()),
+                    Err(e) => return Err(e.to_string()),
+                };
+                found = Some(s.found.text());
+                summary = Some(summary_line(&s.found));
+                carried = Some(s.carried.text());
+                error = s.error.clone();
+                // Names the view state spells (zoom path, selection, search, …) could hold what was scrubbed:
+                // left out when they do.
+                let mut r = r;
+                if error.is_some() {
+                    r.redact = None;
+                }
+                drop_leaks_of(&mut f, &s.found, &r);
+                let timed = s.timed;
+                if !s.profiles.is_empty() {
                     about = format!(
                         "the {} profiles are in the link, each under its name ({} stacks{}{})",
-                        c.profiles.len(),
-                        group_thousands(c.stacks as u64),
-                        if c.dropped > 0 {
+                        s.profiles.len(),
+                        group_thousands(s.stacks as u64),
+                        if s.dropped > 0 {
                             format!(
                                 "; {} smaller stacks left out to keep it under {} KB",
-                                group_thousands(c.dropped as u64),
+                                group_thousands(s.dropped as u64),
                                 max / 1024
                             )
                         } else {
                             String::new()
                         },
-                        if c.timed { "; with timestamps" } else { "" }
+                        if timed { "; with timestamps" } else { "" }
                     );
-                    carried = Some(report(p, &v, &Carries::link(c.timed)).text());
-                    f = f.for_carried(c.profiles, c.timed);
+                    f = f.for_carried(s.profiles, timed);
                 } else {
-                    let s = scorch_core::export::links::encode_timed(p, &v, max)
-                        .unwrap_or_else(|| scorch_core::export::links::encode(p, &v, max));
-                    let timed = s.times;
-                    carried = Some(report(p, &v, &Carries::link(timed)).text());
+                    let payload = s.payload.unwrap_or_default();
                     about = if let (Some(b), None) = (base, heat.range_a.get_untracked()) {
                         let bv = ViewOptions {
                             time_range: None,
@@ -113,24 +128,24 @@ pub fn CopyLink() -> impl IntoView {
                             Ok((sp, sv)) => scorch_core::export::links::encode(&sp, &sv, max),
                             Err(_) => scorch_core::export::links::encode(bp, &bv, max),
                         };
-                        f = f.for_embedded(s.payload, Some(bs.payload), timed);
+                        f = f.for_embedded(payload, Some(bs.payload), timed);
                         String::from("both profiles are in the link (")
                     } else {
-                        f = f.for_embedded(s.payload, None, timed);
+                        f = f.for_embedded(payload, None, timed);
                         String::from("the profile is in the link (")
                     };
                     about.push_str(&format!("{} stacks", group_thousands(s.stacks as u64)));
-                    if s.dropped_stacks > 0 {
+                    if s.dropped > 0 {
                         about.push_str(&format!(
                             "; {} smaller stacks, {:.2} % of the total, left out to keep it under {} KB",
-                            group_thousands(s.dropped_stacks as u64),
+                            group_thousands(s.dropped as u64),
                             s.dropped_ppm as f64 / 1e4,
                             max / 1024
                         ));
                     }
                     if timed {
                         about.push_str("; with timestamps, so the heatmap and the time range come along");
-                    } else if v.time_range.is_some() {
+                    } else if s.scrubbed.time_range.is_some() {
                         about.push_str("; only the selected time range, without timestamps");
                     }
                     about.push(')');
@@ -142,7 +157,6 @@ pub fn CopyLink() -> impl IntoView {
                 });
             }
         }
-        let main = expect_context::<crate::state::pane::Panes>().main;
         let zoom_depth = main.data.with_untracked(|d| {
             d.as_ref()
                 .and_then(|d| d.tree.depth.get(main.current_zoom().idx()).copied())
@@ -162,28 +176,48 @@ pub fn CopyLink() -> impl IntoView {
             loc.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default(),
             f.render().unwrap_or_else(|| "#".to_string())
         );
-        Made {
+        Ok(Made {
             size: format!("{} characters: {about}", group_thousands(link.len() as u64)),
             link,
             found,
             summary,
             carried,
             error,
-        }
+        })
     };
     let copy = move |link: &str| {
         if let Some(w) = web_sys::window() {
             copy_to_clipboard(&w, link);
         }
     };
+    // A failed build (the engine could not be reached) is shown as a failed load is; a cancelled one (a newer
+    // Copy link) is not.
+    let made = move |m: Result<Made, String>| match m {
+        Ok(m) => Some(m),
+        Err(e) => {
+            if !e.is_empty() {
+                load.error.set(Some(format!("Could not make the link: {e}")));
+            }
+            None
+        }
+    };
     let make = move |_| {
-        let m = build();
-        copy(&m.link);
-        shown.set(Some(m));
+        leptos::task::spawn_local(async move {
+            if let Some(m) = made(build().await) {
+                copy(&m.link);
+                shown.set(Some(m));
+            }
+        })
     };
     let remake = move || {
         if shown.get_untracked().is_some() {
-            shown.set(Some(build()));
+            leptos::task::spawn_local(async move {
+                if let Some(m) = made(build().await) {
+                    if shown.get_untracked().is_some() {
+                        shown.set(Some(m));
+                    }
+                }
+            })
         }
     };
     let field = move |get: fn(&Made) -> Option<String>| move || shown.with(|m| m.as_ref().and_then(get));
@@ -215,66 +249,6 @@ pub fn CopyLink() -> impl IntoView {
             </div>
         </Show>
     }
-}
-
-/// The profiles of a merge, each as a link payload under its name.
-struct Carried {
-    profiles: Vec<(String, String)>,
-    stacks: usize,
-    dropped: usize,
-    timed: bool,
-}
-
-/// Each profile of a merged view (`profile=` labels: several files opened at once) as its own payload, the
-/// link's cap shared equally: all with timestamps if all fit so, else all without. `None` when the profile is
-/// not a merge, or the view filters by another label (which the carried stacks could not keep apart).
-fn carry_profiles(p: &scorch_core::Profile, v: &ViewOptions, max: usize) -> Option<Carried> {
-    use super::profile_list::{only, profile_names};
-    use scorch_core::export::links;
-    use scorch_core::import::many::PROFILE_LABEL;
-    let (names, _) = profile_names(p);
-    if names.len() < 2 || names.len() > crate::url::MAX_SERIES {
-        return None;
-    }
-    if let Some(l) = &v.label {
-        if p.strings.get(l.key) != PROFILE_LABEL {
-            return None;
-        }
-    }
-    // Grouping by profile stays view state (the receiver merges under the same names).
-    let v = ViewOptions {
-        root: match v.root {
-            scorch_core::RootMode::Label(k) if p.strings.get(k) == PROFILE_LABEL => {
-                scorch_core::RootMode::None
-            }
-            r => r,
-        },
-        ..v.clone()
-    };
-    let per = max / names.len();
-    let views: Vec<(String, ViewOptions)> = names
-        .into_iter()
-        .filter_map(|n| Some((only(p, &v, &n)?, n)))
-        .map(|(w, n)| (n, w))
-        .collect();
-    let timed: Option<Vec<links::Shared>> = views
-        .iter()
-        .map(|(_, w)| links::encode_timed(p, w, per))
-        .collect();
-    let shared = match timed {
-        Some(s) => s,
-        None => views.iter().map(|(_, w)| links::encode(p, w, per)).collect(),
-    };
-    Some(Carried {
-        stacks: shared.iter().map(|s| s.stacks).sum(),
-        dropped: shared.iter().map(|s| s.dropped_stacks).sum(),
-        timed: shared.iter().all(|s| s.times),
-        profiles: views
-            .into_iter()
-            .map(|(n, _)| n)
-            .zip(shared.into_iter().map(|s| s.payload))
-            .collect(),
-    })
 }
 
 /// Writes `text` to the clipboard where the browser offers one. `navigator.clipboard` exists only in a secure

@@ -8,58 +8,16 @@ use crate::state::diff::DiffState;
 use crate::state::load::LoadState;
 use crate::state::view::{Mode, ViewState};
 use crate::state::Actions;
+use crate::worker::share::{only, profile_names, MAX_PROFILES};
 use leptos::prelude::*;
 use scorch_core::analysis::series::{latest, slope, spread, SeriesBuilder};
 use scorch_core::import::many::{profile_times, PROFILE_LABEL};
 use scorch_core::model::units::format_value;
-use scorch_core::model::LabelValue;
-use scorch_core::view::SampleFilter;
-use scorch_core::{Profile, ViewOptions};
+use scorch_core::ViewOptions;
 use std::sync::Arc;
 
 /// Rows of the series table put into the page.
 const SERIES_ROWS: usize = 25;
-/// The most profiles the panel lists: its series table costs a pass over the samples per profile, and a single
-/// file may carry a `profile` label with any number of values.
-const MAX_PROFILES: usize = 100;
-
-/// The `profile=` label's values, in first-appearance order (the merge's file order), and for each label set the
-/// index of its value. O(the label sets).
-pub fn profile_names(p: &Profile) -> (Vec<String>, Vec<Option<usize>>) {
-    let mut names: Vec<String> = Vec::new();
-    let mut of_set = Vec::with_capacity(p.label_sets.len());
-    for set in &p.label_sets {
-        let value = set.iter().find_map(|l| match l.value {
-            LabelValue::Str(v) if p.strings.get(l.key) == PROFILE_LABEL => Some(p.strings.get(v)),
-            _ => None,
-        });
-        of_set.push(value.map(|v| match names.iter().position(|x| x == v) {
-            Some(i) => i,
-            None => {
-                names.push(v.to_string());
-                names.len() - 1
-            }
-        }));
-        if names.len() > MAX_PROFILES {
-            break;
-        }
-    }
-    (names, of_set)
-}
-
-/// `v` showing only profile `name` (the label filter replaced).
-pub fn only(p: &Profile, v: &ViewOptions, name: &str) -> Option<ViewOptions> {
-    let mut w = ViewOptions {
-        label: None,
-        ..v.clone()
-    };
-    match SampleFilter::parse(p, &format!("{PROFILE_LABEL}={name}")).ok()? {
-        f @ SampleFilter::Label(_) => f.apply(&mut w),
-        SampleFilter::Threads(_) => return None,
-    }
-    Some(w)
-}
-
 /// A profile of the merge: its name, its total in the view and its own time where it states one.
 #[derive(Clone, PartialEq)]
 struct Row {

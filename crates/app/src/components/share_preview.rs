@@ -74,7 +74,14 @@ pub fn drop_leaks(f: &mut UrlState, p: &Profile, v: &ViewOptions, r: &Rules, car
     if r.is_empty() {
         return;
     }
-    let rep = report(p, v, carries);
+    drop_leaks_of(f, &report(p, v, carries), r);
+}
+
+/// [`drop_leaks`] with the view's report made already.
+pub fn drop_leaks_of(f: &mut UrlState, rep: &Report, r: &Rules) {
+    if r.is_empty() {
+        return;
+    }
     let mut hidden: Vec<String> = rep.paths.clone();
     hidden.extend(rep.users.iter().cloned());
     hidden.extend(rep.hosts.iter().cloned());

@@ -398,7 +398,8 @@ impl Actions {
                         | Built::Chart(_)
                         | Built::Graph(_)
                         | Built::Source(_)
-                        | Built::Figures(_),
+                        | Built::Figures(_)
+                        | Built::Share(_),
                     ) => {}
                     Err(e) => a.load.error.set(Some(e)),
                 }

@@ -48,10 +48,12 @@ pub enum Channel {
     Graph = 4,
     /// The source view's lines.
     Source = 5,
+    /// What Copy link carries.
+    Share = 6,
 }
 
 /// How many channels there are (the last one's number + 1).
-const CHANNELS: usize = Channel::Source as usize + 1;
+const CHANNELS: usize = Channel::Share as usize + 1;
 
 /// Each job's error, or the payload its answer carried.
 type Answers = Vec<(Option<String>, JsValue)>;
@@ -387,6 +389,11 @@ pub async fn build(
                 .map_err(|_| "the worker sent no source lines".to_string())
                 .and_then(|b| super::protocol::SourceLines::decode(&Uint8Array::new(&b).to_vec()))
                 .map(Built::Source),
+            Job::Share(_) => Reflect::get(&payload, &"share".into())
+                .ok()
+                .and_then(|f| serde_wasm_bindgen::from_value(f).ok())
+                .map(|s| Built::Share(Box::new(s)))
+                .ok_or_else(|| "the worker sent no link".to_string()),
             Job::Figures => Reflect::get(&payload, &"figures".into())
                 .ok()
                 .and_then(|f| serde_wasm_bindgen::from_value(f).ok())

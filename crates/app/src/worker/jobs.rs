@@ -122,6 +122,13 @@ fn answer(b: &Build, imported: &scorch_core::Imported) {
                 }
                 Err(e) => Some(e),
             },
+            Ok(Built::Share(s)) => match serde_wasm_bindgen::to_value(&s) {
+                Ok(v) => {
+                    let _ = Reflect::set(&msg, &"share".into(), &v);
+                    None
+                }
+                Err(e) => Some(format!("the link could not be encoded: {e}")),
+            },
             Ok(Built::Figures(f)) => match serde_wasm_bindgen::to_value(&f) {
                 Ok(v) => {
                     let _ = Reflect::set(&msg, &"figures".into(), &v);

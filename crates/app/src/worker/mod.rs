@@ -23,13 +23,14 @@ pub mod page;
 mod payload;
 mod post;
 pub mod protocol;
+pub mod share;
 pub mod side;
 mod slices;
 mod views;
 mod yielding;
 
+pub use payload::Flame;
 pub use side::run;
-pub use views::Flame;
 pub use yielding::yield_now;
 
 /// A new key for a profile opened or derived on this page (`render::Loaded::key`): the view engine holds a

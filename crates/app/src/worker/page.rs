@@ -13,8 +13,8 @@
 //! the view engine — so the profile is never encoded again on the page and sent back to a worker.
 
 use super::here;
+use super::payload::Flame;
 use super::protocol::{FromWorker, Open, Progress, ToWorker, SLICING_LIMIT_MS};
-use super::views::Flame;
 use super::yield_now;
 use super::{js_err, LoadError};
 use crate::url::UrlKey;

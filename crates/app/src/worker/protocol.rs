@@ -160,6 +160,8 @@ pub enum Job {
     Source(String),
     /// The status line's figures of the view ([`ViewFigures`]), as a JS value (`figures`).
     Figures,
+    /// What "Copy link" carries of the view ([`Share`], `share.rs`), as a JS value (`share`).
+    Share(ShareJob),
 }
 
 impl Job {
@@ -175,6 +177,7 @@ impl Job {
             Job::Graph(_) => "graph",
             Job::Source(_) => "source",
             Job::Figures => "figures",
+            Job::Share(_) => "share",
         }
     }
 }
@@ -259,6 +262,37 @@ pub struct Progress {
     pub total: Option<f64>,
     /// Samples (perf) or sample lines (folded) parsed so far; 0 for pprof, which is decoded at the end.
     pub samples: f64,
+}
+
+/// A [`Job::Share`]: the scrub rules (the redact expression among them), the link's cap in bytes, and the most
+/// profiles a merge may carry apart (the link's `MAX_SERIES`; `None` in a diff, whose base goes along).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShareJob {
+    pub rules: scorch_core::export::scrub::Rules,
+    pub max: usize,
+    pub merge: Option<usize>,
+}
+
+/// A [`Job::Share`]'s answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Share {
+    /// What the view holds before the scrub.
+    pub found: scorch_core::export::report::Report,
+    /// What the link carries.
+    pub carried: scorch_core::export::report::Report,
+    /// The view the link carries (the scrubbed profile's).
+    pub scrubbed: scorch_core::ViewOptions,
+    /// The redact expression's error (the scrub then ran without it).
+    pub error: Option<String>,
+    /// A merge's profiles, each `(name, payload)`; empty otherwise.
+    pub profiles: Vec<(String, String)>,
+    /// The folded stacks' payload of any other profile.
+    pub payload: Option<String>,
+    pub stacks: usize,
+    pub dropped: usize,
+    /// Share of the total weight dropped, in parts per million.
+    pub dropped_ppm: u64,
+    pub timed: bool,
 }
 
 /// A [`Job::Source`]'s answer: the function's lines in each file they are in (`Routine`s of

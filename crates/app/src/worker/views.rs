@@ -3,6 +3,7 @@
 //! may exist by design, the one-file HTML export (`build::page_is_engine`). `build.rs` takes the engine's answers
 //! into the same types.
 
+use super::payload::Flame;
 use super::protocol::Job;
 use scorch_core::analysis::functions::FunctionRow;
 use scorch_core::analysis::sandwich;
@@ -15,22 +16,6 @@ pub type Table = (Vec<FunctionRow>, u64, u64);
 /// Rows per postcard chunk of a function table (one chunk decoded per task on the page).
 pub(super) const TABLE_CHUNK: usize = 100_000;
 
-/// A flame graph's tree and, per node, how many rows its subtree reaches below it
-/// (`scorch_core::view::window::heights`): what every paint needs besides the tree. Made where the tree is built
-/// (the engine), so the page never walks a whole tree for it (on a 5,000,000-frame stack each walk was 60-120 ms
-/// of the page's thread, in the sandwich's first paints).
-pub struct Flame {
-    pub tree: CallTree,
-    pub heights: Vec<u32>,
-}
-
-impl Flame {
-    pub fn of(tree: CallTree) -> Flame {
-        let heights = scorch_core::view::window::heights(&tree);
-        Flame { tree, heights }
-    }
-}
-
 /// What a job builds.
 pub enum Built {
     /// A flame graph (the page places what it draws of it: `scorch_core::view::window`).
@@ -41,6 +26,7 @@ pub enum Built {
     Graph(super::graph::GraphView),
     Source(super::protocol::SourceLines),
     Figures(super::protocol::ViewFigures),
+    Share(Box<super::protocol::Share>),
 }
 
 /// Builds one job of `p` under `view` (also on the page of a one-file HTML export, `build::page_is_engine`).
@@ -56,6 +42,7 @@ pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Resu
         Job::Graph(g) => Built::Graph(super::graph::compute(p, view, g)?),
         Job::Source(f) => Built::Source(source_lines(p, view, f)),
         Job::Figures => Built::Figures(super::protocol::ViewFigures::of(p, view)),
+        Job::Share(s) => Built::Share(Box::new(super::share::share(p, view, s)?)),
     })
 }
 

@@ -41,7 +41,7 @@ impl Carries {
 }
 
 /// What a payload carries (see the module's doc).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     /// Samples the view selects.
     pub samples: u64,

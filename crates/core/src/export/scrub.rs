@@ -32,7 +32,7 @@ pub const HOST: &str = "<host>";
 pub const REDACTED: &str = "<redacted>";
 
 /// Which labels to drop.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum LabelRule {
     #[default]
     Keep,
@@ -41,7 +41,7 @@ pub enum LabelRule {
 }
 
 /// The scrub rules (see the module's doc).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Rules {
     pub paths: bool,
     pub users: bool,
