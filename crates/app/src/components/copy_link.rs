@@ -145,7 +145,7 @@ pub fn CopyLink() -> impl IntoView {
                     }
                     if timed {
                         about.push_str("; with timestamps, so the heatmap and the time range come along");
-                    } else if s.scrubbed.time_range.is_some() {
+                    } else if s.ranged {
                         about.push_str("; only the selected time range, without timestamps");
                     }
                     about.push(')');

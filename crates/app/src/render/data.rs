@@ -198,8 +198,9 @@ pub struct FlameData {
     /// Rows of the graph: the tree's deepest depth + 1.
     pub depths: usize,
     /// Per node: how many rows its subtree reaches below it (`scorch_core::view::window::heights`), sent with
-    /// the tree by the worker that built it, else computed on the first paint. What the paint needs besides the tree: no whole layout is kept (issue #39), each paint
-    /// places the boxes of its window (`scorch_core::view::window`).
+    /// the tree by the worker that built it, else computed on the first paint. What the paint needs besides the
+    /// tree: no whole layout is kept (issue #39), each paint places the boxes of its window
+    /// (`scorch_core::view::window`).
     heights: std::sync::OnceLock<Vec<u32>>,
     /// The last zoom's interval ([`FlameData::zoom_range`]): asked at every paint and pointer move, and a walk of
     /// the zoom's path each time (a million frames deep on a deep stack).

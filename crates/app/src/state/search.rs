@@ -40,7 +40,7 @@ impl SearchState {
             return None;
         }
         let m = q.compile().ok()?;
-        Some(data.mask(&format!("q\n{}", q.to_text()), &m))
+        Some(data.mask(&mask_key(&q), &m))
     }
 
     /// The search's frame mask for a loaded profile (the stack chart's), or None without a valid search.
@@ -50,7 +50,7 @@ impl SearchState {
             return None;
         }
         let m = q.compile().ok()?;
-        Some(loaded.mask(&format!("q\n{}", q.to_text()), &m))
+        Some(loaded.mask(&mask_key(&q), &m))
     }
 
     /// The selected function's frame mask for a view's profile (cached in the view).
@@ -88,9 +88,8 @@ impl SearchState {
         let q = self.pattern.get();
         let data = pane.data.get()?;
         let mask = self.mask(&data)?;
-        let key = format!("q\n{}", q.to_text());
         Some(MATCHED.with(|c| {
-            c.get_or(&data, &key, || {
+            c.get_or(&data, &mask_key(&q), || {
                 let tops = tops(&data, &mask);
                 Matched {
                     matched: tops.iter().fold(0u64, |s, n| {
@@ -102,6 +101,11 @@ impl SearchState {
             })
         }))
     }
+}
+
+/// The key a search's frame mask (and its figures) are kept under.
+fn mask_key(q: &Pattern) -> String {
+    format!("q\n{}", q.to_text())
 }
 
 /// The search's figures over a view ([`SearchState::matched`]).

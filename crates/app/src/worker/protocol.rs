@@ -280,8 +280,8 @@ pub struct Share {
     pub found: scorch_core::export::report::Report,
     /// What the link carries.
     pub carried: scorch_core::export::report::Report,
-    /// The view the link carries (the scrubbed profile's).
-    pub scrubbed: scorch_core::ViewOptions,
+    /// Whether the view the link carries keeps a time range (then without timestamps, only that range travels).
+    pub ranged: bool,
     /// The redact expression's error (the scrub then ran without it).
     pub error: Option<String>,
     /// A merge's profiles, each `(name, payload)`; empty otherwise.

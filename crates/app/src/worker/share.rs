@@ -90,7 +90,7 @@ pub fn share(p0: &Profile, v0: &ViewOptions, job: &ShareJob) -> Result<Share, St
     Ok(Share {
         carried: report(p, &v, &Carries::link(timed)),
         found,
-        scrubbed: v,
+        ranged: v.time_range.is_some(),
         error,
         profiles,
         payload: single,
