@@ -1,15 +1,88 @@
-//! Reading a `Blob` (a file) in slices, a few read ahead while one is parsed.
+//! Reading bytes: a `Blob` (a file) in slices, and a byte stream (a file's or a download's) into one buffer used
+//! again and again.
+//!
+//! Read chunk by chunk (`blob.slice().arrayBuffer()`, or a stream's default reader), every chunk is a new
+//! `ArrayBuffer` that stays in memory until V8 collects it, and V8 lets tens of megabytes of them pile up first:
+//! reading 100 MB that way in a worker raised the renderer's resident memory by 31–40 MB here, read into one
+//! reused buffer (a "bring your own buffer" reader) by none (docs/BENCHMARKS.md). So a byte stream is read with
+//! [`Byob`] wherever the browser allows one; the chunk-by-chunk reads stay for a browser that does not.
 
 use super::js_err;
-use js_sys::Uint8Array;
+use js_sys::{ArrayBuffer, Reflect, Uint8Array};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// Slices being read ahead of the parser.
+/// Slices being read ahead of the parser (when a file cannot be read as a byte stream).
 const READ_AHEAD: usize = 4;
 
-/// A `Blob` read in slices of `slice_bytes`, the next few read ahead while one is parsed (reading a file goes
-/// through the browser process).
+/// A byte stream read into one buffer of a fixed size, used again for every read: no garbage per chunk.
+pub(super) struct Byob {
+    reader: web_sys::ReadableStreamByobReader,
+    /// The buffer; each read takes it (the stream detaches it) and gives it back in its result.
+    buf: Option<ArrayBuffer>,
+    size: u32,
+    done: bool,
+}
+
+impl Byob {
+    /// `None` when `stream` is not a byte stream (it must then be read chunk by chunk).
+    pub(super) fn new(stream: &web_sys::ReadableStream, size: u32) -> Option<Byob> {
+        let reader = web_sys::ReadableStreamByobReader::new(stream).ok()?;
+        Some(Byob {
+            reader,
+            buf: Some(ArrayBuffer::new(size.max(1))),
+            size: size.max(1),
+            done: false,
+        })
+    }
+
+    /// The next bytes, in place of `out`'s: as many as the stream has ready (at least one), or, with `fill`,
+    /// the buffer's whole size unless the stream ends first. `Ok(false)`: the stream has ended, `out` is empty.
+    pub(super) async fn next(&mut self, out: &mut Vec<u8>, fill: bool) -> Result<bool, String> {
+        out.clear();
+        let mut filled = 0u32;
+        while !self.done && (filled == 0 || (fill && filled < self.size)) {
+            let buf = self.buf.take().ok_or("the stream's buffer was lost")?;
+            let view = Uint8Array::new_with_byte_offset_and_length(&buf, filled, self.size - filled);
+            let result = JsFuture::from(self.reader.read_with_array_buffer_view(&view))
+                .await
+                .map_err(js_err)?;
+            self.done = Reflect::get(&result, &"done".into())
+                .ok()
+                .and_then(|d| d.as_bool())
+                .unwrap_or(true);
+            let Some(value) = Reflect::get(&result, &"value".into())
+                .ok()
+                .and_then(|v| v.dyn_into::<Uint8Array>().ok())
+            else {
+                // A cancelled stream gives no view back: nothing more comes.
+                self.done = true;
+                break;
+            };
+            let n = value.length();
+            let at = out.len();
+            out.resize(at + n as usize, 0);
+            value.copy_to(&mut out[at..]);
+            filled += n;
+            self.buf = Some(value.buffer());
+        }
+        Ok(!out.is_empty())
+    }
+}
+
+/// A `Blob` read in slices of `slice_bytes` (reading a file goes through the browser process): as a byte
+/// stream into one reused buffer where the browser allows, else slice by slice, the next few read ahead while
+/// one is parsed.
 pub(super) struct BlobReader {
+    how: How,
+}
+
+enum How {
+    Stream(Byob),
+    Slices(Slices),
+}
+
+struct Slices {
     file: web_sys::Blob,
     size: f64,
     slice: f64,
@@ -19,19 +92,42 @@ pub(super) struct BlobReader {
 
 impl BlobReader {
     pub(super) fn new(file: web_sys::Blob, slice_bytes: u32) -> BlobReader {
-        let mut r = BlobReader {
+        let slice_bytes = slice_bytes.max(64 * 1024);
+        if let Some(byob) = Byob::new(&file.stream(), slice_bytes) {
+            return BlobReader {
+                how: How::Stream(byob),
+            };
+        }
+        let mut r = Slices {
             size: file.size(),
             file,
-            slice: f64::from(slice_bytes.max(64 * 1024)),
+            slice: f64::from(slice_bytes),
             off: 0.0,
             queued: std::collections::VecDeque::new(),
         };
         while r.off < r.size && r.queued.len() < READ_AHEAD {
             r.queue_next();
         }
-        r
+        BlobReader { how: How::Slices(r) }
     }
 
+    /// The next slice's bytes (`slice_bytes` of them, fewer only at the end); `None` at the end.
+    pub(super) async fn next(&mut self) -> Option<Result<Vec<u8>, String>> {
+        match &mut self.how {
+            How::Stream(byob) => {
+                let mut out = Vec::new();
+                match byob.next(&mut out, true).await {
+                    Ok(true) => Some(Ok(out)),
+                    Ok(false) => None,
+                    Err(e) => Some(Err(e)),
+                }
+            }
+            How::Slices(s) => s.next().await,
+        }
+    }
+}
+
+impl Slices {
     fn queue_next(&mut self) {
         let end = (self.off + self.slice).min(self.size);
         let read = self
@@ -43,8 +139,7 @@ impl BlobReader {
         self.off = end;
     }
 
-    /// The next slice's bytes; `None` at the end.
-    pub(super) async fn next(&mut self) -> Option<Result<Vec<u8>, String>> {
+    async fn next(&mut self) -> Option<Result<Vec<u8>, String>> {
         let pending = self.queued.pop_front()?;
         if self.off < self.size {
             self.queue_next();

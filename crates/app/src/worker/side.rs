@@ -3,7 +3,7 @@
 //! streaming [`Loader`], reports progress, and sends back the parsed profile as one transferred buffer; or it
 //! builds views of a profile the page sends (`jobs.rs`). Protocol: `protocol.rs`.
 
-use super::blob::BlobReader;
+use super::blob::{BlobReader, Byob};
 use super::js_err;
 use super::payload::{flame_payload, heat_payload, profile_payload};
 use super::post::{post, post_answer, progress_of, scope, EARLY_ID, EARLY_READ};
@@ -385,13 +385,21 @@ async fn read_response(
     let Some(body) = resp.body() else {
         return loader.finish().map(Some).map_err(|e| e.to_string());
     };
-    let reader: web_sys::ReadableStreamDefaultReader = body
-        .get_reader()
-        .dyn_into()
-        .map_err(|_| "the response cannot be streamed".to_string())?;
+    // Read whole, a byte stream goes into one reused buffer (no chunk is kept); read in slices, its chunks are
+    // handed on.
+    let sliced = parallel && super::slices::may_slice(open, total);
+    let mut byob = if sliced { None } else { Byob::new(&body, 1 << 20) };
+    let reader: Option<web_sys::ReadableStreamDefaultReader> = match byob {
+        Some(_) => None,
+        None => Some(
+            body.get_reader()
+                .dyn_into()
+                .map_err(|_| "the response cannot be streamed".to_string())?,
+        ),
+    };
     // A large plain profile: its first bytes say whether it can be cut into slices.
     let mut head = Vec::new();
-    if parallel && total.is_some_and(|t| t >= super::slices::PARALLEL_MIN) {
+    if let (true, Some(reader)) = (sliced, &reader) {
         let mut len = 0;
         while len < scorch_core::import::SNIFF_WINDOW {
             match read_chunk(reader.clone()).await? {
@@ -415,15 +423,24 @@ async fn read_response(
     let mut buf = Vec::new();
     let mut head = head.into_iter();
     loop {
-        let chunk = match head.next() {
-            Some(b) => b,
-            None => match read_chunk(reader.clone()).await? {
-                Some(b) => b,
-                None => break,
-            },
+        let more = match (&mut byob, &reader) {
+            (Some(byob), _) => byob.next(&mut buf, false).await?,
+            (None, Some(reader)) => {
+                let chunk = match head.next() {
+                    Some(b) => Some(b),
+                    None => read_chunk(reader.clone()).await?,
+                };
+                if let Some(chunk) = &chunk {
+                    buf.resize(chunk.length() as usize, 0);
+                    chunk.copy_to(&mut buf);
+                }
+                chunk.is_some()
+            }
+            (None, None) => false,
         };
-        buf.resize(chunk.length() as usize, 0);
-        chunk.copy_to(&mut buf);
+        if !more {
+            break;
+        }
         loader.feed(&buf).map_err(|e| e.to_string())?;
         since += buf.len() as f64;
         if since >= f64::from(open.slice_bytes) {

@@ -454,15 +454,21 @@ pub(super) struct Download {
     helpers: Vec<Helper>,
 }
 
+/// Whether a download of `total` bytes may be read in slices on every core ([`Download::start`] may still
+/// refuse it: not splittable, or no parse worker could start). When not, its reader need not keep its chunks.
+pub(super) fn may_slice(open: &Open, total: Option<f64>) -> bool {
+    total.is_some_and(|t| t >= PARALLEL_MIN && slice_count(open, t) >= 2 && !throttled(open))
+}
+
 impl Download {
     /// `head`: the first bytes (at least the sniff window, or all there is). `None`: not worth it, not
     /// splittable, or no parse worker could start (read it whole).
     pub(super) fn start(open: &Open, total: Option<f64>, head: &[u8]) -> Option<Download> {
         let total = total?;
-        let n = slice_count(open, total);
-        if total < PARALLEL_MIN || n < 2 || throttled(open) {
+        if !may_slice(open, Some(total)) {
             return None;
         }
+        let n = slice_count(open, total);
         let format = splittable_input(head)?;
         let helpers = start_helpers(open, n - 1)?;
         Some(Download {
