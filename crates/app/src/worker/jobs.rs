@@ -101,7 +101,7 @@ fn answer(b: &Build, imported: &scorch_core::Imported) {
         let msg = js_sys::Object::new();
         let error = match compute(&imported.profile, &b.view, order, job) {
             Ok(Built::Flame(flame)) => {
-                flame_payload(&msg, flame, &transfer);
+                flame_payload(&msg, flame.tree, &transfer);
                 None
             }
             Ok(Built::Chart(c)) => {

@@ -21,7 +21,9 @@ use crate::url::UrlKey;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use scorch_core::analysis::heatmap::Heatmap;
 use scorch_core::view::calltree::Order;
-use scorch_core::{CallTree, Imported, TreeColumns};
+use scorch_core::view::window::Heights;
+use scorch_core::view::Rebuild;
+use scorch_core::{Imported, TreeColumns};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -394,7 +396,8 @@ const SMALL_ANSWER: f64 = 4.0 * 1024.0 * 1024.0;
 /// most, and the view needs about as much again), instead of running out of memory halfway and killing the page.
 /// Returns the payload's size in bytes.
 pub(super) fn fits_in_memory(payload: &JsValue) -> Result<f64, LoadError> {
-    let bytes = payload_bytes(payload, &["profile_u32", "profile_u64", "tree_u32", "tree_u64"]);
+    let bytes =
+        payload_bytes(payload, &["profile_u32", "profile_u64"]) + tree_nodes(payload) * TREE_NODE_BYTES;
     let used = Reflect::get(&wasm_bindgen::memory(), &"buffer".into())
         .map(|b| byte_length(&b))
         .unwrap_or(0.0);
@@ -405,6 +408,24 @@ pub(super) fn fits_in_memory(payload: &JsValue) -> Result<f64, LoadError> {
         });
     }
     Ok(bytes)
+}
+
+/// Bytes per node of a call tree as the page holds it: its columns travel without what follows from them
+/// (`CallTree::into_columns`, 24 bytes per node) and are made whole again on arrival (`Rebuild`).
+const TREE_NODE_BYTES: f64 = 40.0;
+
+/// Nodes of the tree in a payload (the length of its one `tree_u64` column, the totals); 0 without one.
+fn tree_nodes(payload: &JsValue) -> f64 {
+    Reflect::get(payload, &"tree_u64".into())
+        .ok()
+        .and_then(|a| a.dyn_into::<js_sys::Array>().ok())
+        .map(|a| {
+            Reflect::get(&a.get(0), &"length".into())
+                .ok()
+                .and_then(|l| l.as_f64())
+                .unwrap_or(0.0)
+        })
+        .unwrap_or(0.0)
 }
 
 /// Bytes of a payload's `buffer` and of the typed arrays under `columns`.
@@ -466,21 +487,37 @@ pub(super) struct Copier {
 impl Copier {
     const PIECE: u32 = 1 << 18;
 
-    /// The flame graph whose columns ride in `payload` (`payload::flame_payload`); `None` when they do not fit
-    /// together (a tree whose heights are not one per node among them).
+    /// The flame graph whose columns ride in `payload` (`payload::flame_payload`), made whole again with each
+    /// node's height, in pieces as the copies are; `None` when the columns do not fit together.
     pub(super) async fn flame(&mut self, payload: &JsValue) -> Option<Flame> {
         let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
         let tree_u32 = self.columns::<js_sys::Uint32Array>(&get("tree_u32")).await;
         let tree_u64 = self.columns::<js_sys::BigUint64Array>(&get("tree_u64")).await;
-        let heights = self
-            .columns::<js_sys::Uint32Array>(&get("tree_heights"))
-            .await
-            .pop()?;
-        let tree = CallTree::from_columns(TreeColumns {
+        let mut rebuild = Rebuild::new(TreeColumns {
             u32s: tree_u32,
             u64s: tree_u64,
         })?;
-        (heights.len() == tree.len()).then_some(Flame { tree, heights })
+        while !rebuild.step(self.room())? {
+            self.pause().await;
+        }
+        let tree = rebuild.finish()?;
+        let mut heights = Heights::new(&tree);
+        while !heights.step(&tree, self.room()) {
+            self.pause().await;
+        }
+        let heights = heights.finish();
+        Some(Flame { tree, heights })
+    }
+
+    /// Elements (or nodes) the current task may still take before it yields.
+    fn room(&self) -> usize {
+        (Self::PIECE - self.since.min(Self::PIECE - 1)) as usize
+    }
+
+    /// The current task's piece is done: yields.
+    async fn pause(&mut self) {
+        self.since = 0;
+        yield_now().await;
     }
 
     /// The heatmap grid in `payload` (`payload::heat_payload`): `None` when there is none to read (or it does not

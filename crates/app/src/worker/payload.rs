@@ -86,30 +86,22 @@ pub(crate) async fn payload_in_steps(
 }
 
 /// A flame graph's tree and, per node, how many rows its subtree reaches below it
-/// (`scorch_core::view::window::heights`): what every paint needs besides the tree. Made where the tree is built
-/// (the engine), so the page never walks a whole tree for it (on a 5,000,000-frame stack each walk was 60-120 ms
-/// of the page's thread, in the sandwich's first paints).
+/// (`scorch_core::view::window::heights`): what every paint needs besides the tree. The heights do not travel:
+/// the page works them out as it takes the tree, a piece at a time (`page::Copier::flame`); built on the page
+/// (the one-file HTML export), they are left empty and worked out at the first paint.
 pub struct Flame {
     pub tree: scorch_core::CallTree,
     pub heights: Vec<u32>,
 }
 
-impl Flame {
-    pub fn of(tree: scorch_core::CallTree) -> Flame {
-        let heights = scorch_core::view::window::heights(&tree);
-        Flame { tree, heights }
-    }
-}
-
-/// Sets a flame graph's tree columns on `msg` as typed arrays (`tree_u32`, `tree_u64`) and its heights
-/// (`tree_heights`), their buffers added to `transfer`. No layout travels: the page places what it draws from the
-/// tree (`scorch_core::view::window`).
-pub(super) fn flame_payload(msg: &js_sys::Object, flame: Flame, transfer: &Array) {
+/// Sets a flame graph's tree columns on `msg` as typed arrays (`tree_u32`, `tree_u64`: what
+/// `CallTree::into_columns` keeps), their buffers added to `transfer`. No layout travels: the page places what it
+/// draws from the tree (`scorch_core::view::window`).
+pub(super) fn flame_payload(msg: &js_sys::Object, tree: scorch_core::CallTree, transfer: &Array) {
     let set = |k: &str, v: &JsValue| {
         let _ = Reflect::set(msg, &k.into(), v);
     };
-    set("tree_heights", &typed(vec![flame.heights], transfer, u32s));
-    let tc = flame.tree.into_columns();
+    let tc = tree.into_columns();
     set("tree_u32", &typed(tc.u32s, transfer, u32s));
     set("tree_u64", &typed(tc.u64s, transfer, u64s));
 }

@@ -269,7 +269,7 @@ pub(super) fn answer_of(
     // The profile's big columns go as typed arrays; the rest, encoded, is small and quick to decode.
     let transfer = Array::new();
     let msg = profile_payload(&mut imported, &transfer)?;
-    flame_payload(&msg, super::payload::Flame::of(tree), &transfer);
+    flame_payload(&msg, tree, &transfer);
     heat_payload(&msg, heat, &transfer);
     if let Some(f) = figures {
         let _ = Reflect::set(&msg, &"figures".into(), &f);

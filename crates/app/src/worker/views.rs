@@ -31,7 +31,12 @@ pub enum Built {
 
 /// Builds one job of `p` under `view` (also on the page of a one-file HTML export, `build::page_is_engine`).
 pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<Built, String> {
-    let flame = |p: &Profile| Built::Flame(Flame::of(CallTree::build(p, view, order)));
+    let flame = |p: &Profile| {
+        Built::Flame(Flame {
+            tree: CallTree::build(p, view, order),
+            heights: Vec::new(),
+        })
+    };
     Ok(match job {
         Job::Plain => flame(p),
         Job::Inverted => flame(&sandwich::invert(p)?),

@@ -248,7 +248,7 @@ mod tests {
         let t2 = CallTree::from_columns(cols.clone()).unwrap();
         assert_eq!(t2.into_columns(), cols);
         let mut bad = cols;
-        bad.u32s[5].push(99);
+        bad.u32s[3].push(99);
         assert!(CallTree::from_columns(bad).is_none());
     }
 }

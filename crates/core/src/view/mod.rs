@@ -11,7 +11,7 @@ pub mod notes;
 mod options;
 pub mod window;
 
-pub use calltree::{CallTree, NodeId, Order, TreeColumns, ROOT_FRAME};
+pub use calltree::{CallTree, NodeId, Order, Rebuild, TreeColumns, ROOT_FRAME};
 pub use chart::{ChartRow, Lane, StackChart, MAX_LANES};
 pub use granularity::Granularity;
 pub use layout::FlameLayout;

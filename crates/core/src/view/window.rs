@@ -23,19 +23,48 @@ pub const RUN: NodeId = NodeId(u32::MAX);
 /// Per node: how many rows below it its deepest descendant of non-zero total lies (0 for a leaf). One pass, from
 /// the last node to the first (ids are topological: a child comes after its parent).
 pub fn heights(t: &CallTree) -> Vec<u32> {
-    let mut h = vec![0u32; t.len()];
-    for i in (1..t.len()).rev() {
-        let (Some(&p), Some(&tot), Some(&hi)) = (t.parent.get(i), t.total.get(i), h.get(i)) else {
-            continue;
-        };
-        if tot == 0 {
-            continue;
-        }
-        if let Some(slot) = h.get_mut(p as usize) {
-            *slot = (*slot).max(hi.saturating_add(1));
+    let mut h = Heights::new(t);
+    while !h.step(t, usize::MAX) {}
+    h.finish()
+}
+
+/// [`heights`] a piece at a time, so a page's thread can do something else between the pieces.
+pub struct Heights {
+    h: Vec<u32>,
+    /// The nodes from here on are done.
+    at: usize,
+}
+
+impl Heights {
+    pub fn new(t: &CallTree) -> Heights {
+        Heights {
+            h: vec![0; t.len()],
+            at: t.len(),
         }
     }
-    h
+
+    /// The next `work` nodes, from the last towards the first; `true` once every node is done.
+    pub fn step(&mut self, t: &CallTree, work: usize) -> bool {
+        let lo = self.at.saturating_sub(work.max(1)).max(1);
+        for i in (lo..self.at).rev() {
+            let (Some(&p), Some(&tot), Some(&hi)) = (t.parent.get(i), t.total.get(i), self.h.get(i)) else {
+                continue;
+            };
+            if tot == 0 {
+                continue;
+            }
+            if let Some(slot) = self.h.get_mut(p as usize) {
+                *slot = (*slot).max(hi.saturating_add(1));
+            }
+        }
+        self.at = lo;
+        self.at <= 1
+    }
+
+    /// The heights, once [`Heights::step`] has said every node is done.
+    pub fn finish(self) -> Vec<u32> {
+        self.h
+    }
 }
 
 /// `1 / root total` (0 for an empty tree), the one factor every position is multiplied by.
@@ -400,6 +429,11 @@ mod tests {
         let p = parse(b"a;b;c 1\na;d 1\ne 1\n").unwrap();
         let t = CallTree::from_profile(&p, Order::Alphabetical);
         let h = heights(&t);
+        for work in 1..=3 {
+            let mut pieces = Heights::new(&t);
+            while !pieces.step(&t, work) {}
+            assert_eq!(pieces.finish(), h);
+        }
         let at = |path: &[&str]| h[t.find_path(&p, path).unwrap().idx()];
         assert_eq!(h[0], 3);
         assert_eq!((at(&["a"]), at(&["a", "b"]), at(&["a", "b", "c"])), (2, 1, 0));
