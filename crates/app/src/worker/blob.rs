@@ -1,5 +1,5 @@
-//! Reading bytes: a `Blob` (a file) in slices, and a byte stream (a file's or a download's) into one buffer used
-//! again and again.
+//! Reading bytes: a `Blob` (a file) in slices or by ranges (where a parallel parse cuts it), and a byte stream (a
+//! file's or a download's) into one buffer used again and again.
 //!
 //! Read chunk by chunk (`blob.slice().arrayBuffer()`, or a stream's default reader), every chunk is a new
 //! `ArrayBuffer` that stays in memory until V8 collects it, and V8 lets tens of megabytes of them pile up first:
@@ -9,6 +9,7 @@
 
 use super::js_err;
 use js_sys::{ArrayBuffer, Reflect, Uint8Array};
+use scorch_core::import::split::CutSearch;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -149,4 +150,27 @@ impl Slices {
             Err(e) => Err(e),
         })
     }
+}
+
+/// `0 = c0 < c1 < … < ck = size`: the core's `CutSearch` over the file (the CLI's cuts of the same file).
+pub(super) async fn cut_points(
+    file: &web_sys::Blob,
+    format: scorch_core::Format,
+    size: f64,
+    n: usize,
+) -> Result<Vec<f64>, String> {
+    let mut search = CutSearch::new(format, size as u64, n);
+    while let Some((at, window)) = search.want() {
+        search.feed(&read_range(file, at as f64, window as f64).await?);
+    }
+    Ok(search.finish().into_iter().map(|c| c as f64).collect())
+}
+
+/// Up to `len` bytes of `file` at `at`.
+pub(super) async fn read_range(file: &web_sys::Blob, at: f64, len: f64) -> Result<Vec<u8>, String> {
+    let part = file
+        .slice_with_f64_and_f64(at, (at + len).min(file.size()))
+        .map_err(js_err)?;
+    let ab = JsFuture::from(part.array_buffer()).await.map_err(js_err)?;
+    Ok(Uint8Array::new(&ab).to_vec())
 }

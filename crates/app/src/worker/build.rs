@@ -16,7 +16,8 @@
 //! ([`LoadError::Engine`]) the page shows, the open profile kept; the next request starts a new engine. The one
 //! exception is the one-file HTML export, which allows no worker by design: there the page is the engine.
 
-use super::page::{fits_in_memory, start_worker, Copier};
+use super::copier::Copier;
+use super::page::{fits_in_memory, start_worker};
 use super::protocol::{Build, FromWorker, Job, Slots, ToWorker};
 use super::yield_now;
 use super::LoadError;

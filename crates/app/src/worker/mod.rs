@@ -16,6 +16,7 @@
 mod binaries;
 mod blob;
 pub mod build;
+mod copier;
 pub mod graph;
 mod here;
 mod jobs;

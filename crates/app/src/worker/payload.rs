@@ -87,7 +87,7 @@ pub(crate) async fn payload_in_steps(
 
 /// A flame graph's tree and, per node, how many rows its subtree reaches below it
 /// (`scorch_core::view::window::heights`): what every paint needs besides the tree. The heights do not travel:
-/// the page works them out as it takes the tree, a piece at a time (`page::Copier::flame`); built on the page
+/// the page works them out as it takes the tree, a piece at a time (`copier::Copier::flame`); built on the page
 /// (the one-file HTML export), they are left empty and worked out at the first paint.
 pub struct Flame {
     pub tree: scorch_core::CallTree,
@@ -107,7 +107,7 @@ pub(super) fn flame_payload(msg: &js_sys::Object, tree: scorch_core::CallTree, t
 }
 
 /// A heatmap grid as `heat_u32` and `heat_u64` (`Heatmap::into_columns`); `heat_u32` empty: the profile has no
-/// heatmap. Read back by `page::Copier::heat`.
+/// heatmap. Read back by `copier::Copier::heat`.
 pub(super) fn heat_payload(
     msg: &js_sys::Object,
     heat: Option<scorch_core::analysis::heatmap::Heatmap>,

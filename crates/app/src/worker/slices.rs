@@ -11,14 +11,12 @@
 //!
 //! Parse workers live as long as this worker's request; terminating this worker (a cancelled load) ends them.
 
-use super::blob::BlobReader;
+use super::blob::{cut_points, read_range, BlobReader};
 use super::js_err;
 use super::post::{post, progress_of};
 use super::protocol::{FromWorker, Open, SliceRequest, ToWorker};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
-use scorch_core::import::split::{
-    merge_slices, splittable_input, CutSearch, SliceParser, SlicePart, StreamCutter,
-};
+use scorch_core::import::split::{merge_slices, splittable_input, SliceParser, SlicePart, StreamCutter};
 use scorch_core::import::SNIFF_WINDOW;
 use scorch_core::{Format, ImportError, ImportOptions, Imported};
 use std::cell::RefCell;
@@ -426,24 +424,6 @@ async fn read_blob_sliced(
         }
     };
     merge(own, &helpers, size).await
-}
-
-/// `0 = c0 < c1 < … < ck = size`: the core's [`CutSearch`] over the file (the CLI's cuts of the same file).
-async fn cut_points(file: &web_sys::Blob, format: Format, size: f64, n: usize) -> Result<Vec<f64>, String> {
-    let mut search = CutSearch::new(format, size as u64, n);
-    while let Some((at, window)) = search.want() {
-        search.feed(&read_range(file, at as f64, window as f64).await?);
-    }
-    Ok(search.finish().into_iter().map(|c| c as f64).collect())
-}
-
-/// Up to `len` bytes of `file` at `at`.
-async fn read_range(file: &web_sys::Blob, at: f64, len: f64) -> Result<Vec<u8>, String> {
-    let part = file
-        .slice_with_f64_and_f64(at, (at + len).min(file.size()))
-        .map_err(js_err)?;
-    let ab = JsFuture::from(part.array_buffer()).await.map_err(js_err)?;
-    Ok(Uint8Array::new(&ab).to_vec())
 }
 
 /// A download to be read in slices on every core, cut into blocks as the bytes arrive ([`read_download`]): its
