@@ -28,12 +28,14 @@ use wasm_bindgen_futures::JsFuture;
 /// Inputs at least this large are parsed in slices (below it, starting a parse worker costs more than it saves).
 pub(super) const PARALLEL_MIN: f64 = (8 << 20) as f64;
 
-/// How many slices: one per core but one (the page's), at most 16; at most one per 16 MiB of input beyond the
-/// first two (a parse worker costs 50–200 ms to start and 15–40 MB: worth it only for a slice that takes longer
-/// to parse, ~70 ms at ~220 MB/s). One on two cores, so no parse worker: the page's thread and the import worker
-/// already share them, and a parse worker only added its memory and its share of the CPU (perf script 400 MB by
-/// link: peak 331–334 → 290–292 MB, drawn in 2,808–4,217 → 2,609–2,798 ms; docs/BENCHMARKS.md).
-pub(super) fn slice_count(open: &Open, size: f64) -> usize {
+/// How many slices: one per core, but one core left to the page's thread when `page_busy` (a download: a link
+/// is read while the page starts), at most 16; at most one per 16 MiB of input beyond the first two (a parse worker
+/// costs 50–200 ms to start and 15–40 MB: worth it only for a slice that takes longer to parse, ~70 ms at ~220
+/// MB/s). So on two cores a download has no parse worker — the page's start and the import worker already share
+/// them, and one only added its memory and its share of the CPU (perf script 400 MB by link: peak 331–334 →
+/// 290–292 MB, drawn in 2,808–4,217 → 2,609–2,798 ms) — while a file, given to a page that is up and idle, has
+/// one (perf script 400 MB from a file: drawn in 1,831–2,294 → 1,209–1,239 ms; docs/BENCHMARKS.md).
+pub(super) fn slice_count(open: &Open, size: f64, page_busy: bool) -> usize {
     let cores = test_cores(open).unwrap_or_else(|| {
         Reflect::get(&js_sys::global(), &"navigator".into())
             .ok()
@@ -42,7 +44,8 @@ pub(super) fn slice_count(open: &Open, size: f64) -> usize {
             .unwrap_or(2.0)
     });
     let by_size = (size / f64::from(16u32 << 20)).floor().max(2.0);
-    (cores - 1.0).clamp(1.0, 16.0).min(by_size) as usize
+    let spare = if page_busy { 1.0 } else { 0.0 };
+    (cores - spare).clamp(1.0, 16.0).min(by_size) as usize
 }
 
 /// Test builds: the cores a test asked the load to assume (`window.__scorchCores`).
@@ -380,7 +383,7 @@ fn merged(results: Vec<Result<SlicePart, ImportError>>, size: f64) -> Result<Opt
 /// it whole); `Some(Ok(None))`: read, but it must be read whole after all (a two-count folded file).
 pub(super) async fn read_blob(open: &Open, file: &web_sys::Blob) -> Option<Result<Option<Imported>, String>> {
     let size = file.size();
-    let n = slice_count(open, size);
+    let n = slice_count(open, size, false);
     if size < PARALLEL_MIN || n < 2 || throttled(open) {
         return None;
     }
@@ -437,7 +440,7 @@ pub(super) struct Download {
 /// Whether a download of `total` bytes may be read in slices on every core ([`Download::start`] may still
 /// refuse it: not splittable, or no parse worker could start). When not, its reader need not keep its chunks.
 pub(super) fn may_slice(open: &Open, total: Option<f64>) -> bool {
-    total.is_some_and(|t| t >= PARALLEL_MIN && slice_count(open, t) >= 2 && !throttled(open))
+    total.is_some_and(|t| t >= PARALLEL_MIN && slice_count(open, t, true) >= 2 && !throttled(open))
 }
 
 impl Download {
@@ -448,7 +451,7 @@ impl Download {
         if !may_slice(open, Some(total)) {
             return None;
         }
-        let n = slice_count(open, total);
+        let n = slice_count(open, total, true);
         let format = splittable_input(head)?;
         let helpers = start_helpers(open, n - 1)?;
         Some(Download {
