@@ -398,7 +398,8 @@ pub struct Rebuild {
     child_start: Vec<u32>,
     /// The children's weight per node, then each node's self weight.
     self_w: Vec<u64>,
-    seen: Vec<bool>,
+    /// One bit per node: listed as a child already.
+    seen: Vec<u64>,
     stage: Stage,
     /// The next node (or parent) of the stage.
     at: usize,
@@ -433,10 +434,12 @@ impl Rebuild {
             parent,
             child_list,
             total,
-            depth: vec![0; n],
-            child_start: vec![0; n + 1],
-            self_w: vec![0; n],
-            seen: vec![false; n],
+            // Grown as the walk goes, not zeroed whole here: writing a large stretch of fresh memory at once is
+            // a long task of its own (tens of ms on a tree of millions of nodes).
+            depth: Vec::with_capacity(n),
+            child_start: Vec::with_capacity(n + 1),
+            self_w: Vec::with_capacity(n),
+            seen: vec![0; n.div_ceil(64)],
             stage: Stage::Walk,
             at: 1,
             acc: 0,
@@ -457,13 +460,21 @@ impl Rebuild {
             left -= end - self.at;
             match self.stage {
                 Stage::Walk => {
+                    if self.depth.is_empty() {
+                        // The root.
+                        self.depth.push(0);
+                        self.self_w.push(0);
+                        self.child_start.extend([0, 0]);
+                    }
                     for i in self.at..end {
                         let p = *self.parent.get(i)? as usize;
                         if p >= i {
                             return None;
                         }
                         let d = self.depth.get(p)?.checked_add(1)?;
-                        *self.depth.get_mut(i)? = d;
+                        self.depth.push(d);
+                        self.self_w.push(0);
+                        self.child_start.push(0);
                         *self.child_start.get_mut(p + 1)? += 1;
                         let t = *self.total.get(i)?;
                         let sum = self.self_w.get_mut(p)?;
@@ -480,7 +491,9 @@ impl Rebuild {
                     for p in self.at..end {
                         let (a, b) = (*self.child_start.get(p)?, *self.child_start.get(p + 1)?);
                         for &c in self.child_list.get(a as usize..b as usize)? {
-                            let once = !std::mem::replace(self.seen.get_mut(c as usize)?, true);
+                            let (word, bit) = (self.seen.get_mut(c as usize / 64)?, 1u64 << (c % 64));
+                            let once = *word & bit == 0;
+                            *word |= bit;
                             if c == 0 || !once || *self.parent.get(c as usize)? as usize != p {
                                 return None;
                             }

@@ -31,21 +31,31 @@ pub fn heights(t: &CallTree) -> Vec<u32> {
 /// [`heights`] a piece at a time, so a page's thread can do something else between the pieces.
 pub struct Heights {
     h: Vec<u32>,
-    /// The nodes from here on are done.
+    /// Nodes in all.
+    n: usize,
+    /// The nodes from here on are done (once `h` has grown to `n`).
     at: usize,
 }
 
 impl Heights {
     pub fn new(t: &CallTree) -> Heights {
         Heights {
-            h: vec![0; t.len()],
+            // Zeroed a piece at a time too: a large stretch of fresh memory written at once is a long task.
+            h: Vec::with_capacity(t.len()),
+            n: t.len(),
             at: t.len(),
         }
     }
 
-    /// The next `work` nodes, from the last towards the first; `true` once every node is done.
+    /// The next `work` nodes (first each node's zero, then from the last node towards the first); `true` once
+    /// every node is done.
     pub fn step(&mut self, t: &CallTree, work: usize) -> bool {
-        let lo = self.at.saturating_sub(work.max(1)).max(1);
+        let work = work.max(1);
+        if self.h.len() < self.n {
+            self.h.resize(self.n.min(self.h.len().saturating_add(work)), 0);
+            return false;
+        }
+        let lo = self.at.saturating_sub(work).max(1);
         for i in (lo..self.at).rev() {
             let (Some(&p), Some(&tot), Some(&hi)) = (t.parent.get(i), t.total.get(i), self.h.get(i)) else {
                 continue;
