@@ -66,7 +66,18 @@ thread_local! {
     pub(super) static EARLY_ID: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
 }
 
-/// Reports `read` bytes of `total` and `samples` parsed, under the request's id.
+/// A load's progress goes to the page at most this often. Sent after every slice (1 MiB), it was 200–260
+/// messages a second on a 400 MB download, and the page spent a third of a core taking them and drawing the
+/// progress line at every frame: a core the parse shares on a two-core machine (docs/BENCHMARKS.md).
+const PROGRESS_MS: f64 = 100.0;
+
+thread_local! {
+    /// The request whose progress was last posted, and when.
+    static LAST_PROGRESS: std::cell::Cell<(u32, f64)> = const { std::cell::Cell::new((0, 0.0)) };
+}
+
+/// Reports `read` bytes of `total` and `samples` parsed, under the request's id: the first report of a
+/// request, then at most one every [`PROGRESS_MS`].
 pub(super) fn progress_of(open: &Open, read: f64, total: Option<f64>, samples: f64) {
     // An early read reports under the id of the request that took it, and nothing before.
     let id = match open.id {
@@ -76,6 +87,17 @@ pub(super) fn progress_of(open: &Open, read: f64, total: Option<f64>, samples: f
         },
         id => id,
     };
+    let now = js_sys::Date::now();
+    let (last_id, last_at) = LAST_PROGRESS.with(std::cell::Cell::get);
+    let due = last_id != id || now - last_at >= PROGRESS_MS;
+    // Test builds: a load set to trap after some slices reports every slice, so the page's message says how
+    // far it got exactly.
+    #[cfg(feature = "testing")]
+    let due = due || open.throttle.trap_after != 0;
+    if !due {
+        return;
+    }
+    LAST_PROGRESS.with(|c| c.set((id, now)));
     post(
         &FromWorker::Progress(Progress {
             id,
