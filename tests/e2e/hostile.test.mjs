@@ -69,6 +69,8 @@ for (const s of SHAPES) {
     await page.waitForFunction(() => document.querySelector('.tt-name')?.textContent === 'all', null, LONG);
     await page.mouse.move(0, 0);
     await alive(page, 'open');
+    const barHeight = () => page.evaluate(() => document.querySelector('[data-testid=explore]').getBoundingClientRect().height);
+    const bar = await barHeight();
 
     step('icicle');
     await page.click('[data-testid=view-icicle]');
@@ -105,6 +107,11 @@ for (const s of SHAPES) {
     await page.waitForFunction(() => ['callers', 'callees'].every((p) => Number(document.querySelector(`[data-testid=${p}-canvas]`).dataset.depth) > 0), null, LONG);
     assert.equal(await depthOf(page, 'callers-canvas'), s.sandwich[0], 'callers rows');
     assert.equal(await depthOf(page, 'callees-canvas'), s.sandwich[1], 'callees rows');
+    // The view-mode row keeps its height: beside two panes a million rows deep it was once squeezed to a
+    // sliver (their heights summed past what the browser lays out).
+    // (Taller is allowed: Firefox adds its scroll bar when the row's contents are wider than the page.)
+    const sandwichBar = await barHeight();
+    assert.ok(sandwichBar >= bar, `the explore bar is ${sandwichBar} px tall, ${bar} px before`);
     step('sandwich: screenshot');
     await page.screenshot({ path: outFile(`hostile-${s.name}-sandwich.png`) });
     await alive(page, 'sandwich');
