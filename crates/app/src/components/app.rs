@@ -64,7 +64,7 @@ pub fn App() -> impl IntoView {
     let at = move |s: Stage| move || stage.get() >= s;
     view! {
         <Show when=move || at(Stage::Toolbar)() && !a.ui.embed.get()>
-            <Toolbar/>
+            <Toolbar rest=Signal::derive(at(Stage::ToolbarEnd))/>
         </Show>
         <ErrorBanner/>
         <Show when=at(Stage::Panels)>
@@ -75,7 +75,11 @@ pub fn App() -> impl IntoView {
         <Show when=at(Stage::Lists)>
             <ThreadList/>
             <super::profile_list::ProfileList/>
+        </Show>
+        <Show when=at(Stage::Explore)>
             <ExploreBar/>
+        </Show>
+        <Show when=at(Stage::Lists)>
             <super::notes_panel::NotesPanel/>
         </Show>
         <Show when=move || at(Stage::Graph)() && (matches!(mode(), Mode::Flame | Mode::Inverted) || diff.active())>
@@ -113,7 +117,9 @@ pub fn App() -> impl IntoView {
 }
 
 /// The parts of the page in the order they are mounted, each in a task of its own (all at once, the start was
-/// one task of 130–240 ms, most of it V8 compiling the code each part runs first). Before the first of them:
+/// one task of 130–240 ms, most of it V8 compiling the code each part runs first; the toolbar whole, and the
+/// lists with the explore bar, were tasks of 44 ms each in a trace of a load by link, and over 50 ms on a busy
+/// machine, so each is two parts now). Before the first of them:
 /// the load started from the address (a task), then the warm-up (`render::warm`, a few tasks). Everything
 /// above the flame graph comes before it, so its area has its final size when it first paints; the status line
 /// comes with it; the tooltips and the shortcuts panel (on top of the page, in no one's way) last.
@@ -121,17 +127,21 @@ pub fn App() -> impl IntoView {
 enum Stage {
     Shell,
     Toolbar,
+    ToolbarEnd,
     Panels,
     Lists,
+    Explore,
     Graph,
     Overlays,
 }
 
 impl Stage {
-    const LATER: [Stage; 5] = [
+    const LATER: [Stage; 7] = [
         Stage::Toolbar,
+        Stage::ToolbarEnd,
         Stage::Panels,
         Stage::Lists,
+        Stage::Explore,
         Stage::Graph,
         Stage::Overlays,
     ];
