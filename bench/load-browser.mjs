@@ -14,6 +14,9 @@
 //             how many exceeded 50 ms; the app's boot task (scorch: a long task that started before its
 //             `bench:booted` mark; speedscope: its first long task in the first second) is reported apart;
 //   peak    — the renderer process's VmHWM (peak RSS: JS heap, wasm memory, workers, canvases).
+// The page is not read while it loads: it says through a binding when it has settled (or shows an error), and the
+// bench reads it then. (A first `page.evaluate` makes Playwright evaluate its own script in the page: a task of
+// 22–65 ms on this machine in the middle of a load, counted as the app's long task before.)
 // Runs alternate between the apps file by file, so both see the same machine load. Results: JSON in
 // target/bench/load.json and a markdown table on stdout.
 import http from 'node:http';
