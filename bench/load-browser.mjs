@@ -118,9 +118,10 @@ const INSTRUMENT = `(() => {
   // binding: the bench reads the page only then. Reading it during the load (page.evaluate) made Playwright
   // evaluate its injected script in the page at its first read, a main-thread task of 22-65 ms in the middle of
   // the load on this machine, which the long-task figures counted as the app's.
+  // (textContent, not innerText: innerText lays the page out, in the middle of the load measured.)
   setInterval(() => {
     const error = document.querySelector('[data-testid=error]')?.textContent
-      || (document.body?.innerText.includes('Something went wrong') ? 'speedscope error view' : null);
+      || (document.body?.textContent.includes('Something went wrong') ? 'speedscope error view' : null);
     if (error || (B.lastDrawTaskEnd !== null && performance.now() - B.lastDraw > 1000)) window.__benchSettled?.(error || null);
   }, 100);
 })();`;
