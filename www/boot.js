@@ -1,12 +1,12 @@
 // Starts scorch. A file of its own (not an inline script) so that the page can forbid inline scripts in its
 // Content-Security-Policy; Trunk is told not to inject its inline loader (Trunk.toml: inject_scripts = false).
 //
-// The wasm is compiled once, by the first import worker (www/wasm.js; here when it cannot), and shared with the
-// others (`window.scorchBoot.module`, posted to each worker: crates/app/src/worker/page.rs). That worker starts
-// now, so it boots while the page does
+// scorch is two wasm binaries: the page's (compiled here) and the engine's, which every worker runs — compiled
+// once, by the first import worker (www/wasm.js), and shared with the others (`window.scorchBoot.module`,
+// posted to each worker: crates/app/src/worker/page.rs). That worker starts now, so it boots while the page does
 // (`window.scorchBoot.earlyWorker`, with `earlyReady` once it said so and `earlyFailed` if it could not start:
-// the app listens to it only once its own wasm runs): the page's first load from a file, a URL or a host takes
-// it (the demo is read on the page, leaving it for the user's own first file). When the link names a profile
+// the app listens to it only once its own wasm runs): the page's first load (a file, a URL, a host's or the
+// demo) takes it. When the link names a profile
 // (`#url=`, `#base=`) that worker fetches it at once (it parses once the module arrives; www/worker.js) and the
 // app's request for the same URL reads that response (crates/app/src/worker/side.rs, `read_url`).
 // `scorchBoot` is the product's hand-over to the app, not a test hook.
@@ -30,36 +30,48 @@ const linked = linkedProfile();
     const name = linked ? `prefetch ${linked}` : 'import';
     early = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name });
     early.onmessage = (e) => { if (e.data && e.data.type === 'Ready') boot.earlyReady = true; };
-    // A server without www/worker.js: the app then reads the profile on the page (crates/app/src/worker/page.rs).
+    // A server without www/worker.js: the app then starts its own, or reads folded stacks on the page
+    // (crates/app/src/worker/page.rs).
     early.onerror = (e) => { e.preventDefault(); boot.earlyFailed = true; };
   } catch { early = null; /* the page starts its own worker, or reads on the page */ }
 }
 
 // Loaded beside the wasm, not before this file runs, so the worker above starts first.
 const glue = import('../scorch-app.js');
-// The wasm, compiled by that worker (www/wasm.js): it says so at once (`Compiling`) and posts the module when it
-// is ready (`Module`), then instantiates its own copy without waiting for the page. This page compiles it only
-// when there is no worker, the worker fails, it has not said it is compiling within `SILENT_MS` (a worker whose
-// script never arrives: not every browser reports that as an error), or it has not sent the module within
-// `LIMIT_MS` of saying so (a thread that stopped: nothing waits for a worker forever).
+// Both wasm binaries are compiled by that worker (www/wasm.js), the page's first: it says so at once
+// (`Compiling`), posts the page's module when it is ready (`PageModule`), then the engine's (`Module`, kept here
+// for the workers the page starts later: crates/app/src/worker/page.rs), and runs the engine itself. Off this
+// thread, where the inflate and the compile's decoding would be one task of 70–90 ms. This page compiles its
+// own only when there is no worker, the worker fails, it has not said it is compiling within `SILENT_MS` (a
+// worker whose script never arrives: not every browser reports that as an error), or it has not sent the module
+// within `LIMIT_MS` of saying so (a thread that stopped: nothing waits for a worker forever). Without the
+// engine's module, the workers the page starts compile their own.
 const SILENT_MS = 3000;
 const LIMIT_MS = 15000;
+// Settles when the engine's module is there (`boot.module`) or will not come from that worker.
+let engineCame = () => {};
+boot.engine = new Promise((resolve) => { engineCame = resolve; });
 function compiledByWorker() {
-  if (!early) return Promise.resolve(null);
+  if (!early) { engineCame(); return Promise.resolve(null); }
   return new Promise((resolve) => {
-    let timer = setTimeout(() => resolve(null), SILENT_MS);
+    let timer = setTimeout(() => { resolve(null); engineCame(); }, SILENT_MS);
     early.addEventListener('message', (e) => {
       const type = e.data && e.data.type;
       if (type === 'Compiling') {
         clearTimeout(timer);
-        timer = setTimeout(() => resolve(null), LIMIT_MS);
+        timer = setTimeout(() => { resolve(null); engineCame(); }, LIMIT_MS);
       }
-      if (type === 'Module') { clearTimeout(timer); resolve(e.data.module || null); }
+      if (type === 'PageModule') resolve(e.data.module || null);
+      if (type === 'Module') {
+        clearTimeout(timer);
+        if (e.data.module) boot.module = e.data.module;
+        engineCame();
+      }
     });
-    early.addEventListener('error', () => { clearTimeout(timer); resolve(null); });
+    early.addEventListener('error', () => { clearTimeout(timer); resolve(null); engineCame(); });
     try {
       early.postMessage({ compile: true });
-    } catch { clearTimeout(timer); resolve(null); }
+    } catch { clearTimeout(timer); resolve(null); engineCame(); }
   });
 }
 // While the worker compiles, the page's thread is idle: the flame graph's label font is made ready here (the
@@ -72,11 +84,10 @@ try {
 } catch { /* only a warm-up */ }
 let module = await compiledByWorker();
 if (!module) {
-  // The worker, if it runs, compiles its own (it took the request), or reports that it failed.
   const { compileWasm } = await import('./wasm.js');
-  module = await compileWasm();
+  module = await compileWasm('scorch-app');
 }
-boot.module = module;
+
 if (early) boot.earlyWorker = early;
 window.scorchBoot = boot;
 const { default: init } = await glue;

@@ -1,16 +1,19 @@
-// Compiling scorch's wasm: by the import worker boot.js starts (www/worker.js, off the page's main thread), or by
-// boot.js itself when that worker cannot start.
+// Compiling one of scorch's two wasm binaries (`name`): the page's (`scorch-app`, by boot.js) and the engine's
+// (`scorch-engine`, by the import worker boot.js starts, www/worker.js, which posts it to the page for the
+// workers it starts later). Both start from the page's first script, and compile at once.
 //
-// The wasm is also shipped gzip'd (`scorch-app_bg.wasm.gz`, Trunk.toml's post-build hook): many internal web
+// Each is also shipped gzip'd (`scorch-app_bg.wasm.gz`, Trunk.toml's post-build hook): many internal web
 // servers send `.wasm` uncompressed (nginx compresses only text/html unless told), and its bytes on the wire are
-// most of a small profile's time to open (docs/BENCHMARKS.md). It is inflated while it compiles; on the page's
-// main thread that inflate was a task of 50–75 ms, hence the worker. A server that already decodes it
+// most of a small profile's time to open (docs/BENCHMARKS.md). It is inflated while it compiles. A server that
+// already decodes it
 // (`Content-Encoding: gzip` for `.gz`) hands over the wasm itself, which is compiled as is; one without the
 // file, or a browser without DecompressionStream, gets the plain `.wasm`.
-const gzUrl = new URL('../scorch-app_bg.wasm.gz', import.meta.url);
-const wasmUrl = new URL('../scorch-app_bg.wasm', import.meta.url);
+const urls = (name) => ({
+  gzUrl: new URL(`../${name}_bg.wasm.gz`, import.meta.url),
+  wasmUrl: new URL(`../${name}_bg.wasm`, import.meta.url),
+});
 
-async function compressed() {
+async function compressed(gzUrl) {
   if (typeof DecompressionStream !== 'function') return null;
   const response = await fetch(gzUrl);
   if (!response.ok || !response.body) return null;
@@ -39,11 +42,12 @@ async function compressed() {
   return WebAssembly.compileStreaming(new Response(body, { headers: { 'content-type': 'application/wasm' } }));
 }
 
-/** The compiled module: from the gzip'd file when there is one, else from the plain one. */
-export async function compileWasm() {
+/** The compiled module `name`: from the gzip'd file when there is one, else from the plain one. */
+export async function compileWasm(name) {
+  const { gzUrl, wasmUrl } = urls(name);
   let module;
   try {
-    module = await compressed();
+    module = await compressed(gzUrl);
   } catch { module = null; }
   if (module) return module;
   try {

@@ -1,8 +1,10 @@
-// The import worker (crates/app/src/worker/side.rs): the same wasm as the page; its `main` sees no window and
-// serves import requests (protocol: crates/app/src/worker/protocol.rs). The page's compiled module comes as the first
-// message (`{ module }`), so the wasm is compiled once; without one it loads the file itself. The first worker,
-// boot.js's, is asked to compile it instead (`{ compile: true }`, www/wasm.js): it says `Compiling`, posts the
-// module to the page (`Module`) and starts. A file of its own so the page's CSP (script-src 'self') allows it.
+// Every worker of scorch (crates/app/src/worker/side.rs): it runs the engine's wasm (`scorch-engine`,
+// crates/app/src/engine.rs), not the page's, and serves import and view requests (protocol:
+// crates/app/src/worker/protocol.rs). The engine's compiled module comes as the first message (`{ module }`), so
+// it is compiled once; without one it loads the file itself. The first worker, boot.js's, is asked to compile
+// both binaries instead (`{ compile: true }`, www/wasm.js): it says `Compiling`, posts the page's module
+// (`PageModule`), then the engine's (`Module`, kept for the workers the page starts later), and starts. A file of its own so the page's CSP (script-src 'self')
+// allows it.
 //
 // boot.js names the profile a link opens in the worker's name (`prefetch URL`): it is fetched here at once,
 // before the wasm is ready (messages from the page wait until the page's own start is done), and `read_url`
@@ -26,18 +28,22 @@ self.addEventListener('unhandledrejection', (e) => { setTimeout(() => { throw e.
 // Requests that come while the wasm starts wait here: the page sends its request right after the module, not
 // after this worker says it is ready, and `run` (crates/app/src/worker/side.rs) takes them once it listens.
 self.scorchPending = [];
-const glue = import('../scorch-app.js');
+const glue = import('../scorch-engine.js');
 self.onmessage = async (e) => {
   self.onmessage = (later) => { self.scorchPending.push(later.data); };
   let module = e.data && e.data.module;
   if (e.data && e.data.compile) {
     self.postMessage({ type: 'Compiling' });
-    module = await (compiler || import('./wasm.js')).then((m) => m.compileWasm()).catch(() => null);
+    const wasm = await (compiler || import('./wasm.js')).catch(() => null);
+    // Both at once: the page's is posted as soon as it is ready, whatever this worker's own is doing.
+    const page = wasm ? wasm.compileWasm('scorch-app').catch(() => null) : Promise.resolve(null);
+    page.then((m) => self.postMessage({ type: 'PageModule', module: m }));
+    module = wasm ? await wasm.compileWasm('scorch-engine').catch(() => null) : null;
     self.postMessage({ type: 'Module', module });
   }
   // Kept for the parse workers this worker may start (crates/app/src/worker/slices.rs).
   self.scorchModule = module;
   const { default: init } = await glue;
   // Its size is read by bench/load-browser.mjs (where a load's memory sits: page or worker).
-  self.scorchMemory = (await init({ module_or_path: module || new URL('../scorch-app_bg.wasm', import.meta.url) })).memory;
+  self.scorchMemory = (await init({ module_or_path: module || new URL('../scorch-engine_bg.wasm', import.meta.url) })).memory;
 };

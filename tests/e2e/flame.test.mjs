@@ -108,8 +108,19 @@ test('paste text opens it', async () => {
   await page.click('[data-testid=paste-toggle]');
   await page.fill('[data-testid=paste-text]', 'x;y 7\nx;z 3\n');
   await page.click('[data-testid=paste-open]');
-  const s = await waitForProfile(page, 'pasted text');
+  let s = await waitForProfile(page, 'pasted text');
   assert.deepEqual([s.samples, s.total], ['2', '10']);
+  // Any format, not only folded: pasted text is read by the import worker, as a file is (the page's wasm has
+  // no importers).
+  const loads = s.loads;
+  await page.click('[data-testid=paste-toggle]');
+  await page.fill('[data-testid=paste-text]',
+    'app 1/1 [000] 1.000000: 1 cpu-clock:ppp: \n\t    1000 main+0x1 (/bin/app)\n\n' +
+    'app 1/1 [000] 1.010000: 1 cpu-clock:ppp: \n\t    2000 work+0x1 (/bin/app)\n\t    1000 main+0x1 (/bin/app)\n\n');
+  await page.click('[data-testid=paste-open]');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=status]')?.dataset.loads !== n, loads);
+  s = await waitForProfile(page, 'pasted text');
+  assert.deepEqual([s.format, s.samples], ['perf-script', '2']);
 });
 
 test('drop a file anywhere', async () => {

@@ -68,14 +68,15 @@ test('#base=&target= opens a diff of two hosted profiles', async () => {
   await page.screenshot({ path: outFile('hosted-diff.png') });
 });
 
-// The page reads the gzip'd wasm (www/boot.js): 2.7 MB on the wire become 1 MB from servers that send `.wasm`
-// uncompressed. It must still start from servers that lack that file or decode it themselves.
-for (const [what, opts, wants] of [
-  ['with the gzip\'d wasm: reads that, not the plain one', {}, 'scorch-app_bg.wasm.gz'],
-  ['without the gzip\'d wasm (404): reads the plain one', { missing: (rel) => rel.endsWith('.wasm.gz') }, 'scorch-app_bg.wasm'],
+// The page reads the gzip'd wasm (www/boot.js, www/wasm.js), both of them — the page's (`scorch-app`) and the
+// engine's (`scorch-engine`, every worker's): 3.5 MB on the wire become 1.6 MB from servers that send `.wasm`
+// uncompressed. It must still start from servers that lack those files or decode them themselves.
+for (const [what, opts, plain] of [
+  ['with the gzip\'d wasm: reads that, not the plain one', {}, false],
+  ['without the gzip\'d wasm (404): reads the plain one', { missing: (rel) => rel.endsWith('.wasm.gz') }, true],
   // A server that maps `.gz` to `Content-Encoding: gzip`: the browser inflates it, boot.js sees the wasm's own
   // magic and compiles it as is.
-  ['whose server decodes the .gz itself (Content-Encoding: gzip)', { headers: (rel) => (rel.endsWith('.gz') ? { 'content-encoding': 'gzip' } : {}) }, 'scorch-app_bg.wasm.gz'],
+  ['whose server decodes the .gz itself (Content-Encoding: gzip)', { headers: (rel) => (rel.endsWith('.gz') ? { 'content-encoding': 'gzip' } : {}) }, false],
 ]) {
   test(`starts ${what}`, async () => {
     const s2 = await serve(undefined, '/', { '/profiles/': FIXTURES }, opts);
@@ -85,9 +86,14 @@ for (const [what, opts, wants] of [
       const s = await waitForProfile(b2.page, 'simple.folded');
       assert.deepEqual([s.samples, s.total], ['3', '100']);
       const wasm = s2.requests.filter((u) => /\.wasm(\.gz)?$/.test(u)).map((u) => u.split('/').pop());
-      // The plain file is asked for only when the gzip'd one is not there.
-      assert.equal(wasm.at(-1), wants, `wasm requests: ${wasm}`);
-      assert.equal(wasm.includes('scorch-app_bg.wasm'), wants === 'scorch-app_bg.wasm', `wasm requests: ${wasm}`);
+      for (const name of ['scorch-app', 'scorch-engine']) {
+        const asked = wasm.filter((w) => w.startsWith(`${name}_bg.`));
+        const wants = `${name}_bg.wasm${plain ? '' : '.gz'}`;
+        // Each compiled once, and the plain file asked for only when the gzip'd one is not there.
+        assert.equal(asked.at(-1), wants, `wasm requests: ${wasm}`);
+        assert.equal(asked.includes(`${name}_bg.wasm`), plain, `wasm requests: ${wasm}`);
+        assert.equal(asked.filter((w) => w === wants).length, 1, `wasm requests: ${wasm}`);
+      }
       assert.deepEqual(b2.errors.filter((e) => !/404/.test(e)), []);
     } finally {
       await b2.close();

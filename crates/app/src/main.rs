@@ -1,13 +1,9 @@
-//! Mounts the app; everything else lives in the library so tests can use it. The same wasm runs the import
-//! worker (`www/worker.js`): there is no window there.
+//! The page's wasm (`scorch-app_bg.wasm`): mounts the app; everything else lives in the library so tests can
+//! use it. The workers run the engine's wasm (`engine.rs`), built from the same library without the page.
 fn main() {
     console_error_panic_hook::set_once();
     #[cfg(feature = "testing")]
     scorch_app::install_test_hooks();
-    if web_sys::window().is_none() {
-        scorch_app::worker::run();
-        return;
-    }
     // In a task of its own, not the one that instantiated the wasm: the start is cut into short tasks (the
     // app's `Stage`s), and this one already holds the instantiation and the glue's start.
     wasm_bindgen_futures::spawn_local(async {

@@ -337,12 +337,7 @@ pub fn paint(canvas: &HtmlCanvasElement, d: &GraphData, g: &GraphGeom, look: &Gr
 /// wasm is compiled function by function on first call, and on the first picture of a 10,000-node graph that was
 /// 18–36 ms of one frame. The component calls it in a task of its own while the engine lays the graph out.
 pub fn warm_up() {
-    let Ok(imported) = scorch_core::import_bytes(
-        b"main;run;parse 3\nmain;run;draw 2\nmain;draw 1\n",
-        scorch_core::ImportOptions::default(),
-    ) else {
-        return;
-    };
+    let imported = crate::worker::tiny();
     let view = ViewOptions::default_for(&imported.profile);
     let job = GraphJob::default();
     let Ok(g) = crate::worker::graph::compute(&imported.profile, &view, &job) else {

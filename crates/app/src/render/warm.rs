@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 
 /// Runs the warm-up; `skip` is asked between steps (a profile already came: its own tasks compiled the code).
 pub async fn warm_up(skip: impl Fn() -> bool) {
-    let Some(done) = crate::worker::take_tiny(crate::worker::TINY_PERF, Order::Alphabetical).await else {
+    let Some(done) = crate::worker::take_tiny(Order::Alphabetical).await else {
         return;
     };
     if skip() {

@@ -273,7 +273,7 @@ impl Actions {
         self.open_url_as(url, false);
     }
 
-    /// `demo`: the demo, read on the page (`load::Source::Demo`).
+    /// `demo`: the demo, read by a worker of its own (`load::Source::Demo`).
     pub fn open_url_as(&self, url: String, demo: bool) {
         self.load.next_source.set(Source::Url(url.clone()));
         let name = name_of(&url);
@@ -323,7 +323,7 @@ impl Actions {
         let import = |p: &str| -> Result<scorch_core::Imported, LoadError> {
             let bytes =
                 scorch_core::export::links::decode(p).map_err(|e| LoadError::Import(e.to_string()))?;
-            Ok(load::import(&bytes)?)
+            Ok(crate::worker::import_folded(&bytes)?)
         };
         if base_payload.is_none() {
             // A large profile (a link carries up to tens of MB, deflated) is imported and built in the import
@@ -349,11 +349,16 @@ impl Actions {
         }
     }
 
+    /// Pasted text: read by an import worker as a file is (the page's wasm has no importers).
     pub fn open_text(&self, name: &str, text: &str) {
-        self.load.next_source.set(Source::None);
-        let seq = self.start_load(name.to_string());
-        let r = load::import(text.as_bytes()).map_err(LoadError::Import);
-        self.finish_import(seq, name.to_string(), r, false);
+        let parts = js_sys::Array::of1(&text.into());
+        match web_sys::File::new_with_str_sequence(&parts, name) {
+            Ok(file) => self.open_file(file),
+            Err(_) => self
+                .load
+                .error
+                .set(Some(format!("Could not open {name}: the text could not be read"))),
+        }
     }
 
     /// Imports in the worker, showing its progress while this load (`seq`) is the latest; then builds the

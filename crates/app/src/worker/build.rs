@@ -560,7 +560,7 @@ fn on_message(serial: u32, data: JsValue) {
     if !payload.is_undefined() {
         let _ = Reflect::delete_property(data.unchecked_ref::<js_sys::Object>(), &"payload".into());
     }
-    let msg: FromWorker = match serde_wasm_bindgen::from_value(data) {
+    let msg: FromWorker = match FromWorker::decode(&data) {
         Ok(m) => m,
         Err(e) => {
             return lost(
@@ -601,8 +601,13 @@ fn on_message(serial: u32, data: JsValue) {
             end(id, Err(Failure::NotHeld))
         }
         FromWorker::Failed { id, error } => end(id, Err(Failure::Load(LoadError::Import(error)))),
-        FromWorker::Progress(_) | FromWorker::Done { .. } | FromWorker::Part | FromWorker::Slicing { .. } => {
-        }
+        FromWorker::Progress(_)
+        | FromWorker::Done { .. }
+        | FromWorker::Part
+        | FromWorker::Slicing { .. }
+        | FromWorker::Compiling
+        | FromWorker::PageModule
+        | FromWorker::Module => {}
     }
 }
 

@@ -1,88 +1,86 @@
-//! Reading a profile on the page: the demo (small, parsed in pieces, each its own task), and the fallback when no
-//! import worker can start — a file in slices, a URL fetched whole — as before workers.
+//! Reading a profile on the page, when no import worker can start (a one-file HTML export opened from disk, a
+//! server without `www/worker.js`, a browser that refuses module workers). The page's wasm has no importers
+//! (they are the engine's, `src/engine.rs`): only folded stacks are read here — what a link's `p=` payload and
+//! a one-file export carry (`scorch_core::export::links`, `scorch_core::export::html`). Any other input says
+//! why it needs the worker.
 
-use super::yield_now;
-use super::{js_err, LoadError};
+use super::js_err;
+use super::page::Source;
 use js_sys::Uint8Array;
-use scorch_core::{ImportOptions, Imported, Loader};
+use scorch_core::import::folded::{FoldedOptions, FoldedParser};
+use scorch_core::Imported;
 use wasm_bindgen_futures::JsFuture;
 
 /// Slice size when reading a `File`: the whole file is never held in memory at once.
 pub(crate) const SLICE: u32 = 4 * 1024 * 1024;
 
-/// The fallback without a worker: a file in slices on the page.
-pub(super) async fn read_file_here(file: web_sys::File) -> Result<Imported, String> {
-    let size = file.size();
-    let mut loader = Loader::new(ImportOptions::default());
-    let mut off = 0.0;
-    while off < size {
-        let end = (off + f64::from(SLICE)).min(size);
-        let blob = file.slice_with_f64_and_f64(off, end).map_err(js_err)?;
-        let buf = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
-        let bytes = Uint8Array::new(&buf).to_vec();
-        loader.feed(&bytes).map_err(|e| e.to_string())?;
-        off = end;
-    }
-    loader.finish().map_err(|e| e.to_string())
+/// Folded stacks in memory, read on the page: a link's profile (`p=`, `pb=`) small enough not to need a worker.
+pub fn import_folded(bytes: &[u8]) -> Result<Imported, String> {
+    let mut parser = FoldedParser::new(&FoldedOptions::default());
+    parser.feed(bytes).map_err(|e| e.to_string())?;
+    Ok(Imported {
+        profile: parser.finish().map_err(|e| e.to_string())?,
+        gzip: false,
+        bytes: bytes.len() as u64,
+    })
 }
 
-/// The fallback without a worker: a URL fetched whole on the page, and parsed from there a slice at a time (a
-/// slice in wasm memory at once, not a second copy of the body).
-pub(super) async fn fetch_url_here(url: &str) -> Result<Imported, String> {
-    let body = fetch_body(url).await?;
-    let mut loader = Loader::new(ImportOptions::default());
-    let size = body.length();
-    let mut off = 0;
-    while off < size {
-        let end = off.saturating_add(SLICE).min(size);
-        loader
-            .feed(&body.subarray(off, end).to_vec())
-            .map_err(|e| e.to_string())?;
-        off = end;
-    }
-    loader.finish().map_err(|e| e.to_string())
-}
-
-/// A URL's body, fetched whole on the page.
-async fn fetch_body(url: &str) -> Result<Uint8Array, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let resp = super::checked_response(JsFuture::from(window.fetch_with_str(url)).await, url)?;
-    let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?)
-        .await
-        .map_err(js_err)?;
-    Ok(Uint8Array::new(&buf))
-}
-
-/// A URL's body, fetched whole on the page, in wasm memory.
-async fn fetch_here(url: &str) -> Result<Vec<u8>, String> {
-    Ok(fetch_body(url).await?.to_vec())
-}
-
-/// A small profile (the demo) fetched on the page and parsed in pieces, each its own task (the demo unpacks to
-/// 1 MB of `perf script`, 50–70 ms to parse in one task with the parser's first, lazy, compile); it stops as
-/// soon as a newer load starts, which then has the main thread to itself.
-/// `cancelled` tells whether a newer load started.
-pub(super) async fn fetch_small_here(url: &str, cancelled: impl Fn() -> bool) -> Result<Imported, LoadError> {
-    /// Bytes of input per task.
-    const PIECE: usize = 4 * 1024;
-    let bytes = fetch_here(url).await.map_err(LoadError::Import)?;
-    let mut loader = Loader::new(ImportOptions::default());
-    for piece in bytes.chunks(PIECE) {
-        if cancelled() {
-            return Err(LoadError::Cancelled);
+/// Reads `source` on the page as folded stacks; `why`: why no worker could read it, said when it is not folded.
+pub(super) async fn read_here(source: Source, why: &str) -> Result<Imported, String> {
+    let mut parser = FoldedParser::new(&FoldedOptions::default());
+    let mut bytes = 0u64;
+    let fail = |e: scorch_core::ImportError| {
+        format!("{e} (the import worker could not start: {why}; without it, scorch reads only folded stacks)")
+    };
+    match source {
+        Source::File(file) => {
+            let size = file.size();
+            let mut off = 0.0;
+            while off < size {
+                let end = (off + f64::from(SLICE)).min(size);
+                let blob = file.slice_with_f64_and_f64(off, end).map_err(js_err)?;
+                let buf = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
+                let slice = Uint8Array::new(&buf).to_vec();
+                bytes += slice.len() as u64;
+                parser.feed(&slice).map_err(fail)?;
+                off = end;
+            }
         }
-        loader.feed(piece).map_err(|e| LoadError::Import(e.to_string()))?;
-        yield_now().await;
+        Source::Link(payload) => {
+            let text = scorch_core::export::links::decode(&payload).map_err(|e| e.to_string())?;
+            bytes = text.len() as u64;
+            parser.feed(&text).map_err(fail)?;
+        }
+        Source::Recording(..) | Source::Url(_) | Source::Demo(_) => {
+            return Err(format!(
+                "the import worker could not start ({why}): files, URLs and recordings are read there"
+            ))
+        }
     }
-    if cancelled() {
-        return Err(LoadError::Cancelled);
-    }
-    loader.finish().map_err(|e| LoadError::Import(e.to_string()))
+    let profile = parser.finish().map_err(fail)?;
+    Ok(Imported {
+        profile,
+        gzip: false,
+        bytes,
+    })
 }
 
-/// A whole input in memory, parsed at once (a link's profile).
-pub fn import(bytes: &[u8]) -> Result<Imported, String> {
-    let mut loader = Loader::new(ImportOptions::default());
-    loader.feed(bytes).map_err(|e| e.to_string())?;
-    loader.finish().map_err(|e| e.to_string())
+#[cfg(test)]
+mod tests {
+    /// The page's folded reader gives the profile the worker's loader gives (the same bytes on the wire), so a
+    /// link opened with or without a worker shows the same numbers.
+    #[test]
+    fn folded_on_the_page_is_the_workers() {
+        for text in [
+            &b"main;parse;lex 3\nmain;parse 2\n# a comment\nnot a sample line\nmain;draw 1.5\n"[..],
+            &b"base;a 1 2\nbase;b 3 0\n"[..],
+        ] {
+            let page = super::import_folded(text).unwrap();
+            let worker = scorch_core::import_bytes(text, Default::default()).unwrap();
+            assert_eq!(
+                scorch_core::model::wire::encode(&page).unwrap(),
+                scorch_core::model::wire::encode(&worker).unwrap()
+            );
+        }
+    }
 }

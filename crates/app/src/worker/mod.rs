@@ -30,6 +30,7 @@ mod slices;
 mod views;
 mod yielding;
 
+pub use here::import_folded;
 pub use payload::Flame;
 pub use side::run;
 pub use yielding::yield_now;
@@ -42,22 +43,50 @@ pub fn next_profile_key() -> u32 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Two samples of perf script, as `perf script` prints them (the first profile is most often one): the page's
-/// warm-up (`render::warm`) and the import worker's (`side.rs`) import it.
-pub const TINY_PERF: &[u8] = b"app 1/1 [000] 1.000000: 1 cpu-clock:ppp: \n\
-\t    1000 main+0x1 (/bin/app)\n\
-\t    2000 start+0x2 (/bin/app)\n\
-\n\
-app 1/1 [001] 1.010000: 1 cpu-clock:ppp: \n\
-\t    3000 work+0x3 (/bin/app)\n\
-\t    1000 main+0x1 (/bin/app)\n\
-\t    2000 start+0x2 (/bin/app)\n\
-\n";
+/// A tiny profile in the shape of a `perf script` import (the format most profiles come in): three samples of
+/// one thread, with times, CPUs and an event. Built without an importer (the page's wasm has none: they are the
+/// engine's): the page's warm-ups (`render::warm`, `render::graph::warm_up`) run their code on it.
+pub fn tiny() -> scorch_core::Imported {
+    use scorch_core::model::{FullSample, ProfileBuilder};
+    use scorch_core::{Format, FrameKind, Unit, Warnings};
+    let mut b = ProfileBuilder::new(Format::PerfScript);
+    let thread = b.thread("app", Some(1), 1);
+    let event = b.event("cpu-clock", Unit::Samples);
+    let samples: [(&[&str], u64); 3] = [
+        (&["start", "main"], 1_000_000_000),
+        (&["start", "main", "work"], 1_010_000_000),
+        (&["start", "main", "work", "draw"], 1_020_000_000),
+    ];
+    for (i, (frames, time_ns)) in samples.into_iter().enumerate() {
+        let mut stack = None;
+        for name in frames {
+            let frame = b.frame(name, FrameKind::User);
+            stack = Some(b.stack(stack, frame));
+        }
+        let Some(stack) = stack else { continue };
+        let sample = FullSample {
+            stack,
+            weight: 1,
+            time_ns: Some(time_ns),
+            thread: Some(thread),
+            event: Some(event),
+            cpu: Some(i as u32),
+            labels: None,
+        };
+        // Three weights of 1 cannot overflow.
+        let _ = b.push_full_sample(sample, 0);
+    }
+    scorch_core::Imported {
+        profile: b.build(Unit::Samples, 0, 3, Warnings::default()),
+        gzip: false,
+        bytes: 0,
+    }
+}
 
 /// A tiny profile's answer built as the import worker builds one (`side::answer`) and taken as the page takes
 /// it: the page's warm-up (`render::warm`) runs this code once before the first real answer comes.
-pub async fn take_tiny(bytes: &[u8], order: scorch_core::view::calltree::Order) -> Option<page::Done> {
-    let imported = scorch_core::import_bytes(bytes, scorch_core::ImportOptions::default()).ok()?;
+pub async fn take_tiny(order: scorch_core::view::calltree::Order) -> Option<page::Done> {
+    let imported = tiny();
     yield_now().await;
     let first = side::first_view(&imported, order);
     yield_now().await;

@@ -4,9 +4,9 @@
 //! One worker per load: `start` terminates any worker still busy (a second file never mixes with the first;
 //! its answers are also told apart by id) and `cancel` terminates it outright. A load takes the worker started
 //! ahead of it ([`Ahead`]) when there is one: the worker `boot.js` starts with the page, or a spare started once
-//! no load has run for 2 s. The demo is read on the page ([`Source::Demo`]), leaving `boot.js`'s worker for the
-//! user's own first file. When a worker cannot start (an old server without `www/worker.js`, a browser that
-//! refuses module workers) the profile is read on the page instead, a file in slices, as before.
+//! no load has run for 2 s; the demo starts a worker of its own ([`Source::Demo`]). The page's wasm has no importers (they are the engine's): when a worker cannot
+//! start (a one-file HTML export opened from disk, an old server without `www/worker.js`, a browser that refuses
+//! module workers) only folded stacks are read on the page — what links and one-file exports carry (`here.rs`).
 //!
 //! A worker that answered is not ended: it keeps the profile it read (under the key it was given,
 //! [`Open::key`]) and is kept here ([`take_kept`]) until the page shows the profile and `build::opened` makes it
@@ -29,7 +29,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-pub use super::here::import;
 use super::here::SLICE;
 
 /// What to import.
@@ -40,8 +39,9 @@ pub enum Source {
     Url(String),
     /// A link's `p=` payload (deflate + base64url).
     Link(String),
-    /// The demo's URL (26 KB of gzip, 1 MB unpacked): read on the page, so the worker started ahead (`boot.js`'s)
-    /// stays free for the user's own first file, which then does not wait for a worker to start.
+    /// The demo's URL (26 KB of gzip, 1 MB unpacked): read by a worker of its own, so the worker started ahead
+    /// (`boot.js`'s, warmed up while the page starts) stays free for the user's own first file, which may come
+    /// while the demo loads (it ends the demo's worker) and then does not wait for a worker to start.
     Demo(String),
 }
 
@@ -82,13 +82,10 @@ thread_local! {
     /// page shows it ([`take_kept`]) or the next load starts.
     static KEPT: RefCell<Option<(web_sys::Worker, u32)>> = const { RefCell::new(None) };
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
-    /// Counts [`cancel`]s: a read on the page (the demo) stops between pieces once a newer load starts.
-    static CANCELS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// Stops the load under way, if any. Returns whether there was one.
 pub fn cancel() -> bool {
-    CANCELS.with(|n| n.set(n.get().wrapping_add(1)));
     drop_kept();
     end(None, Outcome::Cancelled)
 }
@@ -141,7 +138,11 @@ impl Ahead {
             Rc::new(std::cell::Cell::new(failed)),
         );
         let r = ready.clone();
-        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| r.set(true));
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            if matches!(FromWorker::decode(&e.data()), Ok(FromWorker::Ready)) {
+                r.set(true);
+            }
+        });
         let f = failed.clone();
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
             e.prevent_default();
@@ -272,19 +273,19 @@ pub async fn load(
     order: Order,
     on_progress: impl Fn(Progress) + 'static,
 ) -> Result<Done, LoadError> {
-    if let Source::Demo(url) = &source {
-        // A newer load stops it between pieces ([`cancel`]); no worker to terminate.
-        let generation = CANCELS.with(std::cell::Cell::get);
-        let cancelled = move || CANCELS.with(std::cell::Cell::get) != generation;
-        return Ok(Done {
-            imported: here::fetch_small_here(url, cancelled).await?,
-            flame: None,
-            figures: None,
-            heat: None,
-            // Its tree, layout and heatmap are built here, their code compiled on first use: steps of their own.
-            small: false,
-            key: None,
-        });
+    if matches!(source, Source::Demo(_)) {
+        // Its worker is given the engine's module `boot.js`'s worker is compiling, not left to compile its own
+        // beside it; a load that starts meanwhile (the user's file) goes first, and the demo not at all.
+        let started = NEXT_ID.with(std::cell::Cell::get);
+        if let Some(engine) = boot()
+            .and_then(|b| Reflect::get(&b, &"engine".into()).ok())
+            .and_then(|p| p.dyn_into::<Promise>().ok())
+        {
+            let _ = JsFuture::from(engine).await;
+        }
+        if NEXT_ID.with(std::cell::Cell::get) != started {
+            return Err(LoadError::Cancelled);
+        }
     }
     let on_progress: Rc<dyn Fn(Progress)> = Rc::new(on_progress);
     let key = super::next_profile_key();
@@ -308,24 +309,10 @@ pub async fn load(
         }
         Outcome::NoWorker(why) => {
             web_sys::console::warn_1(
-                &format!("scorch: import worker unavailable ({why}); reading on the page").into(),
+                &format!("scorch: import worker unavailable ({why}); reading folded stacks on the page")
+                    .into(),
             );
-            let imported = match source {
-                Source::File(file) => here::read_file_here(file).await,
-                Source::Recording(file, bins) => match here::read_file_here(file).await {
-                    Ok(mut imported) => {
-                        let files: Array = bins.into_iter().map(JsValue::from).collect();
-                        super::binaries::name_frames(&mut imported, &files)
-                            .await
-                            .map(|()| imported)
-                    }
-                    Err(e) => Err(e),
-                },
-                Source::Url(url) | Source::Demo(url) => here::fetch_url_here(&url).await,
-                Source::Link(payload) => scorch_core::export::links::decode(&payload)
-                    .map_err(|e| e.to_string())
-                    .and_then(|bytes| here::import(&bytes)),
-            }?;
+            let imported = here::read_here(source, &why).await.map_err(LoadError::Import)?;
             return Ok(Done {
                 imported,
                 flame: None,
@@ -490,7 +477,13 @@ async fn run_in_worker(
         let files: Array = bins.iter().map(JsValue::from).collect();
         let _ = Reflect::set(&request, &"binaries".into(), &files);
     }
-    let (worker, ready) = match take_ahead() {
+    let ahead = if matches!(source, Source::Demo(_)) {
+        adopt_boot_worker();
+        None
+    } else {
+        take_ahead()
+    };
+    let (worker, ready) = match ahead {
         Some(w) => w,
         None => match start_worker() {
             Ok(w) => (w, false),
@@ -595,8 +588,8 @@ pub(super) fn start_worker() -> Result<web_sys::Worker, String> {
     Ok(worker)
 }
 
-/// What `www/boot.js` hands the app (`window.scorchBoot`): the compiled wasm `module`, shared with every
-/// worker, and the `earlyWorker` it started (for a link that names a profile, fetching it), with what that
+/// What `www/boot.js` hands the app (`window.scorchBoot`): the engine's compiled wasm `module`, shared with
+/// every worker (`engine`: a promise of it, settled once there is one or will be none), and the `earlyWorker` it started (for a link that names a profile, fetching it), with what that
 /// worker has said so far (`earlyReady`, `earlyFailed`). Part of the product (not a test hook).
 fn boot() -> Option<JsValue> {
     let w = web_sys::window()?;
@@ -638,10 +631,10 @@ fn on_message(id: u32, data: JsValue) {
     if !payload.is_undefined() {
         let _ = Reflect::delete_property(data.unchecked_ref::<js_sys::Object>(), &"payload".into());
     }
-    let msg: FromWorker = match serde_wasm_bindgen::from_value(data.clone()) {
+    let msg: FromWorker = match FromWorker::decode(&data) {
         Ok(m) => m,
         Err(e) => {
-            end(Some(id), Outcome::Failed(LoadError::Protocol(e.to_string())));
+            end(Some(id), Outcome::Failed(LoadError::Protocol(e)));
             return;
         }
     };
@@ -668,7 +661,7 @@ fn on_message(id: u32, data: JsValue) {
                 }
             });
         }
-        FromWorker::Slicing { .. } => {}
+        FromWorker::Slicing { .. } | FromWorker::Compiling | FromWorker::PageModule | FromWorker::Module => {}
         FromWorker::Ready => RUNNING.with(|r| {
             if let Some(run) = r.borrow_mut().as_mut().filter(|run| run.id == id) {
                 run.ready = true;

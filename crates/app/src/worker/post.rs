@@ -43,7 +43,11 @@ fn request_of(msg: &FromWorker) -> Option<u32> {
         FromWorker::Done { id, .. } | FromWorker::Built { id, .. } | FromWorker::Slicing { id, .. } => {
             Some(*id)
         }
-        FromWorker::Ready | FromWorker::Part => Some(0),
+        FromWorker::Ready
+        | FromWorker::Part
+        | FromWorker::Compiling
+        | FromWorker::PageModule
+        | FromWorker::Module => Some(0),
     }
 }
 

@@ -206,6 +206,22 @@ impl Default for GraphJob {
     }
 }
 
+impl FromWorker {
+    /// A worker's message, its `payload` (when it has one) set aside by the caller: the one place answers are
+    /// decoded. [`FromWorker::Module`]'s and [`FromWorker::PageModule`]'s `module` is never read (the same message goes to boot.js's listener).
+    pub fn decode(data: &wasm_bindgen::JsValue) -> Result<FromWorker, String> {
+        let kind = js_sys::Reflect::get(data, &"type".into())
+            .ok()
+            .and_then(|t| t.as_string());
+        match kind.as_deref() {
+            Some("Module") => return Ok(FromWorker::Module),
+            Some("PageModule") => return Ok(FromWorker::PageModule),
+            _ => {}
+        }
+        serde_wasm_bindgen::from_value(data.clone()).map_err(|e| e.to_string())
+    }
+}
+
 /// Worker → page.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type")]
@@ -213,6 +229,14 @@ pub enum FromWorker {
     /// The worker's wasm is running. Requests sent before it are kept (`www/worker.js`) and taken then; a
     /// worker that fails before it is ready means the page reads the profile itself.
     Ready,
+    /// `boot.js`'s first worker is compiling the two wasm binaries (`www/worker.js`): boot.js's alone, but a
+    /// load may hear it. Nothing to do.
+    Compiling,
+    /// That worker's compiled page module, under `module` beside the type (not decoded here: it is not plain
+    /// data), for boot.js. Nothing to do.
+    PageModule,
+    /// That worker's compiled engine module, likewise, kept by boot.js for the workers the page starts later.
+    Module,
     /// Sent after every slice (at most every 4 MiB or so).
     Progress(Progress),
     /// The import worker is about to start its parse workers (`started: false`), or has (`true`). Firefox's

@@ -50,7 +50,25 @@ thread_local! {
     static ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Two lines of folded stacks: with [`super::TINY_PERF`], the formats most profiles come in.
+/// A whole input in memory, parsed at once (a link's profile).
+fn import_whole(bytes: &[u8]) -> Result<scorch_core::Imported, String> {
+    let mut loader = Loader::new(ImportOptions::default());
+    loader.feed(bytes).map_err(|e| e.to_string())?;
+    loader.finish().map_err(|e| e.to_string())
+}
+
+/// Two samples of perf script, as `perf script` prints them (the first profile is most often one).
+const TINY_PERF: &[u8] = b"app 1/1 [000] 1.000000: 1 cpu-clock:ppp: \n\
+\t    1000 main+0x1 (/bin/app)\n\
+\t    2000 start+0x2 (/bin/app)\n\
+\n\
+app 1/1 [001] 1.010000: 1 cpu-clock:ppp: \n\
+\t    3000 work+0x3 (/bin/app)\n\
+\t    1000 main+0x1 (/bin/app)\n\
+\t    2000 start+0x2 (/bin/app)\n\
+\n";
+
+/// Two lines of folded stacks: with [`TINY_PERF`], the formats most profiles come in.
 const TINY_FOLDED: &[u8] = b"main;work;leaf 3\nmain;idle 1\n";
 
 /// The import worker boot.js starts for a page opened without a link (`import`) waits for the user's first
@@ -65,7 +83,7 @@ fn warm_later() {
         return;
     }
     super::after(0.0, || {
-        for tiny in [TINY_FOLDED, super::TINY_PERF] {
+        for tiny in [TINY_FOLDED, TINY_PERF] {
             if ASKED.with(std::cell::Cell::get) {
                 return;
             }
@@ -171,7 +189,7 @@ async fn open_profile(open: Open, data: &JsValue) {
         },
         (None, Some(link)) => scorch_core::export::links::decode(link)
             .map_err(|e| e.to_string())
-            .and_then(|bytes| super::here::import(&bytes)),
+            .and_then(|bytes| import_whole(&bytes)),
         (None, None) => match Reflect::get(data, &"file".into())
             .ok()
             .and_then(|f| f.dyn_into::<web_sys::Blob>().ok())

@@ -165,7 +165,7 @@ impl Helper {
             let (state, worker) = (state.clone(), worker.clone());
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                 let data = e.data();
-                let msg: Result<FromWorker, _> = serde_wasm_bindgen::from_value(data.clone());
+                let msg = FromWorker::decode(&data);
                 let mut s = state.borrow_mut();
                 if let Some(w) = s.waiter.take() {
                     let _ = w.call0(&JsValue::NULL);
