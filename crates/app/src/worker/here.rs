@@ -1,11 +1,10 @@
 //! Reading a profile on the page, when no import worker can start (a one-file HTML export opened from disk, a
 //! server without `www/worker.js`, a browser that refuses module workers). The page's wasm has no importers
 //! (they are the engine's, `src/engine.rs`): only folded stacks are read here — what a link's `p=` payload and
-//! a one-file export carry (`scorch_core::export::links`, `scorch_core::export::html`). Any other input says
-//! why it needs the worker.
+//! a one-file export carry (`scorch_core::export::links`, `scorch_core::export::html`). `page.rs` says why
+//! any other input needs the worker.
 
 use super::js_err;
-use super::page::Source;
 use js_sys::Uint8Array;
 use scorch_core::import::folded::{FoldedOptions, FoldedParser};
 use scorch_core::Imported;
@@ -25,41 +24,22 @@ pub fn import_folded(bytes: &[u8]) -> Result<Imported, String> {
     })
 }
 
-/// Reads `source` on the page as folded stacks; `why`: why no worker could read it, said when it is not folded.
-pub(super) async fn read_here(source: Source, why: &str) -> Result<Imported, String> {
+/// A file read on the page as folded stacks, in slices (the whole file is never held in memory at once).
+pub(super) async fn read_file_folded(file: web_sys::File) -> Result<Imported, String> {
     let mut parser = FoldedParser::new(&FoldedOptions::default());
-    let mut bytes = 0u64;
-    let fail = |e: scorch_core::ImportError| {
-        format!("{e} (the import worker could not start: {why}; without it, scorch reads only folded stacks)")
-    };
-    match source {
-        Source::File(file) => {
-            let size = file.size();
-            let mut off = 0.0;
-            while off < size {
-                let end = (off + f64::from(SLICE)).min(size);
-                let blob = file.slice_with_f64_and_f64(off, end).map_err(js_err)?;
-                let buf = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
-                let slice = Uint8Array::new(&buf).to_vec();
-                bytes += slice.len() as u64;
-                parser.feed(&slice).map_err(fail)?;
-                off = end;
-            }
-        }
-        Source::Link(payload) => {
-            let text = scorch_core::export::links::decode(&payload).map_err(|e| e.to_string())?;
-            bytes = text.len() as u64;
-            parser.feed(&text).map_err(fail)?;
-        }
-        Source::Recording(..) | Source::Url(_) | Source::Demo(_) => {
-            return Err(format!(
-                "the import worker could not start ({why}): files, URLs and recordings are read there"
-            ))
-        }
+    let size = file.size();
+    let (mut off, mut bytes) = (0.0, 0u64);
+    while off < size {
+        let end = (off + f64::from(SLICE)).min(size);
+        let blob = file.slice_with_f64_and_f64(off, end).map_err(js_err)?;
+        let buf = JsFuture::from(blob.array_buffer()).await.map_err(js_err)?;
+        let slice = Uint8Array::new(&buf).to_vec();
+        bytes += slice.len() as u64;
+        parser.feed(&slice).map_err(|e| e.to_string())?;
+        off = end;
     }
-    let profile = parser.finish().map_err(fail)?;
     Ok(Imported {
-        profile,
+        profile: parser.finish().map_err(|e| e.to_string())?,
         gzip: false,
         bytes,
     })

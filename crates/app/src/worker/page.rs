@@ -312,7 +312,7 @@ pub async fn load(
                 &format!("scorch: import worker unavailable ({why}); reading folded stacks on the page")
                     .into(),
             );
-            let imported = here::read_here(source, &why).await.map_err(LoadError::Import)?;
+            let imported = read_here(source, &why).await.map_err(LoadError::Import)?;
             return Ok(Done {
                 imported,
                 flame: None,
@@ -332,6 +332,23 @@ pub async fn load(
             drop_kept();
             Err(e)
         }
+    }
+}
+
+/// Reads `source` on the page, which reads folded stacks only (its wasm has no other importer: `here.rs`);
+/// `why`: why no worker could read it, said when it is not folded or not a file or link.
+async fn read_here(source: Source, why: &str) -> Result<Imported, String> {
+    let only = |e: String| {
+        format!("{e} (the import worker could not start: {why}; without it, scorch reads only folded stacks)")
+    };
+    match source {
+        Source::File(file) => here::read_file_folded(file).await.map_err(only),
+        Source::Link(payload) => scorch_core::export::links::decode(&payload)
+            .map_err(|e| e.to_string())
+            .and_then(|text| here::import_folded(&text).map_err(only)),
+        Source::Recording(..) | Source::Url(_) | Source::Demo(_) => Err(format!(
+            "the import worker could not start ({why}): files, URLs and recordings are read there"
+        )),
     }
 }
 
