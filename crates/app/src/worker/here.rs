@@ -45,6 +45,32 @@ pub(super) async fn read_file_folded(file: web_sys::File) -> Result<Imported, St
     })
 }
 
+/// A URL's body, fetched whole on the page and read as folded stacks a slice at a time (a slice in wasm memory
+/// at once, not a second copy of the body).
+pub(super) async fn fetch_folded(url: &str) -> Result<Imported, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let resp = super::checked_response(JsFuture::from(window.fetch_with_str(url)).await, url)?;
+    let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?)
+        .await
+        .map_err(js_err)?;
+    let body = Uint8Array::new(&buf);
+    let mut parser = FoldedParser::new(&FoldedOptions::default());
+    let size = body.length();
+    let mut off = 0;
+    while off < size {
+        let end = off.saturating_add(SLICE).min(size);
+        parser
+            .feed(&body.subarray(off, end).to_vec())
+            .map_err(|e| e.to_string())?;
+        off = end;
+    }
+    Ok(Imported {
+        profile: parser.finish().map_err(|e| e.to_string())?,
+        gzip: false,
+        bytes: u64::from(size),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     /// The page's folded reader gives the profile the worker's loader gives (the same bytes on the wire), so a

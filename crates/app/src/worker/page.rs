@@ -336,7 +336,7 @@ pub async fn load(
 }
 
 /// Reads `source` on the page, which reads folded stacks only (its wasm has no other importer: `here.rs`);
-/// `why`: why no worker could read it, said when it is not folded or not a file or link.
+/// `why`: why no worker could read it, said when it is not folded (or a recording).
 async fn read_here(source: Source, why: &str) -> Result<Imported, String> {
     let only = |e: String| {
         format!("{e} (the import worker could not start: {why}; without it, scorch reads only folded stacks)")
@@ -346,8 +346,9 @@ async fn read_here(source: Source, why: &str) -> Result<Imported, String> {
         Source::Link(payload) => scorch_core::export::links::decode(&payload)
             .map_err(|e| e.to_string())
             .and_then(|text| here::import_folded(&text).map_err(only)),
-        Source::Recording(..) | Source::Url(_) | Source::Demo(_) => Err(format!(
-            "the import worker could not start ({why}): files, URLs and recordings are read there"
+        Source::Url(url) | Source::Demo(url) => here::fetch_folded(&url).await.map_err(only),
+        Source::Recording(..) => Err(format!(
+            "the import worker could not start ({why}): a recording and its binaries are read there"
         )),
     }
 }
