@@ -23,10 +23,6 @@ impl Actions {
     pub fn start_load(&self, what: String) -> u64 {
         // A load still under way stops here: its worker is terminated and its answer would be stale anyway.
         load::cancel();
-        // So does the view engine holding the open profile: while the new one loads, its memory would add to
-        // the load's (a profile's copy and a worker's heap); a view asked meanwhile, or after the load failed,
-        // sends the profile (still open on the page) to a new one.
-        crate::worker::build::release();
         self.load.progress.set(None);
         self.load.busy.set(Some(format!("Loading {what}…")));
         let seq = self.load.seq.get_untracked() + 1;
