@@ -13,20 +13,30 @@ use wasm_bindgen_futures::JsFuture;
 /// Slice size when reading a `File`: the whole file is never held in memory at once.
 pub(crate) const SLICE: u32 = 4 * 1024 * 1024;
 
-/// Folded stacks in memory, read on the page: a link's profile (`p=`, `pb=`) small enough not to need a worker.
-pub fn import_folded(bytes: &[u8]) -> Result<Imported, String> {
-    let mut parser = FoldedParser::new(&FoldedOptions::default());
-    parser.feed(bytes).map_err(|e| e.to_string())?;
+/// The folded reader, fed slices by the callers below.
+fn parser() -> FoldedParser {
+    FoldedParser::new(&FoldedOptions::default())
+}
+
+/// The profile `parser` read from `bytes` bytes.
+fn finish(parser: FoldedParser, bytes: u64) -> Result<Imported, String> {
     Ok(Imported {
         profile: parser.finish().map_err(|e| e.to_string())?,
         gzip: false,
-        bytes: bytes.len() as u64,
+        bytes,
     })
+}
+
+/// Folded stacks in memory, read on the page: a link's profile (`p=`, `pb=`) small enough not to need a worker.
+pub fn import_folded(bytes: &[u8]) -> Result<Imported, String> {
+    let mut p = parser();
+    p.feed(bytes).map_err(|e| e.to_string())?;
+    finish(p, bytes.len() as u64)
 }
 
 /// A file read on the page as folded stacks, in slices (the whole file is never held in memory at once).
 pub(super) async fn read_file_folded(file: web_sys::File) -> Result<Imported, String> {
-    let mut parser = FoldedParser::new(&FoldedOptions::default());
+    let mut parser = parser();
     let size = file.size();
     let (mut off, mut bytes) = (0.0, 0u64);
     while off < size {
@@ -38,11 +48,7 @@ pub(super) async fn read_file_folded(file: web_sys::File) -> Result<Imported, St
         parser.feed(&slice).map_err(|e| e.to_string())?;
         off = end;
     }
-    Ok(Imported {
-        profile: parser.finish().map_err(|e| e.to_string())?,
-        gzip: false,
-        bytes,
-    })
+    finish(parser, bytes)
 }
 
 /// A URL's body, fetched whole on the page and read as folded stacks a slice at a time (a slice in wasm memory
@@ -54,7 +60,7 @@ pub(super) async fn fetch_folded(url: &str) -> Result<Imported, String> {
         .await
         .map_err(js_err)?;
     let body = Uint8Array::new(&buf);
-    let mut parser = FoldedParser::new(&FoldedOptions::default());
+    let mut parser = parser();
     let size = body.length();
     let mut off = 0;
     while off < size {
@@ -64,11 +70,7 @@ pub(super) async fn fetch_folded(url: &str) -> Result<Imported, String> {
             .map_err(|e| e.to_string())?;
         off = end;
     }
-    Ok(Imported {
-        profile: parser.finish().map_err(|e| e.to_string())?,
-        gzip: false,
-        bytes: u64::from(size),
-    })
+    finish(parser, u64::from(size))
 }
 
 #[cfg(test)]

@@ -50,13 +50,6 @@ thread_local! {
     static ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// A whole input in memory, parsed at once (a link's profile).
-fn import_whole(bytes: &[u8]) -> Result<scorch_core::Imported, String> {
-    let mut loader = Loader::new(ImportOptions::default());
-    loader.feed(bytes).map_err(|e| e.to_string())?;
-    loader.finish().map_err(|e| e.to_string())
-}
-
 /// Two samples of perf script, as `perf script` prints them (the first profile is most often one).
 const TINY_PERF: &[u8] = b"app 1/1 [000] 1.000000: 1 cpu-clock:ppp: \n\
 \t    1000 main+0x1 (/bin/app)\n\
@@ -189,7 +182,9 @@ async fn open_profile(open: Open, data: &JsValue) {
         },
         (None, Some(link)) => scorch_core::export::links::decode(link)
             .map_err(|e| e.to_string())
-            .and_then(|bytes| import_whole(&bytes)),
+            .and_then(|bytes| {
+                scorch_core::import_bytes(&bytes, ImportOptions::default()).map_err(|e| e.to_string())
+            }),
         (None, None) => match Reflect::get(data, &"file".into())
             .ok()
             .and_then(|f| f.dyn_into::<web_sys::Blob>().ok())
