@@ -1,12 +1,14 @@
 // Starts scorch. A file of its own (not an inline script) so that the page can forbid inline scripts in its
 // Content-Security-Policy; Trunk is told not to inject its inline loader (Trunk.toml: inject_scripts = false).
 //
-// scorch is two wasm binaries: the page's (compiled here) and the engine's, which every worker runs — compiled
-// once, by the first import worker (www/wasm.js), and shared with the others (`window.scorchBoot.module`,
-// posted to each worker: crates/app/src/worker/page.rs). That worker starts now, so it boots while the page does
+// scorch is two wasm binaries: the page's and the engine's, which every worker runs. Both are compiled once, by
+// the first import worker (www/wasm.js; the page's here only when it cannot), and the engine's is shared with
+// the other workers (`window.scorchBoot.module`, posted to each: crates/app/src/worker/page.rs). That worker
+// starts now, so it boots while the page does
 // (`window.scorchBoot.earlyWorker`, with `earlyReady` once it said so and `earlyFailed` if it could not start:
-// the app listens to it only once its own wasm runs): the page's first load (a file, a URL, a host's or the
-// demo) takes it. When the link names a profile
+// the app listens to it only once its own wasm runs): the page's first load from a file, a URL or a host takes
+// it (the demo starts a worker of its own, leaving it for the user's own first file). When the link names a
+// profile
 // (`#url=`, `#base=`) that worker fetches it at once (it parses once the module arrives; www/worker.js) and the
 // app's request for the same URL reads that response (crates/app/src/worker/side.rs, `read_url`).
 // `scorchBoot` is the product's hand-over to the app, not a test hook.
@@ -38,9 +40,9 @@ const linked = linkedProfile();
 
 // Loaded beside the wasm, not before this file runs, so the worker above starts first.
 const glue = import('../scorch-app.js');
-// Both wasm binaries are compiled by that worker (www/wasm.js), the page's first: it says so at once
-// (`Compiling`), posts the page's module when it is ready (`PageModule`), then the engine's (`Module`, kept here
-// for the workers the page starts later: crates/app/src/worker/page.rs), and runs the engine itself. Off this
+// Both wasm binaries are compiled by that worker (www/wasm.js), at once: it says so (`Compiling`), posts the
+// page's module when it is ready (`PageModule`) and the engine's (`Module`, kept here for the workers the page
+// starts later: crates/app/src/worker/page.rs), and runs the engine itself. Off this
 // thread, where the inflate and the compile's decoding would be one task of 70–90 ms. This page compiles its
 // own only when there is no worker, the worker fails, it has not said it is compiling within `SILENT_MS` (a
 // worker whose script never arrives: not every browser reports that as an error), or it has not sent the module
@@ -87,7 +89,6 @@ if (!module) {
   const { compileWasm } = await import('./wasm.js');
   module = await compileWasm('scorch-app');
 }
-
 if (early) boot.earlyWorker = early;
 window.scorchBoot = boot;
 const { default: init } = await glue;

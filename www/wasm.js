@@ -1,11 +1,11 @@
-// Compiling one of scorch's two wasm binaries (`name`): the page's (`scorch-app`, by boot.js) and the engine's
-// (`scorch-engine`, by the import worker boot.js starts, www/worker.js, which posts it to the page for the
-// workers it starts later). Both start from the page's first script, and compile at once.
+// Compiling one of scorch's two wasm binaries (`name`): the page's (`scorch-app`) and the engine's
+// (`scorch-engine`), both by the import worker boot.js starts (www/worker.js, which posts them to the page), at
+// once; by boot.js itself (the page's) or by a later worker (the engine's) when that worker cannot.
 //
-// Each is also shipped gzip'd (`scorch-app_bg.wasm.gz`, Trunk.toml's post-build hook): many internal web
+// Each is also shipped gzip'd (`NAME_bg.wasm.gz`, Trunk.toml's post-build hook): many internal web
 // servers send `.wasm` uncompressed (nginx compresses only text/html unless told), and its bytes on the wire are
-// most of a small profile's time to open (docs/BENCHMARKS.md). It is inflated while it compiles. A server that
-// already decodes it
+// most of a small profile's time to open (docs/BENCHMARKS.md). It is inflated while it compiles (off the page's
+// thread, where it was one task of 86 ms with the compile's decoding). A server that already decodes it
 // (`Content-Encoding: gzip` for `.gz`) hands over the wasm itself, which is compiled as is; one without the
 // file, or a browser without DecompressionStream, gets the plain `.wasm`.
 const urls = (name) => ({

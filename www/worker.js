@@ -3,8 +3,8 @@
 // crates/app/src/worker/protocol.rs). The engine's compiled module comes as the first message (`{ module }`), so
 // it is compiled once; without one it loads the file itself. The first worker, boot.js's, is asked to compile
 // both binaries instead (`{ compile: true }`, www/wasm.js): it says `Compiling`, posts the page's module
-// (`PageModule`), then the engine's (`Module`, kept for the workers the page starts later), and starts. A file of its own so the page's CSP (script-src 'self')
-// allows it.
+// (`PageModule`) and the engine's (`Module`, kept for the workers the page starts later), and starts. A file of
+// its own so the page's CSP (script-src 'self') allows it.
 //
 // boot.js names the profile a link opens in the worker's name (`prefetch URL`): it is fetched here at once,
 // before the wasm is ready (messages from the page wait until the page's own start is done), and `read_url`

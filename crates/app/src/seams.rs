@@ -5,8 +5,8 @@
 //! Nothing is installed in the product build (`scripts/serve.sh`): each call is then a no-op (one thread-local
 //! read and a call of an empty default method) and each question has the product's answer. The `testing`
 //! module (the `testing` feature: the browser tests' and the benchmarks' build) installs its [`Hooks`] once at
-//! start, before anything else runs: `main` calls `scorch_app::install_test_hooks`, on the page and in every
-//! worker (the same wasm).
+//! start, before anything else runs: both binaries' `main` call `scorch_app::install_test_hooks`, the page's
+//! (`main.rs`) and the engine's in every worker (`engine.rs`).
 //!
 //! A few hooks need the upper layers' values (the app's actions, a pane, a chart's signals, the import
 //! request): a seam cannot name those types without depending upward, so they pass here type-erased

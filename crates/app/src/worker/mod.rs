@@ -1,7 +1,7 @@
 //! Importing profiles off the page's main thread.
 //!
 //! - [`protocol`]: every message between the page and `www/worker.js`, as plain types;
-//! - [`side`]: the worker side (the same wasm, started by `www/worker.js`, where `main` finds no window);
+//! - [`side`]: the worker side (the engine's wasm, `src/engine.rs`, started by `www/worker.js`);
 //! - [`page`]: the page side: one worker per load, progress, cancellation, the fallback without a worker;
 //! - [`build`] (page) and `jobs` (worker): views of a large profile (inverted tree, sandwich, function table)
 //!   built in a worker of their own, so no main-thread task runs long;

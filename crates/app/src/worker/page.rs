@@ -4,9 +4,10 @@
 //! One worker per load: `start` terminates any worker still busy (a second file never mixes with the first;
 //! its answers are also told apart by id) and `cancel` terminates it outright. A load takes the worker started
 //! ahead of it ([`Ahead`]) when there is one: the worker `boot.js` starts with the page, or a spare started once
-//! no load has run for 2 s; the demo starts a worker of its own ([`Source::Demo`]). The page's wasm has no importers (they are the engine's): when a worker cannot
-//! start (a one-file HTML export opened from disk, an old server without `www/worker.js`, a browser that refuses
-//! module workers) only folded stacks are read on the page — what links and one-file exports carry (`here.rs`).
+//! no load has run for 2 s; the demo starts a worker of its own ([`Source::Demo`]). The page's wasm has no
+//! importers (they are the engine's): when a worker cannot start (a one-file HTML export opened from disk, an
+//! old server without `www/worker.js`, a browser that refuses module workers) only folded stacks are read on
+//! the page — what links and one-file exports carry (`here.rs`).
 //!
 //! A worker that answered is not ended: it keeps the profile it read (under the key it was given,
 //! [`Open::key`]) and is kept here ([`take_kept`]) until the page shows the profile and `build::opened` makes it
@@ -607,8 +608,8 @@ pub(super) fn start_worker() -> Result<web_sys::Worker, String> {
 }
 
 /// What `www/boot.js` hands the app (`window.scorchBoot`): the engine's compiled wasm `module`, shared with
-/// every worker (`engine`: a promise of it, settled once there is one or will be none), and the `earlyWorker` it started (for a link that names a profile, fetching it), with what that
-/// worker has said so far (`earlyReady`, `earlyFailed`). Part of the product (not a test hook).
+/// every worker (`engine`: a promise of it, settled once there is one or will be none), and the `earlyWorker`
+/// it started (for a link that names a profile, fetching it), with what that worker has said so far (`earlyReady`, `earlyFailed`). Part of the product (not a test hook).
 fn boot() -> Option<JsValue> {
     let w = web_sys::window()?;
     Reflect::get(&w, &"scorchBoot".into())

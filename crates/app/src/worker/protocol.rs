@@ -208,7 +208,8 @@ impl Default for GraphJob {
 
 impl FromWorker {
     /// A worker's message, its `payload` (when it has one) set aside by the caller: the one place answers are
-    /// decoded. [`FromWorker::Module`]'s and [`FromWorker::PageModule`]'s `module` is never read (the same message goes to boot.js's listener).
+    /// decoded. [`FromWorker::Module`]'s and [`FromWorker::PageModule`]'s `module` is never read (the same
+    /// message goes to boot.js's listener).
     pub fn decode(data: &wasm_bindgen::JsValue) -> Result<FromWorker, String> {
         let kind = js_sys::Reflect::get(data, &"type".into())
             .ok()
@@ -227,7 +228,7 @@ impl FromWorker {
 #[serde(tag = "type")]
 pub enum FromWorker {
     /// The worker's wasm is running. Requests sent before it are kept (`www/worker.js`) and taken then; a
-    /// worker that fails before it is ready means the page reads the profile itself.
+    /// worker that fails before it is ready means the page reads the profile itself (folded stacks only).
     Ready,
     /// `boot.js`'s first worker is compiling the two wasm binaries (`www/worker.js`): boot.js's alone, but a
     /// load may hear it. Nothing to do.

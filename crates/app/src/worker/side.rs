@@ -1,5 +1,5 @@
-//! The import worker: the same wasm as the page, started by `www/worker.js` in a dedicated worker, where
-//! `main` finds no window and calls [`run`]. It reads a file in slices (or a URL as a stream), feeds the core's
+//! The import worker: the engine's wasm (`src/engine.rs`, whose `main` calls [`run`]), started by
+//! `www/worker.js` in a dedicated worker. It reads a file in slices (or a URL as a stream), feeds the core's
 //! streaming [`Loader`], reports progress, and sends back the parsed profile as one transferred buffer; or it
 //! builds views of a profile the page sends (`jobs.rs`). Protocol: `protocol.rs`.
 
