@@ -259,14 +259,34 @@ fn wire_round_trip() {
         let cols = scorch_core::model::wire::take_columns(&mut rest);
         let mut joined =
             scorch_core::model::wire::decode(&scorch_core::model::wire::encode(&rest).unwrap()).unwrap();
+        // The same, made from a profile that keeps its columns (the page's profile sent to the view engine).
+        assert_eq!(scorch_core::model::wire::columns_of(&imported), cols);
+        assert_eq!(
+            scorch_core::model::wire::encode_rest(&imported).unwrap(),
+            scorch_core::model::wire::encode(&rest).unwrap()
+        );
         let mut short = cols.clone();
         short.u64s[0].push(1);
+        assert!(scorch_core::model::wire::put_columns(&mut joined.clone(), short).is_err());
+        let mut bad_kind = cols.clone();
+        if let Some(k) = bad_kind.u32s[4].first_mut() {
+            *k = 9;
+            assert!(scorch_core::model::wire::put_columns(&mut joined.clone(), bad_kind).is_err());
+        }
+        let mut short = cols.clone();
+        short.u32s[3].push(0);
         assert!(scorch_core::model::wire::put_columns(&mut joined.clone(), short).is_err());
         scorch_core::model::wire::put_columns(&mut joined, cols).unwrap();
         joined.profile.validate().unwrap();
         assert_eq!(joined.profile.samples.stack, imported.profile.samples.stack);
         assert_eq!(joined.profile.stacks.parent, imported.profile.stacks.parent);
         let view = scorch_core::ViewOptions::default_for(&imported.profile);
+        assert_eq!(
+            scorch_core::export::folded_entries(&joined.profile, &view),
+            scorch_core::export::folded_entries(&imported.profile, &view),
+            "{}",
+            path.display()
+        );
         assert_eq!(
             scorch_core::export::folded_entries(&back.profile, &view),
             scorch_core::export::folded_entries(&imported.profile, &view),

@@ -42,46 +42,38 @@ pub(crate) fn profile_payload(
     bytes.map(|_| msg)
 }
 
-/// [`profile_payload`] of a copy of `imported`, made in several tasks: the copy, the encoded rest, and each big
-/// column as a typed array. A profile of a million stack rows sent to the view engine in one task was 100 ms
-/// of the page's main thread (the hostile `wide` shape, whose import worker was too large to keep as its engine).
+/// [`profile_payload`] of `imported`, which keeps its columns, made in several tasks: the encoded rest, then each
+/// big column as a typed array (nothing is copied whole first). A profile of a million stack rows sent to the
+/// view engine in one task was 100 ms of the page's main thread (the hostile `wide` shape, whose import worker
+/// was too large to keep as its engine), and a million distinct frames encoded with the rest 60–70 ms (the
+/// hostile `deep-distinct`).
 pub(crate) async fn payload_in_steps(
     imported: &scorch_core::Imported,
     transfer: &Array,
 ) -> Result<js_sys::Object, String> {
     use scorch_core::model::wire;
     yield_now().await;
-    let mut copy = scorch_core::Imported {
-        profile: imported.profile.clone(),
-        gzip: imported.gzip,
-        bytes: imported.bytes,
-    };
-    yield_now().await;
-    let pc = wire::take_columns(&mut copy);
-    let bytes = wire::encode(&copy).map_err(|e| e.to_string())?;
-    drop(copy);
+    let bytes = wire::encode_rest(imported).map_err(|e| e.to_string())?;
     let msg = js_sys::Object::new();
     let buf = Uint8Array::from(bytes.as_slice()).buffer();
     drop(bytes);
     transfer.push(&buf);
     let _ = Reflect::set(&msg, &"buffer".into(), &buf);
     let a = Array::new();
-    for c in pc.u32s {
+    for i in 0..wire::U32_COLUMNS {
         yield_now().await;
-        let arr = js_sys::Uint32Array::from(c.as_slice());
+        let c = wire::u32_column(imported, i);
+        let arr = js_sys::Uint32Array::from(&c[..]);
         transfer.push(&arr.buffer());
         a.push(&arr);
     }
     let _ = Reflect::set(&msg, &"profile_u32".into(), &a);
-    let a = Array::new();
-    for c in pc.u64s {
-        yield_now().await;
-        let arr = js_sys::BigUint64Array::new_with_length(c.len() as u32);
-        arr.copy_from(&c);
-        transfer.push(&arr.buffer());
-        a.push(&arr);
-    }
-    let _ = Reflect::set(&msg, &"profile_u64".into(), &a);
+    yield_now().await;
+    let w = &imported.profile.samples.weight;
+    let arr = js_sys::BigUint64Array::new_with_length(w.len() as u32);
+    arr.copy_from(w);
+    transfer.push(&arr.buffer());
+    let _ = Reflect::set(&msg, &"profile_u64".into(), &Array::of1(&arr));
     Ok(msg)
 }
 

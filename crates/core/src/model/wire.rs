@@ -7,7 +7,7 @@
 //! input. Both ends are the same build of scorch; the version byte guards against a stale cached worker.
 //! Decoding never panics: a bad buffer is an error.
 
-use super::{FrameId, Imported, StackId};
+use super::{FrameId, FrameKind, Imported, StackId, StrId};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -48,7 +48,7 @@ pub struct TreeColumns {
 }
 
 /// Bumped whenever the model's shape changes.
-const VERSION: u8 = 6;
+const VERSION: u8 = 7;
 
 /// Why a buffer could not be made or read.
 #[derive(Debug, thiserror::Error)]
@@ -86,25 +86,98 @@ pub fn decode(bytes: &[u8]) -> Result<Imported, WireError> {
     Ok(open(bytes, VERSION)?)
 }
 
-/// Takes the profile's largest columns out of `imported` (`[stack parent, stack frame, sample stack]` and
-/// `[sample weight]`), so they can travel as typed arrays and the encoded rest stays small and quick to decode.
+/// Takes the profile's largest columns out of `imported`, so they can travel as typed arrays and the encoded
+/// rest stays small and quick to make and decode: `[stack parent, stack frame, sample stack, frame name, frame
+/// kind, string ends]` and `[sample weight]`. The frames and strings are columns too: a million distinct frames
+/// encoded one varint at a time were 60–70 ms of one task on the page (issue 39, the hostile `deep-distinct`).
 pub fn take_columns(imported: &mut Imported) -> TreeColumns {
     let p = &mut imported.profile;
     let frames = std::mem::take(&mut p.stacks.frame);
     let stacks = std::mem::take(&mut p.samples.stack);
+    let names = std::mem::take(&mut p.frames.name);
+    let kinds = std::mem::take(&mut p.frames.kind);
     TreeColumns {
         u32s: vec![
             std::mem::take(&mut p.stacks.parent),
             frames.into_iter().map(|f| f.0).collect(),
             stacks.into_iter().map(|s| s.0).collect(),
+            names.into_iter().map(|s| s.0).collect(),
+            kinds.into_iter().map(|k| k as u32).collect(),
+            std::mem::take(&mut p.strings.ends),
         ],
         u64s: vec![std::mem::take(&mut p.samples.weight)],
     }
 }
 
-/// Puts back what [`take_columns`] took; an error when the columns do not fit the rest of the profile.
+/// How many `u32` columns [`take_columns`] takes.
+pub const U32_COLUMNS: usize = 6;
+
+/// What [`take_columns`] takes, copied out of a profile that keeps them (one pass over each column).
+pub fn columns_of(imported: &Imported) -> TreeColumns {
+    TreeColumns {
+        u32s: (0..U32_COLUMNS)
+            .map(|i| u32_column(imported, i).into_owned())
+            .collect(),
+        u64s: vec![imported.profile.samples.weight.clone()],
+    }
+}
+
+/// The `i`th `u32` column of [`take_columns`] in a profile that keeps it: borrowed where it is stored as `u32`s,
+/// else copied (empty past the last).
+pub fn u32_column(imported: &Imported, i: usize) -> std::borrow::Cow<'_, [u32]> {
+    use std::borrow::Cow;
+    let p = &imported.profile;
+    match i {
+        0 => Cow::Borrowed(&p.stacks.parent),
+        1 => p.stacks.frame.iter().map(|f| f.0).collect(),
+        2 => p.samples.stack.iter().map(|s| s.0).collect(),
+        3 => p.frames.name.iter().map(|s| s.0).collect(),
+        4 => p.frames.kind.iter().map(|&k| k as u32).collect(),
+        5 => Cow::Borrowed(&p.strings.ends),
+        _ => Cow::Borrowed(&[]),
+    }
+}
+
+/// [`encode`] of `imported` without what [`take_columns`] takes, made without copying those columns: what travels
+/// beside [`columns_of`].
+pub fn encode_rest(imported: &Imported) -> Result<Vec<u8>, WireError> {
+    let p = &imported.profile;
+    let s = &p.samples;
+    let rest = Imported {
+        profile: super::Profile {
+            strings: super::Strings {
+                buf: p.strings.buf.clone(),
+                ends: Vec::new(),
+            },
+            frames: Default::default(),
+            stacks: Default::default(),
+            samples: super::SampleTable {
+                stack: Vec::new(),
+                weight: Vec::new(),
+                time_ns: s.time_ns.clone(),
+                thread: s.thread.clone(),
+                event: s.event.clone(),
+                cpu: s.cpu.clone(),
+                labels: s.labels.clone(),
+            },
+            threads: p.threads.clone(),
+            events: p.events.clone(),
+            label_sets: p.label_sets.clone(),
+            meta: p.meta.clone(),
+            sites: p.sites.clone(),
+            total: p.total,
+        },
+        gzip: imported.gzip,
+        bytes: imported.bytes,
+    };
+    encode(&rest)
+}
+
+/// Puts back what [`take_columns`] took; an error when the columns do not fit the rest of the profile (or each
+/// other: as many frame kinds as names, each a kind).
 pub fn put_columns(imported: &mut Imported, c: TreeColumns) -> Result<(), WireError> {
-    let [parent, frame, stack]: [Vec<u32>; 3] = c.u32s.try_into().map_err(|_| WireError::Columns)?;
+    let [parent, frame, stack, names, kinds, ends]: [Vec<u32>; 6] =
+        c.u32s.try_into().map_err(|_| WireError::Columns)?;
     let [weight]: [Vec<u64>; 1] = c.u64s.try_into().map_err(|_| WireError::Columns)?;
     let p = &mut imported.profile;
     let n = stack.len();
@@ -116,12 +189,30 @@ pub fn put_columns(imported: &mut Imported, c: TreeColumns) -> Result<(), WireEr
         s.cpu.as_ref().map(Vec::len),
         s.labels.as_ref().map(Vec::len),
     ];
-    if parent.len() != frame.len() || weight.len() != n || other.iter().flatten().any(|&l| l != n) {
+    if parent.len() != frame.len()
+        || weight.len() != n
+        || names.len() != kinds.len()
+        || other.iter().flatten().any(|&l| l != n)
+    {
         return Err(WireError::Columns);
     }
+    let kinds = kinds
+        .into_iter()
+        .map(|k| match k {
+            0 => Ok(FrameKind::User),
+            1 => Ok(FrameKind::Kernel),
+            2 => Ok(FrameKind::Jit),
+            3 => Ok(FrameKind::Inline),
+            4 => Ok(FrameKind::Process),
+            _ => Err(WireError::Columns),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     p.stacks.parent = parent;
     p.stacks.frame = frame.into_iter().map(FrameId).collect();
     p.samples.stack = stack.into_iter().map(StackId).collect();
     p.samples.weight = weight;
+    p.frames.name = names.into_iter().map(StrId).collect();
+    p.frames.kind = kinds;
+    p.strings.ends = ends;
     Ok(())
 }
