@@ -114,6 +114,14 @@ const INSTRUMENT = `(() => {
     if (e.name === 'bench:booted' && B.booted === undefined) B.booted = e.startTime;
   } }).observe({ type: 'mark', buffered: true });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!(e.startTime < (B.origin || 0))) B.long.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+  // What ran in each frame of over 50 ms (Chromium's long animation frames): the scripts by invoker, to tell the
+  // page's own work from the rest (a worker's message, a timer, a frame's layout).
+  B.loaf = [];
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!(e.startTime < (B.origin || 0)) && B.loaf.length < 50) B.loaf.push({
+      start: Math.round(e.startTime), ms: Math.round(e.duration), blocking: Math.round(e.blockingDuration), render: Math.round(e.startTime + e.duration - e.renderStart),
+      scripts: e.scripts.map((x) => [x.invoker, x.sourceFunctionName, Math.round(x.duration), Math.round(x.forcedStyleAndLayoutDuration)]) }); }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch { /* not in this browser */ }
   // The page says when it has settled (a draw after import, then 1 s without any) or shows an error, through a
   // binding: the bench reads the page only then. Reading it during the load (page.evaluate) made Playwright
   // evaluate its injected script in the page at its first read, a main-thread task of 22-65 ms in the middle of
@@ -219,6 +227,7 @@ async function run(app, base, file) {
           drawTasks: s.tasks,
           bootTaskMs: boot ? boot[1] : 0, longestMs: load.reduce((m, [, d]) => Math.max(m, d), 0),
           over50: load.filter(([, d]) => d > 50).length, longTasks: during.map(([t, d]) => [Math.round(t), Math.round(d)]),
+          longFrames: (s.loaf || []).filter((f) => f.start <= s.lastDrawTaskEnd && f.blocking > 0),
         });
         break;
       }

@@ -78,12 +78,15 @@ function compiledByWorker() {
 }
 // While the worker compiles, the page's thread is idle: the flame graph's label font is made ready here (the
 // first `measureText` of a page loads the font, a few ms of the first picture's frame otherwise). The font is
-// the one of crates/app/src/render/draw.rs (`FONT`).
-try {
-  const ctx = document.createElement('canvas').getContext('2d');
-  ctx.font = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
-  ctx.measureText('scorch');
-} catch { /* only a warm-up */ }
+// the one of crates/app/src/render/draw.rs (`FONT`). A task of its own: with this file's evaluation (which
+// starts the worker, 1–12 ms) it was one task of 10–41 ms, and of 50 ms on a busy machine (5–16 ms of it this).
+setTimeout(() => {
+  try {
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
+    ctx.measureText('scorch');
+  } catch { /* only a warm-up */ }
+}, 0);
 let module = await compiledByWorker();
 if (!module) {
   const { compileWasm } = await import('./wasm.js');

@@ -38,8 +38,13 @@ pub fn App() -> impl IntoView {
     leptos::task::spawn_local(async move {
         // The load first, in the next task (the worker `www/boot.js` started reads the profile meanwhile).
         crate::worker::yield_now().await;
+        let read = move || a.open_from_fragment(true);
+        match &owner {
+            Some(o) => o.with(read),
+            None => read(),
+        }
+        crate::worker::yield_now().await;
         let wire = move || {
-            a.open_from_fragment(true);
             a.sync_fragment();
             // A link pasted into an open tab changes only the fragment.
             let _ = window_event_listener(leptos::ev::hashchange, move |_| a.open_from_fragment(false));

@@ -369,6 +369,10 @@ impl Actions {
         name: &str,
         source: load::Source,
     ) -> Result<Arc<Loaded>, LoadError> {
+        // A task of its own: what started the load (the page's start reading the address, a drop's handler)
+        // ends first. The first load's code is compiled by V8 as it first runs, on the page's thread: with the
+        // start's reading of the address it was one task of 50–70 ms while the worker parsed (2 cores).
+        crate::worker::yield_now().await;
         let l = self.load;
         let order = self.view.order.get_untracked();
         let done = load::load(source, order, move |p| {
