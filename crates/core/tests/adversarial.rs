@@ -260,7 +260,10 @@ fn wire_round_trip() {
         let mut joined =
             scorch_core::model::wire::decode(&scorch_core::model::wire::encode(&rest).unwrap()).unwrap();
         // The same, made from a profile that keeps its columns (the page's profile sent to the view engine).
-        assert_eq!(scorch_core::model::wire::columns_of(&imported), cols);
+        let copied: Vec<Vec<u32>> = (0..scorch_core::model::wire::U32_COLUMNS)
+            .map(|i| scorch_core::model::wire::u32_column(&imported, i).into_owned())
+            .collect();
+        assert_eq!(copied, cols.u32s);
         assert_eq!(
             scorch_core::model::wire::encode_rest(&imported).unwrap(),
             scorch_core::model::wire::encode(&rest).unwrap()

@@ -50,11 +50,7 @@ fn cached(loaded: &Arc<crate::render::Loaded>, key: &scorch_core::ViewOptions) -
     })
 }
 
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
+use crate::worker::now;
 
 /// Keeps a built chart (`None` without timestamps) as the cached one.
 fn keep(

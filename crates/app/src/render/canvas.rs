@@ -114,11 +114,7 @@ thread_local! {
     static LAST_PAINT: Cell<(f64, f64)> = const { Cell::new((f64::NEG_INFINITY, f64::NEG_INFINITY)) };
 }
 
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
+use crate::worker::now;
 
 impl Default for Redraw {
     fn default() -> Redraw {

@@ -119,11 +119,7 @@ struct Label {
     alpha: f64,
 }
 
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
+use crate::worker::now;
 
 /// Sizes the canvas and draws the chart.
 pub fn paint(canvas: &HtmlCanvasElement, d: &ChartData, g: &ChartGeom, look: &ChartLook) {

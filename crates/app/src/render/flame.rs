@@ -33,11 +33,7 @@ pub fn mark_next_paint() {
     RENDER_MARK_PENDING.with(|p| p.set(true));
 }
 
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
+use crate::worker::now;
 
 /// `bench:paint` after every paint; only the latest is kept, so a long session does not grow the timing buffer.
 fn mark_paint() {

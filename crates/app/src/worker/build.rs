@@ -664,7 +664,7 @@ async fn chart(payload: &JsValue, frames: usize) -> Result<Option<scorch_core::v
 /// A graph from its columns (`graph::put`), taken in short tasks (the names decoded in one, the columns copied by
 /// `copier`); an error when they do not fit together.
 async fn take_graph(payload: &JsValue, copier: &mut Copier) -> Result<super::graph::GraphView, String> {
-    let now = super::graph::now;
+    let now = super::now;
     let t0 = now();
     let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
     let bytes = Uint8Array::new(&get("graph")).to_vec();

@@ -41,20 +41,7 @@ pub struct GraphView {
     pub layout_ms: f64,
 }
 
-/// Native builds (the app's unit tests): no clock.
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) fn now() -> f64 {
-    0.0
-}
-
-/// `performance.now()` of the page or the worker this runs in (0 where there is none).
-#[cfg(target_arch = "wasm32")]
-pub(super) fn now() -> f64 {
-    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
-        .ok()
-        .and_then(|p| wasm_bindgen::JsCast::dyn_into::<web_sys::Performance>(p).ok())
-        .map_or(0.0, |p| p.now())
-}
+use super::now;
 
 /// The graph of `view` of `p` for `job`, laid out. An error only for a focus that is no regular expression.
 pub fn compute(p: &Profile, view: &ViewOptions, job: &GraphJob) -> Result<GraphView, String> {

@@ -16,6 +16,7 @@
 mod binaries;
 mod blob;
 pub mod build;
+mod clock;
 mod copier;
 pub mod graph;
 mod here;
@@ -30,6 +31,7 @@ mod slices;
 mod views;
 mod yielding;
 
+pub use clock::now;
 pub use here::import_folded;
 pub use payload::Flame;
 pub use side::run;

@@ -483,9 +483,4 @@ async fn throttle(open: &Open, slices: u32) {
     }
 }
 
-fn now() -> f64 {
-    Reflect::get(&js_sys::global(), &"performance".into())
-        .ok()
-        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
-        .map_or(0.0, |p| p.now())
-}
+use super::now;

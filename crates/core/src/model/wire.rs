@@ -112,16 +112,6 @@ pub fn take_columns(imported: &mut Imported) -> TreeColumns {
 /// How many `u32` columns [`take_columns`] takes.
 pub const U32_COLUMNS: usize = 6;
 
-/// What [`take_columns`] takes, copied out of a profile that keeps them (one pass over each column).
-pub fn columns_of(imported: &Imported) -> TreeColumns {
-    TreeColumns {
-        u32s: (0..U32_COLUMNS)
-            .map(|i| u32_column(imported, i).into_owned())
-            .collect(),
-        u64s: vec![imported.profile.samples.weight.clone()],
-    }
-}
-
 /// The `i`th `u32` column of [`take_columns`] in a profile that keeps it: borrowed where it is stored as `u32`s,
 /// else copied (empty past the last).
 pub fn u32_column(imported: &Imported, i: usize) -> std::borrow::Cow<'_, [u32]> {
@@ -139,7 +129,7 @@ pub fn u32_column(imported: &Imported, i: usize) -> std::borrow::Cow<'_, [u32]> 
 }
 
 /// [`encode`] of `imported` without what [`take_columns`] takes, made without copying those columns: what travels
-/// beside [`columns_of`].
+/// beside them ([`u32_column`], and the sample weights).
 pub fn encode_rest(imported: &Imported) -> Result<Vec<u8>, WireError> {
     let p = &imported.profile;
     let s = &p.samples;
