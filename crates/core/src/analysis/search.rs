@@ -2,8 +2,8 @@
 //! (flamegraph.pl's "Matched"), which counts a sample once however many matching frames its stack has, so it
 //! never exceeds the shown total.
 
-use crate::model::{FrameId, FrameKind, Profile};
-use crate::view::{CallTree, ROOT_FRAME};
+use crate::model::{FrameId, FrameKind, Profile, EMPTY_STACK, NO_PARENT};
+use crate::view::{CallTree, ViewOptions, ROOT_FRAME};
 
 /// What the search box holds: plain text (a substring) or a regular expression, with or without case.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -160,6 +160,54 @@ pub fn matched_weights(tree: &CallTree, frame_mask: &[bool]) -> (u64, u64) {
     (sum, own)
 }
 
+/// [`matched_weights`] of the call tree of `p` under `v` (its inverted tree's when `inverted`), from the
+/// profile's stack table and samples instead of a tree: what a cut tree (`crate::view::cut`), which lacks the
+/// nodes under its stand-ins, cannot say. A sample counts once in the first figure when its path has a match,
+/// and in the second when its leaf frame matches (its root frame, in the inverted tree). O(stacks + samples).
+pub fn matched_in_profile(p: &Profile, v: &ViewOptions, frame_mask: &[bool], inverted: bool) -> (u64, u64) {
+    let hit = |s: usize| {
+        p.stacks
+            .frame
+            .get(s)
+            .is_some_and(|f| frame_mask.get(f.idx()).copied().unwrap_or(false))
+    };
+    // Per stack: a match on its path; whether the frame that holds its self weight (leaf, or root) matches.
+    let n = p.stacks.len();
+    let mut path = vec![false; n];
+    let mut own = vec![false; n];
+    for s in 0..n {
+        let up = p.stacks.parent.get(s).copied().unwrap_or(NO_PARENT);
+        let (above, root) = if up == NO_PARENT {
+            (false, hit(s))
+        } else {
+            let u = up as usize;
+            (
+                path.get(u).copied().unwrap_or(false),
+                own.get(u).copied().unwrap_or(false),
+            )
+        };
+        let m = hit(s);
+        if let Some(x) = path.get_mut(s) {
+            *x = above || m;
+        }
+        if let Some(x) = own.get_mut(s) {
+            *x = if inverted { root } else { m };
+        }
+    }
+    let (mut sum, mut mine) = (0u64, 0u64);
+    for i in 0..p.samples.len() {
+        let Some(w) = v.weigh(p, i) else { continue };
+        let s = p.samples.stack.get(i).copied().unwrap_or(EMPTY_STACK);
+        if path.get(s.idx()).copied().unwrap_or(false) {
+            sum = sum.saturating_add(w);
+        }
+        if own.get(s.idx()).copied().unwrap_or(false) {
+            mine = mine.saturating_add(w);
+        }
+    }
+    (sum, mine)
+}
+
 #[cfg(test)]
 mod tests {
     use super::contains_ignore_ascii_case;
@@ -204,5 +252,29 @@ mod tests {
         assert_eq!(of("b"), (9, 7));
         assert_eq!(matched_total(&t, &Matcher::Exact("b".into()).frame_mask(&p)), 9);
         assert_eq!(of("c"), (0, 0));
+    }
+    #[test]
+    fn matched_in_profile_is_what_the_trees_say() {
+        use crate::view::calltree::Order;
+        let p = crate::import::folded::parse(b"main;a;b 3\nmain;a 2\nmain;c;a 6\nother;b 1\nb;main 4\nb 2\n")
+            .unwrap();
+        let v = ViewOptions::default_for(&p);
+        let inv = crate::analysis::sandwich::invert(&p).unwrap();
+        for q in ["a", "b", "main", "c", "zzz"] {
+            let mask = Pattern::plain(q).compile().unwrap().frame_mask(&p);
+            let plain = CallTree::build(&p, &v, Order::Alphabetical);
+            assert_eq!(
+                matched_in_profile(&p, &v, &mask, false),
+                matched_weights(&plain, &mask),
+                "{q}"
+            );
+            let inverted = CallTree::build(&inv, &ViewOptions::default_for(&inv), Order::Alphabetical);
+            let imask = Pattern::plain(q).compile().unwrap().frame_mask(&inv);
+            assert_eq!(
+                matched_in_profile(&p, &v, &mask, true),
+                matched_weights(&inverted, &imask),
+                "{q}"
+            );
+        }
     }
 }

@@ -15,8 +15,8 @@
 //! between its first and last sample. A set rate that is a multiple of 10 Hz (100, 1000, 4000 Hz) can lock step
 //! with periodic work (timer ticks, 10 ms or 1 ms loops) and then over- or under-count it; 99 or 997 Hz cannot.
 
-use crate::model::{Format, Profile, Unit, EMPTY_STACK};
-use crate::view::calltree::CallTree;
+use crate::model::{Format, Profile, Unit, EMPTY_STACK, NO_PARENT};
+use crate::view::calltree::{CallTree, ELIDED_FRAME};
 use crate::view::{ViewOptions, WeightMode, NO_ROOT};
 use rustc_hash::FxHashMap;
 
@@ -214,7 +214,15 @@ pub fn node_counts(p: &Profile, v: &ViewOptions, tree: &CallTree) -> Option<Node
     let (total, n) = node_totals(p, &cv, tree);
     // A node with weight but no samples means the tree was not built from `p` under `v` (or its samples carry
     // no counts): no intervals rather than wrong ones.
-    if tree.total.iter().zip(&total).any(|(&w, &c)| w > 0 && c == 0) {
+    // (A cut tree's stand-ins count nothing: their samples count in their parent.)
+    let elided = |i: usize| tree.frame.get(i) == Some(&ELIDED_FRAME);
+    if tree
+        .total
+        .iter()
+        .zip(&total)
+        .enumerate()
+        .any(|(i, (&w, &c))| w > 0 && c == 0 && !elided(i))
+    {
         return None;
     }
     Some(NodeCounts { total, n })
@@ -252,6 +260,19 @@ pub fn node_totals(p: &Profile, w: &ViewOptions, tree: &CallTree) -> (Vec<u64>, 
             Some(slot) if g == NO_ROOT => *slot = i as u32,
             _ => {
                 index.insert((g, origin), i);
+            }
+        }
+    }
+    // A cut tree (`view::cut`) lacks the stacks under its stand-ins: their samples count in their nearest
+    // ancestor the tree has (the stand-in's parent), so every node the tree keeps has its whole count.
+    if tree.frame.contains(&ELIDED_FRAME) {
+        for s in 0..plain.len() {
+            if plain.get(s) == Some(&u32::MAX) {
+                let up = p.stacks.parent.get(s).copied().unwrap_or(NO_PARENT);
+                let inherited = plain.get(up as usize).copied().unwrap_or(u32::MAX);
+                if let Some(x) = plain.get_mut(s) {
+                    *x = inherited;
+                }
             }
         }
     }
@@ -673,5 +694,28 @@ a 1 [000] 1.020: 9 cpu-clock:\n\t1 g (/a)\n\n";
             );
         }
         assert_eq!(difference_interval(1, 0, 1, 2), None);
+    }
+    #[test]
+    fn a_cut_trees_kept_nodes_have_their_whole_counts() {
+        use crate::view::calltree::{NodeId, Order};
+        use crate::view::cut::cut;
+        use crate::view::window::heights;
+        let mut text = String::new();
+        for i in 0..400u32 {
+            text.push_str(&format!("main;f{};g{} {}\n", i % 7, i, 1 + i % 5));
+        }
+        let p = crate::import::folded::parse(text.as_bytes()).unwrap();
+        let v = ViewOptions::default_for(&p);
+        let t = CallTree::build(&p, &v, Order::Alphabetical);
+        let (whole, n) = node_totals(&p, &v, &t);
+        let c = cut(&t, &heights(&t), NodeId::ROOT, t.total[0] / 200);
+        assert!(c.tree.frame.contains(&ELIDED_FRAME));
+        let (counts, m) = node_totals(&p, &v, &c.tree);
+        assert_eq!(m, n);
+        for i in 0..c.tree.len() {
+            if c.tree.frame[i] != ELIDED_FRAME {
+                assert_eq!(counts[i], whole[c.full[i] as usize], "node {i}");
+            }
+        }
     }
 }

@@ -35,6 +35,13 @@ pub enum Order {
 /// Sentinel frame for the root node.
 pub const ROOT_FRAME: FrameId = FrameId(u32::MAX);
 
+/// The frame of a stand-in of a cut tree (`super::cut`): one leaf for a run of consecutive siblings each lighter
+/// than the cut.
+pub const ELIDED_FRAME: FrameId = FrameId(u32::MAX - 1);
+
+/// What a stand-in is called ([`CallTree::name`]).
+pub const ELIDED_NAME: &str = "(narrower frames)";
+
 #[derive(Debug, Clone)]
 pub struct CallTree {
     pub frame: Vec<FrameId>,
@@ -44,8 +51,8 @@ pub struct CallTree {
     pub depth: Vec<u32>,
     pub self_w: Vec<u64>,
     pub total: Vec<u64>,
-    child_start: Vec<u32>,
-    child_list: Vec<NodeId>,
+    pub(super) child_start: Vec<u32>,
+    pub(super) child_list: Vec<NodeId>,
 }
 
 /// A [`CallTree`] or [`super::FlameLayout`] as plain columns of numbers (the transport's type).
@@ -366,6 +373,7 @@ impl CallTree {
     /// The stack of the profile a node stands for is not kept; tests and exports walk names instead.
     pub fn name<'p>(&self, p: &'p Profile, n: NodeId) -> &'p str {
         match self.frame.get(n.idx()) {
+            Some(&f) if f == ELIDED_FRAME => ELIDED_NAME,
             Some(&f) if f != ROOT_FRAME => p.frame_name(f),
             _ => "all",
         }

@@ -5,6 +5,7 @@
 pub mod calltree;
 pub mod chart;
 pub mod color;
+pub mod cut;
 pub mod granularity;
 pub mod layout;
 pub mod notes;
