@@ -250,13 +250,23 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((hit, data)) = node_at(&ev) else { return };
+        // A stand-in for narrower frames (a cut graph, `scorch_core::view::cut`) zooms to its parent, where the
+        // engine's finer cut draws them; it selects nothing.
+        let elided = hit.is_some_and(|n| data.is_elided(n));
+        let hit = hit.map(|n| {
+            if elided {
+                data.tree.parent(n).unwrap_or(NodeId::ROOT)
+            } else {
+                n
+            }
+        });
         match hit {
             Some(NodeId::ROOT) => pane.zoom.set(Vec::new()),
             Some(n) if n != pane.current_zoom() => pane.zoom.update(|z| z.push(n)),
             _ => {}
         }
         // A click in the main graph also selects the function (outlined everywhere, the sandwich's subject).
-        if let (Some(n), true) = (hit, is_main) {
+        if let (Some(n), true, false) = (hit, is_main, elided) {
             if n != NodeId::ROOT && data.kind_of(n) != Some(scorch_core::FrameKind::Process) {
                 actions.select(Some(data.name_of(n).to_string()));
             }
@@ -311,7 +321,12 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             "Enter" => {
                 ev.prevent_default();
                 ev.stop_propagation();
-                match cur {
+                let to = if data.is_elided(cur) {
+                    data.tree.parent(cur).unwrap_or(NodeId::ROOT)
+                } else {
+                    cur
+                };
+                match to {
                     NodeId::ROOT => pane.zoom.set(Vec::new()),
                     n if n != pane.current_zoom() => pane.zoom.update(|z| z.push(n)),
                     _ => {}

@@ -118,7 +118,8 @@ pub fn Tooltip(pane: Pane) -> impl IntoView {
         });
         let diff_rows = data.diff.as_ref().map(|x| diff_tooltip_rows(x, n));
         // The 95 % interval of the total share, from the samples behind it.
-        let interval = counts_of(&data).and_then(|c| {
+        let elided = data.elided_count(h.node);
+        let interval = counts_of(&data).filter(|_| elided.is_none()).and_then(|c| {
             let i = c.interval(n)?;
             let k = c.total.get(n).copied()?;
             Some(format!(
@@ -137,9 +138,17 @@ pub fn Tooltip(pane: Pane) -> impl IntoView {
                 scorch_core::model::units::format_percent(data.tree.total[n] as f64, w as f64)
                     + " of the whole profile"
             });
+        // A stand-in of a cut graph (`scorch_core::view::cut`): how many frames, and how to see them.
+        let name = match elided {
+            Some(k) => format!(
+                "{} narrower frames (click: zoom into their caller)",
+                scorch_core::model::units::group_thousands(k as u64)
+            ),
+            None => data.name_of(h.node).to_string(),
+        };
         Some((
             h,
-            data.name_of(h.node).to_string(),
+            name,
             kind,
             data.describe(data.tree.total[n]),
             data.describe(data.tree.self_w[n]),

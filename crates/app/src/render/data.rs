@@ -5,12 +5,13 @@ use super::color::{
     css_rgb, diff_color, frame_color, hot_cold, module_name, ColorScheme, HealthClass, Rgb, HEALTH_COLORS,
     KIND_COLORS, SELF_COLORS,
 };
+use crate::worker::protocol::Job;
 use scorch_core::analysis::compare::FactRow;
 use scorch_core::analysis::diff::{Diff, Mover, Side, Widths};
 use scorch_core::analysis::health::StackHealth;
 use scorch_core::analysis::{functions, stats};
 use scorch_core::model::units::{format_percent, format_value};
-use scorch_core::view::calltree::{CallTree, NodeId, Order, ROOT_FRAME};
+use scorch_core::view::calltree::{CallTree, NodeId, Order, ELIDED_FRAME, ROOT_FRAME};
 use scorch_core::{FrameKind, Imported, Profile, Unit, ViewOptions};
 use std::sync::Arc;
 
@@ -212,6 +213,21 @@ pub struct FlameData {
     /// Per node: the off-CPU fraction of its total (samples labelled `cpu=off`), computed on first use of the
     /// on/off-CPU scheme.
     off_cpu: std::sync::OnceLock<Vec<f64>>,
+    /// Set when the tree is cut to what can be drawn (`scorch_core::view::cut`): its stand-ins are leaves for
+    /// runs of narrower siblings, and a zoom asks the engine for a finer cut ([`FlameData::finer_for`]).
+    pub cut: Option<CutInfo>,
+}
+
+/// What a cut tree needs to be cut finer where a zoom goes.
+pub struct CutInfo {
+    /// Per node: its id in the engine's whole tree (a stand-in's: how many frames it stands for).
+    pub full: Vec<u32>,
+    /// The job that built the tree and its order: with the view, which whole tree the engine cuts.
+    pub job: Job,
+    pub order: Order,
+    /// The least total the tree keeps, and the finer cuts grafted since, by the node each was made at.
+    pub min: u64,
+    pub finer: Vec<(NodeId, u64)>,
 }
 
 /// What a differential view needs per node, on top of the tree of the merged profile.
@@ -247,6 +263,21 @@ impl DiffData {
         }
     }
 }
+
+/// Rows of a graph whose nodes reach `heights` rows below them (a cut tree's stand-ins reach below its deepest
+/// node).
+fn rows_of(t: &CallTree, heights: &[u32]) -> usize {
+    t.depth
+        .iter()
+        .zip(heights)
+        .map(|(&d, &h)| d as usize + h as usize)
+        .max()
+        .unwrap_or(0)
+        + 1
+}
+
+/// A stand-in's fill (`scorch_core::view::cut`): the grey of frames too narrow to tell apart.
+const ELIDED_RGB: Rgb = [176, 176, 176];
 
 impl FlameData {
     /// The differential view of `base` → `target`.
@@ -355,6 +386,7 @@ impl FlameData {
             diff: Some(data),
             health: Default::default(),
             off_cpu: Default::default(),
+            cut: None,
         }
     }
 
@@ -363,14 +395,120 @@ impl FlameData {
         FlameData::from_tree(loaded, view, tree)
     }
 
-    /// The flame graph of a tree built from `loaded` under `view`, with its heights (made where the tree was).
-    pub fn from_flame(loaded: Arc<Loaded>, view: ViewOptions, flame: crate::worker::Flame) -> FlameData {
-        let crate::worker::Flame { tree, heights } = flame;
-        let data = FlameData::from_tree(loaded, view, tree);
+    /// The flame graph of a tree built from `loaded` under `view` by `job` in `order`, with its heights (made where
+    /// the tree was); cut when the engine cut it.
+    pub fn from_flame(
+        loaded: Arc<Loaded>,
+        view: ViewOptions,
+        flame: crate::worker::Flame,
+        job: Job,
+        order: Order,
+    ) -> FlameData {
+        let crate::worker::Flame { tree, heights, full } = flame;
+        let mut data = FlameData::from_tree(loaded, view, tree);
+        if !full.is_empty() && full.len() == data.tree.len() {
+            data.cut = Some(CutInfo {
+                full,
+                job,
+                order,
+                min: scorch_core::view::cut::min_of(data.tree.total.first().copied().unwrap_or(0)),
+                finer: Vec::new(),
+            });
+            data.depths = rows_of(&data.tree, &heights);
+        }
         if heights.len() == data.tree.len() {
             let _ = data.heights.set(heights);
         }
         data
+    }
+
+    /// What the frames of `mask` weigh in this view: the samples whose path has one, counted once, and the self
+    /// weight of its nodes (`scorch_core::analysis::search::matched_weights`). From the profile when the tree
+    /// is cut (its stand-ins hide the nodes under them) and it is the plain or inverted tree.
+    pub fn matched_weights(&self, mask: &[bool]) -> (u64, u64) {
+        use scorch_core::analysis::search;
+        match self.cut.as_ref().map(|c| &c.job) {
+            Some(Job::Plain) => search::matched_in_profile(self.profile(), &self.view, mask, false),
+            Some(Job::Inverted) => search::matched_in_profile(self.profile(), &self.view, mask, true),
+            _ => search::matched_weights(&self.tree, mask),
+        }
+    }
+
+    /// How many frames node `n` stands for, when it is a stand-in of a cut tree.
+    pub fn elided_count(&self, n: NodeId) -> Option<u32> {
+        let c = self.cut.as_ref()?;
+        self.is_elided(n)
+            .then(|| c.full.get(n.idx()).copied().unwrap_or(0))
+    }
+
+    /// Is this graph's tree cut, and node `n` a stand-in for narrower frames?
+    pub fn is_elided(&self, n: NodeId) -> bool {
+        self.cut.is_some() && scorch_core::view::cut::is_elided(&self.tree, n)
+    }
+
+    /// The whole-tree node and the cut a zoom to `n` needs from the engine, when this tree is cut there too
+    /// coarsely to draw it (`scorch_core::view::cut::needs_finer`).
+    pub fn finer_for(&self, n: NodeId) -> Option<(u32, u64)> {
+        use scorch_core::view::cut;
+        let c = self.cut.as_ref()?;
+        if self.is_elided(n) {
+            return None;
+        }
+        // The finest cut made at `n` or above it.
+        let mut min = c.min;
+        if !c.finer.is_empty() {
+            let mut at = Some(n);
+            while let Some(a) = at {
+                if let Some(&(_, m)) = c.finer.iter().find(|(x, _)| *x == a) {
+                    min = min.min(m);
+                }
+                at = self.tree.parent(a);
+            }
+        }
+        let total = self.tree.total.get(n.idx()).copied().unwrap_or(0);
+        cut::needs_finer(min, total).then(|| (c.full.get(n.idx()).copied().unwrap_or(0), cut::min_of(total)))
+    }
+
+    /// This graph with the engine's finer cut of node `at` (made at `min`) grafted in (`Cut::graft`); `None` when
+    /// it does not fit.
+    pub fn refined(&self, at: NodeId, min: u64, part: crate::worker::Flame) -> Option<FlameData> {
+        use scorch_core::view::cut::Cut;
+        let c = self.cut.as_ref()?;
+        let mine = Cut {
+            tree: self.tree.clone(),
+            heights: self.heights().to_vec(),
+            full: c.full.clone(),
+        };
+        let part = Cut {
+            tree: part.tree,
+            heights: part.heights,
+            full: part.full,
+        };
+        let g = mine.graft(at, &part)?;
+        let mut finer = c.finer.clone();
+        finer.push((at, min));
+        let depths = rows_of(&g.tree, &g.heights);
+        let heights = std::sync::OnceLock::new();
+        let _ = heights.set(g.heights);
+        Some(FlameData {
+            loaded: self.loaded.clone(),
+            view: self.view.clone(),
+            unit: self.unit.clone(),
+            tree: g.tree,
+            depths,
+            heights,
+            zoom_x: Default::default(),
+            diff: None,
+            health: Default::default(),
+            off_cpu: Default::default(),
+            cut: Some(CutInfo {
+                full: g.full,
+                job: c.job.clone(),
+                order: c.order,
+                min: c.min,
+                finer,
+            }),
+        })
     }
 
     /// The flame graph of a tree built from `loaded` under `view`.
@@ -388,6 +526,7 @@ impl FlameData {
             diff: None,
             health: Default::default(),
             off_cpu: Default::default(),
+            cut: None,
         }
     }
 
@@ -445,7 +584,7 @@ impl FlameData {
 
     pub fn kind_of(&self, n: NodeId) -> Option<FrameKind> {
         let f = *self.tree.frame.get(n.idx())?;
-        (f != ROOT_FRAME).then(|| self.profile().frame_kind(f))
+        (f != ROOT_FRAME && f != ELIDED_FRAME).then(|| self.profile().frame_kind(f))
     }
 
     pub(crate) fn color_of(&self, n: NodeId, scheme: ColorScheme) -> Rgb {
@@ -454,6 +593,7 @@ impl FlameData {
             return *c;
         }
         let f = match self.tree.frame.get(n.idx()) {
+            Some(&f) if f == ELIDED_FRAME => return ELIDED_RGB,
             Some(&f) if f != ROOT_FRAME => f,
             _ => return [200, 200, 200],
         };

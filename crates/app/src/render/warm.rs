@@ -9,6 +9,7 @@ use super::data::{FlameData, Loaded};
 use super::draw::{self, Paint};
 use super::geometry::Geometry;
 use super::Orientation;
+use crate::worker::protocol::Job;
 use crate::worker::yield_now;
 use scorch_core::view::calltree::{NodeId, Order};
 use std::sync::Arc;
@@ -28,7 +29,13 @@ pub async fn warm_up(skip: impl Fn() -> bool) {
     let Some(flame) = done.flame else {
         return;
     };
-    let data = FlameData::from_flame(loaded.clone(), view.clone(), flame);
+    let data = FlameData::from_flame(
+        loaded.clone(),
+        view.clone(),
+        flame,
+        Job::Plain,
+        Default::default(),
+    );
     let heat = scorch_core::analysis::heatmap::heatmap(&loaded.imported.profile, &view, &Default::default());
     if skip() {
         return;

@@ -7,7 +7,8 @@
 //! - [`heatmap::HeatState`]: the heatmap, its settings and the time-range selection;
 //! - [`diff::DiffState`]: the diff base and its switches (a slice diff's base filter: `slice.rs`);
 //! - [`ui::UiState`]: theme and the shortcuts panel;
-//! - [`pane::Panes`]: the flame panes (main, and the sandwich's callers and callees), each its own data and zoom.
+//! - [`pane::Panes`]: the flame panes (main, and the sandwich's callers and callees), each its own data and zoom
+//!   (a zoom into a cut graph asks the engine for a finer cut: [`refine`]).
 //!
 //! What changes several slices at once (opening a profile, rebuilding the view, applying a link) is an
 //! operation on [`Actions`], which holds the slices; components that only read never need it.
@@ -21,6 +22,7 @@ pub mod load;
 pub mod open;
 pub mod pane;
 pub mod rebuild;
+pub mod refine;
 pub mod search;
 pub mod slice;
 pub mod source;
@@ -61,6 +63,9 @@ impl Actions {
         provide_context(a.ui);
         provide_context(a.panes);
         provide_context(a);
+        for pane in pane::PaneId::ALL {
+            refine::follow_zooms(a.panes.get(pane));
+        }
         a
     }
 }

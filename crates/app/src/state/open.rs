@@ -5,6 +5,7 @@ use super::Actions;
 use crate::render::{FlameData, Loaded};
 use crate::url::Source;
 use crate::worker::page as load;
+use crate::worker::protocol::Job;
 use crate::worker::yield_now;
 use crate::worker::LoadError;
 use leptos::prelude::*;
@@ -404,7 +405,7 @@ impl Actions {
         let view = ViewOptions::default_for(&loaded.imported.profile);
         let data = match done.flame {
             // Built by the worker (for this order and the default view).
-            Some(flame) => FlameData::from_flame(loaded.clone(), view.clone(), flame),
+            Some(flame) => FlameData::from_flame(loaded.clone(), view.clone(), flame, Job::Plain, order),
             None => {
                 let tree = scorch_core::CallTree::build(&loaded.imported.profile, &view, order);
                 step().await;

@@ -49,12 +49,7 @@ fn zoom_in(main: super::pane::Pane, names: &[String]) {
     if names.is_empty() {
         return;
     }
-    if let Some(data) = main.data.get_untracked() {
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        if let Some(n) = data.tree.find_path(data.profile(), &names) {
-            main.zoom.set(vec![n]);
-        }
-    }
+    super::refine::zoom_to_names(main, names);
 }
 
 /// Shows `data` in the main pane, then the zoom asked for while it was being built, if any.
@@ -150,9 +145,9 @@ async fn flame_in_worker(
     // table (the status line asks for them at once).
     let figures = channel == Channel::Main && shown.kept_figures(&view).is_none();
     let jobs = if figures {
-        vec![job, Job::Figures]
+        vec![job.clone(), Job::Figures]
     } else {
-        vec![job]
+        vec![job.clone()]
     };
     match worker_build::build(channel, shown.key, &shown.imported, view.clone(), order, jobs).await {
         Ok(mut r) => {
@@ -161,7 +156,7 @@ async fn flame_in_worker(
             }
             match r.pop() {
                 Some(Ok(Built::Flame(flame))) => Ok(Some(Arc::new(super::timed("from parts", || {
-                    FlameData::from_flame(shown.clone(), view, flame)
+                    FlameData::from_flame(shown.clone(), view, flame, job, order)
                 })))),
                 Some(Err(e)) => Err(e),
                 _ => Err("the view worker answered nothing".to_string()),
@@ -369,7 +364,7 @@ impl Actions {
                 &shown.imported,
                 view.clone(),
                 order,
-                jobs,
+                jobs.clone(),
             )
             .await;
             if current(&SANDWICH_GEN) != gen {
@@ -386,11 +381,11 @@ impl Actions {
                         .set(Some(format!("Could not build the sandwich: {e}")))
                 }
             };
-            for (pane, side) in [callers, callees].into_iter().zip(sides) {
+            for ((pane, side), job) in [callers, callees].into_iter().zip(sides).zip(jobs) {
                 match side {
                     Ok(Built::Flame(flame)) => {
                         pane.data.set(Some(Arc::new(super::timed("from parts", || {
-                            FlameData::from_flame(shown.clone(), view.clone(), flame)
+                            FlameData::from_flame(shown.clone(), view.clone(), flame, job, order)
                         }))))
                     }
                     Ok(
@@ -445,13 +440,18 @@ impl Actions {
                     }
                     _ => None,
                 };
+                // The call-tree table lists every node: its tree is never cut (`scorch_core::view::cut`).
+                let whole = |j: Job| Job::Whole(Box::new(j));
                 let job = match mode {
                     Mode::Inverted => Job::Inverted,
-                    Mode::CallTree if self.view.tree_inverted.get_untracked() => Job::Inverted,
+                    Mode::CallTree if self.view.tree_inverted.get_untracked() => whole(Job::Inverted),
+                    Mode::CallTree => whole(Job::Plain),
                     _ => Job::Plain,
                 };
+                let reuse =
+                    |d: &Arc<FlameData>| job == Job::Plain || (job == whole(Job::Plain) && d.cut.is_none());
                 match plain {
-                    Some(d) if job == Job::Plain => {
+                    Some(d) if reuse(&d) => {
                         worker_build::cancel(Channel::Main);
                         d
                     }

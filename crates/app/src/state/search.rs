@@ -91,10 +91,15 @@ impl SearchState {
         Some(MATCHED.with(|c| {
             c.get_or(&data, &mask_key(&q), || {
                 let tops = tops(&data, &mask);
-                Matched {
-                    matched: tops.iter().fold(0u64, |s, n| {
+                let matched = if data.cut.is_some() {
+                    data.matched_weights(&mask).0
+                } else {
+                    tops.iter().fold(0u64, |s, n| {
                         s.saturating_add(data.tree.total.get(n.idx()).copied().unwrap_or(0))
-                    }),
+                    })
+                };
+                Matched {
+                    matched,
                     total: data.tree.total.first().copied().unwrap_or(0),
                     count: tops.len(),
                 }
@@ -190,5 +195,5 @@ pub fn selected_weights(data: &Arc<FlameData>, f: &str) -> (u64, u64) {
 }
 
 fn walk_selected_weights(data: &FlameData, f: &str) -> (u64, u64) {
-    scorch_core::analysis::search::matched_weights(&data.tree, &selected_mask(data, f))
+    data.matched_weights(&selected_mask(data, f))
 }

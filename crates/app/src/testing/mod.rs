@@ -3,6 +3,8 @@
 //! instructions) has none of them: no `window.__scorch…` functions, no paint-time arrays, no load throttle.
 //!
 //! - `window.__scorchFramePoint(name, pane?)`: the page point of a drawn frame (tests hover and click it);
+//! - `window.__scorchTree(pane?)`: the pane's tree: its nodes, whether it is cut (`scorch_core::view::cut`) and
+//!   its stand-ins that weigh something, the zoom's name and whether the zoom waits for a finer cut;
 //! - `window.__scorchLoadThrottle = { ms, slice, trap }`: slows the import worker down, or makes it die;
 //! - `window.__scorchWorkerMs`, `window.__scorchPrefetched`, `window.__scorchParseSlices`: what the worker said
 //!   about the last load (its time, whether it read boot.js's prefetch, in how many slices it parsed);
@@ -388,6 +390,32 @@ pub fn install_frame_point(a: Actions, pane: Pane, canvas_ref: NodeRef<leptos::h
     );
     set_global("__scorchFramePoint", hook.as_ref());
     hook.forget();
+    let tree = Closure::<dyn Fn(Option<String>) -> JsValue>::new(move |which: Option<String>| {
+        let which = which.unwrap_or_else(|| PaneId::Main.name().to_string());
+        let Some(pane) = PANES.with(|p| p.borrow().iter().find(|(x, _)| x.id.name() == which).map(|x| x.0))
+        else {
+            return JsValue::NULL;
+        };
+        let Some(data) = pane.data.get_untracked() else {
+            return JsValue::NULL;
+        };
+        let zoom = pane.current_zoom();
+        let standins = (0..data.tree.len())
+            .filter(|&n| data.is_elided(NodeId(n as u32)) && data.tree.total[n] > 0)
+            .count();
+        let o = js_sys::Object::new();
+        let set = |k: &str, v: JsValue| {
+            let _ = Reflect::set(&o, &k.into(), &v);
+        };
+        set("nodes", (data.tree.len() as f64).into());
+        set("cut", data.cut.is_some().into());
+        set("standins", (standins as f64).into());
+        set("zoom", data.name_of(zoom).into());
+        set("zoomFiner", data.finer_for(zoom).is_some().into());
+        o.into()
+    });
+    set_global("__scorchTree", tree.as_ref());
+    tree.forget();
 }
 
 /// Benchmark hooks (bench/heatmap-browser.mjs, bench/redraw-browser.mjs): `__scorchBenchLoad(n)` opens a

@@ -51,10 +51,12 @@ pub enum Channel {
     Source = 5,
     /// What Copy link carries.
     Share = 6,
+    /// A zoom's finer cut of a cut flame graph (`Job::Refine`).
+    Refine = 7,
 }
 
 /// How many channels there are (the last one's number + 1).
-const CHANNELS: usize = Channel::Share as usize + 1;
+const CHANNELS: usize = Channel::Refine as usize + 1;
 
 /// Each job's error, or the payload its answer carried.
 type Answers = Vec<(Option<String>, JsValue)>;
@@ -340,7 +342,7 @@ pub async fn build(
     if page_is_engine() {
         return Ok(jobs
             .iter()
-            .map(|j| super::views::compute(&imported.profile, &view, order, j))
+            .map(|j| super::views::compute(key, &imported.profile, &view, order, j))
             .collect());
     }
     let n = jobs.len();

@@ -52,7 +52,8 @@ impl Copier {
     const PIECE: u32 = 1 << 18;
 
     /// The flame graph whose columns ride in `payload` (`payload::flame_payload`), made whole again with each
-    /// node's height, in pieces as the copies are; `None` when the columns do not fit together.
+    /// node's height (a cut tree's came with it), in pieces as the copies are; `None` when the columns do not fit
+    /// together.
     pub(super) async fn flame(&mut self, payload: &JsValue) -> Option<Flame> {
         let get = |k: &str| Reflect::get(payload, &k.into()).unwrap_or(JsValue::UNDEFINED);
         let tree_u32 = self.columns::<js_sys::Uint32Array>(&get("tree_u32")).await;
@@ -65,12 +66,24 @@ impl Copier {
             self.pause().await;
         }
         let tree = rebuild.finish()?;
+        let cut = get("tree_cut");
+        if !cut.is_undefined() {
+            // A cut tree: its heights and whole-tree ids came with it.
+            let [heights, full]: [Vec<u32>; 2] =
+                self.columns::<js_sys::Uint32Array>(&cut).await.try_into().ok()?;
+            let fits = heights.len() == tree.len() && full.len() == tree.len();
+            return fits.then_some(Flame { tree, heights, full });
+        }
         let mut heights = Heights::new(&tree);
         while !heights.step(&tree, self.room()) {
             self.pause().await;
         }
         let heights = heights.finish();
-        Some(Flame { tree, heights })
+        Some(Flame {
+            tree,
+            heights,
+            full: Vec::new(),
+        })
     }
 
     /// Elements (or nodes) the current task may still take before it yields.

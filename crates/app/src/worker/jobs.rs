@@ -47,7 +47,10 @@ pub(super) fn serve(b: Build, data: &JsValue) {
         // The profile its slot held goes first, so three are never held at once.
         let slot = slots().put(b.profile);
         HELD.with(|h| h.borrow_mut()[slot] = None);
-        match receive_profile(&payload) {
+        let got = receive_profile(&payload);
+        let s = slots();
+        super::views::forget_whole_but(&[s.first, s.other].into_iter().flatten().collect::<Vec<_>>());
+        match got {
             Ok(i) => HELD.with(|h| h.borrow_mut()[slot] = Some((b.profile, i))),
             Err(error) => return post(&FromWorker::Failed { id: b.id, error }, None),
         }
@@ -99,9 +102,9 @@ fn answer(b: &Build, imported: &scorch_core::Imported) {
     for (index, job) in b.jobs.iter().enumerate() {
         let transfer = Array::new();
         let msg = js_sys::Object::new();
-        let error = match compute(&imported.profile, &b.view, order, job) {
+        let error = match compute(b.profile, &imported.profile, &b.view, order, job) {
             Ok(Built::Flame(flame)) => {
-                flame_payload(&msg, flame.tree, &transfer);
+                flame_payload(&msg, flame, &transfer);
                 None
             }
             Ok(Built::Chart(c)) => {

@@ -90,7 +90,7 @@ pub fn tiny() -> scorch_core::Imported {
 pub async fn take_tiny(order: scorch_core::view::calltree::Order) -> Option<page::Done> {
     let imported = tiny();
     yield_now().await;
-    let first = side::first_view(&imported, order);
+    let first = side::first_view(&imported, order, 0);
     yield_now().await;
     let (msg, _, _) = side::answer_of(imported, first).ok()?;
     yield_now().await;

@@ -78,24 +78,44 @@ pub(crate) async fn payload_in_steps(
 }
 
 /// A flame graph's tree and, per node, how many rows its subtree reaches below it
-/// (`scorch_core::view::window::heights`): what every paint needs besides the tree. The heights do not travel:
+/// (`scorch_core::view::window::heights`): what every paint needs besides the tree. A whole tree's heights do not travel:
 /// the page works them out as it takes the tree, a piece at a time (`copier::Copier::flame`); built on the page
 /// (the one-file HTML export), they are left empty and worked out at the first paint.
 pub struct Flame {
     pub tree: scorch_core::CallTree,
     pub heights: Vec<u32>,
+    /// Per node of a cut tree (`scorch_core::view::cut::Cut`), its id in the whole tree (a stand-in's: how many
+    /// frames it stands for); empty when the tree is whole. A cut tree's heights travel with it (a stand-in's are
+    /// its frames' subtrees', which the page cannot work out).
+    pub full: Vec<u32>,
+}
+
+impl Flame {
+    /// A tree not cut; its heights worked out where it is taken.
+    pub fn whole(tree: scorch_core::CallTree) -> Flame {
+        Flame {
+            tree,
+            heights: Vec::new(),
+            full: Vec::new(),
+        }
+    }
 }
 
 /// Sets a flame graph's tree columns on `msg` as typed arrays (`tree_u32`, `tree_u64`: what
-/// `CallTree::into_columns` keeps), their buffers added to `transfer`. No layout travels: the page places what it
+/// `CallTree::into_columns` keeps; a cut tree's heights and whole-tree ids as `tree_cut`), their buffers added to
+/// `transfer`. No layout travels: the page places what it
 /// draws from the tree (`scorch_core::view::window`).
-pub(super) fn flame_payload(msg: &js_sys::Object, tree: scorch_core::CallTree, transfer: &Array) {
+pub(super) fn flame_payload(msg: &js_sys::Object, flame: Flame, transfer: &Array) {
     let set = |k: &str, v: &JsValue| {
         let _ = Reflect::set(msg, &k.into(), v);
     };
+    let Flame { tree, heights, full } = flame;
     let tc = tree.into_columns();
     set("tree_u32", &typed(tc.u32s, transfer, u32s));
     set("tree_u64", &typed(tc.u64s, transfer, u64s));
+    if !full.is_empty() {
+        set("tree_cut", &typed(vec![heights, full], transfer, u32s));
+    }
 }
 
 /// A heatmap grid as `heat_u32` and `heat_u64` (`Heatmap::into_columns`); `heat_u32` empty: the profile has no

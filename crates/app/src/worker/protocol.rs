@@ -162,10 +162,16 @@ pub enum Job {
     Figures,
     /// What "Copy link" carries of the view ([`Share`], `share.rs`), as a JS value (`share`).
     Share(ShareJob),
+    /// The tree of a flame graph job (plain, inverted, callers, callees) whole, never cut (the call-tree table
+    /// lists every node).
+    Whole(Box<Job>),
+    /// The subtree of node `node` (its id in the whole tree) of the cut tree job `of` built, cut again keeping the
+    /// nodes of at least `min` (`scorch_core::view::cut`): what a zoom into a cut graph asks for.
+    Refine { of: Box<Job>, node: u32, min: u64 },
 }
 
 impl Job {
-    /// The job's kind, in words (`plain`, `inverted`, `callers`, `callees`, `functions`, `chart`, `graph`).
+    /// The job's kind, in words (`plain`, `inverted`, `callers`, `callees`, `functions`, `chart`, `graph`, …).
     pub fn name(&self) -> &'static str {
         match self {
             Job::Plain => "plain",
@@ -178,6 +184,8 @@ impl Job {
             Job::Source(_) => "source",
             Job::Figures => "figures",
             Job::Share(_) => "share",
+            Job::Whole(_) => "whole",
+            Job::Refine { .. } => "refine",
         }
     }
 }

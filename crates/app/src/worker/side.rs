@@ -81,7 +81,7 @@ fn warm_later() {
                 return;
             }
             if let Ok(imported) = scorch_core::import_bytes(tiny, ImportOptions::default()) {
-                let _ = answer(imported, Order::Alphabetical);
+                let _ = answer(imported, Order::Alphabetical, 0);
             }
         }
     });
@@ -215,7 +215,7 @@ async fn open_profile(open: Open, data: &JsValue) {
         }
     };
     let order = Order::from_key(&open.order).unwrap_or(Order::Alphabetical);
-    let (msg, transfer, imported) = match answer(imported, order) {
+    let (msg, transfer, imported) = match answer(imported, order, open.key) {
         Ok(m) => m,
         Err(error) => return post(&FromWorker::Failed { id, error }, None),
     };
@@ -244,16 +244,19 @@ async fn open_profile(open: Open, data: &JsValue) {
 /// graph (the tree of the default view in `order`, built here rather than in long tasks on the page)
 /// and that view's figures (`ViewFigures`); and the profile back. The page's warm-up (`worker::warm`) takes one of a tiny
 /// profile.
-pub(super) fn answer(imported: scorch_core::Imported, order: Order) -> Result<Answer, String> {
-    let first = first_view(&imported, order);
+pub(super) fn answer(imported: scorch_core::Imported, order: Order, key: u32) -> Result<Answer, String> {
+    let first = first_view(&imported, order, key);
     answer_of(imported, first)
 }
 
 /// The first flame graph's tree, and that view's figures ([`answer`]'s first half).
-pub(super) fn first_view(imported: &scorch_core::Imported, order: Order) -> FirstView {
+pub(super) fn first_view(imported: &scorch_core::Imported, order: Order, key: u32) -> FirstView {
     let p = &imported.profile;
     let view = scorch_core::ViewOptions::default_for(p);
     let tree = scorch_core::CallTree::build(p, &view, order);
+    // Cut to what can be drawn when large, the whole kept here (this worker stays the profile's view engine) for
+    // the finer cuts zooms ask for.
+    let tree = super::views::flame_of(tree, (key, super::protocol::Job::Plain, view.clone(), order));
     // The first view's figures too: the stack health walks the whole stack table (200 ms for a 5,000,000-frame
     // stack), the coverage and the sample count the samples (30 ms for a million), which the page would otherwise
     // do in its tasks.
@@ -266,7 +269,7 @@ pub(super) fn first_view(imported: &scorch_core::Imported, order: Order) -> Firs
 
 /// A first view's tree, figures (as a JS value) and heatmap grid (`None`: the profile has no timestamps).
 pub(super) type FirstView = (
-    scorch_core::CallTree,
+    super::payload::Flame,
     Option<JsValue>,
     Option<scorch_core::analysis::heatmap::Heatmap>,
 );

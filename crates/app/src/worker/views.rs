@@ -7,8 +7,10 @@ use super::payload::Flame;
 use super::protocol::Job;
 use scorch_core::analysis::functions::FunctionRow;
 use scorch_core::analysis::sandwich;
-use scorch_core::view::calltree::Order;
+use scorch_core::view::calltree::{NodeId, Order};
 use scorch_core::{CallTree, Profile, ViewOptions};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A function table: rows, the view's total weight and sample count.
 pub type Table = (Vec<FunctionRow>, u64, u64);
@@ -29,19 +31,122 @@ pub enum Built {
     Share(Box<super::protocol::Share>),
 }
 
-/// Builds one job of `p` under `view` (also on the page of a one-file HTML export, `build::page_is_engine`).
-pub fn compute(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<Built, String> {
-    let flame = |p: &Profile| {
-        Built::Flame(Flame {
-            tree: CallTree::build(p, view, order),
-            heights: Vec::new(),
-        })
+/// Which whole tree: the profile's key, the flame graph job, the view and the order.
+type WholeKey = (u32, Job, ViewOptions, Order);
+/// A whole tree and its heights (`scorch_core::view::window::heights`).
+type Whole = Rc<(CallTree, Vec<u32>)>;
+
+thread_local! {
+    /// The whole trees of the last cut graphs built here, with their heights, newest last: a zoom's finer cut
+    /// ([`Job::Refine`]) is made from them. At most [`WHOLE_KEPT`].
+    static WHOLE: RefCell<Vec<(WholeKey, Whole)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whole trees kept: the main graph's and one more (the plain graph under the inverted one, or a sandwich side).
+const WHOLE_KEPT: usize = 2;
+
+/// Forgets the whole trees of every profile but those of `keys` (the ones held now).
+pub(super) fn forget_whole_but(keys: &[u32]) {
+    WHOLE.with(|w| w.borrow_mut().retain(|(k, _)| keys.contains(&k.0)));
+}
+
+/// The tree of flame graph job `job` of `p`, whole (`Err` for a job that is not a flame graph's).
+fn whole_tree(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<CallTree, String> {
+    Ok(match job {
+        Job::Plain => CallTree::build(p, view, order),
+        Job::Inverted => CallTree::build(&sandwich::invert(p)?, view, order),
+        Job::Callers(f) => CallTree::build(&sandwich::callers(p, f)?, view, order),
+        Job::Callees(f) => CallTree::build(&sandwich::callees(p, f)?, view, order),
+        _ => return Err(format!("a {} job has no flame graph", job.name())),
+    })
+}
+
+/// The flame graph of `tree`: whole when small, else cut to what can be drawn (`scorch_core::view::cut`), the
+/// whole tree kept under `key` for the finer cuts zooms ask for (not for profile key 0: no profile the page holds).
+pub(super) fn flame_of(tree: CallTree, key: WholeKey) -> Flame {
+    use scorch_core::view::cut;
+    if tree.len() <= cut::CUT_ABOVE {
+        return Flame::whole(tree);
+    }
+    let heights = scorch_core::view::window::heights(&tree);
+    let min = cut::min_of(tree.total.first().copied().unwrap_or(0));
+    let c = cut::cut(&tree, &heights, NodeId::ROOT, min);
+    if key.0 != 0 {
+        keep_whole(key, Rc::new((tree, heights)));
+    }
+    Flame {
+        tree: c.tree,
+        heights: c.heights,
+        full: c.full,
+    }
+}
+
+fn keep_whole(key: WholeKey, whole: Whole) {
+    WHOLE.with(|w| {
+        let mut w = w.borrow_mut();
+        w.retain(|(k, _)| *k != key);
+        // The oldest goes before the new one is kept (the caller holds it already).
+        while w.len() >= WHOLE_KEPT {
+            w.remove(0);
+        }
+        w.push((key, whole));
+    });
+}
+
+/// [`Job::Refine`]: node `node` of the whole tree of `of` cut at `min`; the whole tree built again when it is
+/// not kept (building is deterministic: the same profile, view and order give the same node ids).
+fn refine(
+    key: u32,
+    p: &Profile,
+    view: &ViewOptions,
+    order: Order,
+    of: &Job,
+    node: u32,
+    min: u64,
+) -> Result<Flame, String> {
+    let wkey = (key, of.clone(), view.clone(), order);
+    let kept = WHOLE.with(|w| {
+        w.borrow()
+            .iter()
+            .find(|(k, _)| *k == wkey)
+            .map(|(_, t)| t.clone())
+    });
+    let whole = match kept {
+        Some(t) => t,
+        None => {
+            let tree = whole_tree(p, view, order, of)?;
+            let heights = scorch_core::view::window::heights(&tree);
+            let t = Rc::new((tree, heights));
+            keep_whole(wkey, t.clone());
+            t
+        }
+    };
+    let (tree, heights) = &*whole;
+    if node as usize >= tree.len() {
+        return Err("the graph to zoom into is no longer the engine's".to_string());
+    }
+    let c = scorch_core::view::cut::cut(tree, heights, NodeId(node), min);
+    Ok(Flame {
+        tree: c.tree,
+        heights: c.heights,
+        full: c.full,
+    })
+}
+
+/// Builds one job of profile `key`, `p`, under `view` (also on the page of a one-file HTML export,
+/// `build::page_is_engine`).
+pub fn compute(key: u32, p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Result<Built, String> {
+    let flame = |job: &Job| -> Result<Built, String> {
+        let tree = whole_tree(p, view, order, job)?;
+        Ok(Built::Flame(flame_of(
+            tree,
+            (key, job.clone(), view.clone(), order),
+        )))
     };
     Ok(match job {
-        Job::Plain => flame(p),
-        Job::Inverted => flame(&sandwich::invert(p)?),
-        Job::Callers(f) => flame(&sandwich::callers(p, f)?),
-        Job::Callees(f) => flame(&sandwich::callees(p, f)?),
+        Job::Plain | Job::Inverted | Job::Callers(_) | Job::Callees(_) => flame(job)?,
+        Job::Whole(of) => Built::Flame(Flame::whole(whole_tree(p, view, order, of)?)),
+        Job::Refine { of, node, min } => Built::Flame(refine(key, p, view, order, of, *node, *min)?),
         Job::Functions => Built::Table(scorch_core::analysis::functions::functions(p, view)),
         Job::Chart => Built::Chart(scorch_core::view::StackChart::build(p, view)),
         Job::Graph(g) => Built::Graph(super::graph::compute(p, view, g)?),
