@@ -61,16 +61,24 @@ fn whole_tree(p: &Profile, view: &ViewOptions, order: Order, job: &Job) -> Resul
     })
 }
 
-/// The flame graph of `tree`: whole when small, else cut to what can be drawn (`scorch_core::view::cut`), the
-/// whole tree kept under `key` for the finer cuts zooms ask for (not for profile key 0: no profile the page holds).
+/// The flame graph of `tree`: whole when small (or when the cut would keep every node), else cut to what can be
+/// drawn (`scorch_core::view::cut`), the whole tree kept under `key` for the finer cuts zooms ask for (not for
+/// profile key 0: no profile the page holds).
 pub(super) fn flame_of(tree: CallTree, key: WholeKey) -> Flame {
     use scorch_core::view::cut;
     if tree.len() <= cut::CUT_ABOVE {
         return Flame::whole(tree);
     }
-    let heights = scorch_core::view::window::heights(&tree);
     let min = cut::min_of(tree.total.first().copied().unwrap_or(0));
+    if min == 0 {
+        // A total under 65,536: every node is kept.
+        return Flame::whole(tree);
+    }
+    let heights = scorch_core::view::window::heights(&tree);
     let c = cut::cut(&tree, &heights, NodeId::ROOT, min);
+    if c.tree.len() >= tree.len() {
+        return Flame::whole(tree);
+    }
     if key.0 != 0 {
         keep_whole(key, Rc::new((tree, heights)));
     }
