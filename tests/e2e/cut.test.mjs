@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, browser, waitForProfile, settle, DIST, outFile } from './harness.mjs';
+import { serve, browser, waitForProfile, settle, pixelAt, DIST, outFile } from './harness.mjs';
 
 const LONG = { timeout: 90_000 };
 // Ten hot leaves of 100,000 and 120,000 leaves of weight 1 under ten `cold` frames (12,000 each); c3 weighs 12:
@@ -65,6 +65,8 @@ test('a large tree is cut: stand-ins for narrower frames, the figures still whol
   // A stand-in's tooltip says how many frames it stands for.
   const s = await point(page, '(narrower frames)');
   assert.ok(s, 'a stand-in is drawn');
+  // As the whole graph draws 12,000 frames narrower than a pixel: the slivers' colour (render/draw.rs), no box.
+  assert.deepEqual(await pixelAt(page, { x: s[0], y: s[1] }), [214, 196, 176, 255], 'a stand-in draws as slivers');
   await page.mouse.move(s[0], s[1]);
   await page.waitForSelector('[data-testid=tooltip]');
   assert.match(await page.textContent('[data-testid=tooltip]'), /12,000 narrower frames/);

@@ -336,7 +336,10 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             " " => {
                 ev.prevent_default();
                 ev.stop_propagation();
-                if cur != NodeId::ROOT && data.kind_of(cur) != Some(scorch_core::FrameKind::Process) {
+                let selectable = cur != NodeId::ROOT
+                    && !data.is_elided(cur)
+                    && data.kind_of(cur) != Some(scorch_core::FrameKind::Process);
+                if selectable {
                     let name = data.name_of(cur).to_string();
                     if let Some(a) = announcer {
                         a.say(format!("selected {}", super::shown_name(&name)));

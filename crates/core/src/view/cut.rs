@@ -408,4 +408,25 @@ mod tests {
         assert!(!needs_finer(min_of(1 << 30), 1 << 26));
         assert!(needs_finer(min_of(1 << 30), 1 << 25));
     }
+    #[test]
+    fn a_wide_stand_in_draws_as_a_run_down_the_rows_its_frames_reach() {
+        use crate::view::window::{window, RUN};
+        let mut text = String::from("root;a 1000\n");
+        for i in 0..100 {
+            text.push_str(&format!("root;b;c{i};d 1\n"));
+        }
+        let p = crate::import::folded::parse(text.as_bytes()).unwrap();
+        let t = CallTree::from_profile(&p, Order::Alphabetical);
+        let c = cut(&t, &heights(&t), NodeId::ROOT, 2);
+        // b is kept (100), its hundred children are one stand-in reaching one row below it (d).
+        assert_eq!(c.tree.frame.iter().filter(|&&f| f == ELIDED_FRAME).count(), 1);
+        let w = window(&c.tree, &c.heights, NodeId::ROOT, 1.0 / 1100.0, 0..6);
+        let (b0, b1) = x_range(&t, t.find_path(&p, &["root", "b"]).unwrap());
+        for depth in [3, 4] {
+            let r = w.row(depth);
+            assert_eq!(w.node[r.clone()], [RUN], "row {depth}");
+            assert_eq!((w.x0[r.start], w.x1[r.start]), (b0, b1));
+        }
+        assert!(w.row(5).is_empty());
+    }
 }

@@ -14,7 +14,7 @@
 //! of its rows and the rows above them and each box's children once, and writes at most one run per cell per
 //! row — never a walk over the whole tree. Nothing recurses.
 
-use super::calltree::{CallTree, NodeId};
+use super::calltree::{CallTree, NodeId, ELIDED_FRAME};
 use std::ops::Range;
 
 /// A [`Window`] entry that is not one node but a run of frames narrower than `min`, drawn as a sliver.
@@ -238,6 +238,17 @@ pub fn window(t: &CallTree, heights: &[u32], zoom: NodeId, min: f64, rows: Range
         let d = depth(t, c);
         let cs = top.cursor;
         let (x0, x1) = (cs as f64 * inv, cs.saturating_add(tot) as f64 * inv);
+        if x1 - x0 >= min && t.frame.get(c.idx()) == Some(&ELIDED_FRAME) {
+            // A stand-in of a cut tree (`super::cut`) at least `min` wide: the narrower frames it stands for, as
+            // the whole tree draws them — a run over its width, in its row and each row their subtrees reach.
+            top.next += 1;
+            top.cursor = cs.saturating_add(tot);
+            let h = heights.get(c.idx()).copied().unwrap_or(0) as usize;
+            for row in d.max(rows.start)..=(d + h).min(rows.end.saturating_sub(1)) {
+                emit(row, RUN, x0, x1);
+            }
+            continue;
+        }
         if x1 - x0 >= min {
             top.next += 1;
             top.cursor = cs.saturating_add(tot);
