@@ -101,6 +101,9 @@ for (const s of SHAPES) {
     await page.waitForSelector('[data-testid=callers-canvas]', LONG);
     await page.waitForSelector('[data-testid=callees-canvas]', LONG);
     assert.equal(await page.textContent('[data-testid=selected-name]'), s.frame);
+    // Its weight in the graph (worked out in short tasks on a graph this large, "…" until then): the frame is on
+    // every stack, so its total is the whole.
+    await page.waitForFunction(() => /^total [^…]*\(100(\.0+)? %\) · self [^…]*$/.test(document.querySelector('[data-testid=selected-total]')?.textContent ?? ''), null, LONG);
     // Built in a worker: each pane's depth appears when its graph is ready. Every caller and
     // callee of `f` in the deep stack is `f`: both sides are as deep as the stack (rows: `all` and the
     // frames); the wide one's root has no callers (all, root) and a million callees (all, root, childN).

@@ -5,7 +5,7 @@ use super::legend::Legend;
 use crate::render::ColorScheme;
 use crate::state::diff::DiffState;
 use crate::state::pane::Panes;
-use crate::state::search::{selected_weights, SearchState};
+use crate::state::search::{selected_weights_soon, SearchState};
 use crate::state::view::{Mode, ViewState};
 use crate::state::Actions;
 use crate::url::UrlKey;
@@ -75,8 +75,13 @@ pub fn ExploreBar() -> impl IntoView {
     let selected_info = move || {
         let f = search.selected.get()?;
         let data = main.data.get()?;
-        let (total, own) = selected_weights(&data, &f);
-        Some((f, data.describe(total), data.describe(own)))
+        search.weighed.track();
+        // A large graph's are worked out a task later: "…" until then.
+        let (total, own) = match selected_weights_soon(&data, &f, search.weighed) {
+            Some((total, own)) => (data.describe(total), data.describe(own)),
+            None => ("…".to_string(), "…".to_string()),
+        };
+        Some((f, total, own))
     };
     view! {
         <div class="explore" data-testid="explore">

@@ -19,6 +19,9 @@ pub struct SearchState {
     pub selected: RwSignal<Option<String>>,
     /// Transforms applied in order to the loaded profile(s) before anything is shown.
     pub transforms: RwSignal<Vec<Transform>>,
+    /// Bumped when the selected function's weights in a large graph were worked out in a task of their own
+    /// ([`selected_weights_soon`]): who showed them as not yet known asks again.
+    pub weighed: RwSignal<u64>,
 }
 
 impl Default for SearchState {
@@ -28,6 +31,7 @@ impl Default for SearchState {
             match_idx: RwSignal::new(None),
             selected: RwSignal::new(None),
             transforms: RwSignal::new(Vec::new()),
+            weighed: RwSignal::new(0),
         }
     }
 }
@@ -84,27 +88,69 @@ impl SearchState {
     /// The search over a pane's view: the matched share (matched, shown total) and how many matching nodes have
     /// no matching ancestor. One walk of the graph per graph and pattern, shared by the explore bar and the
     /// announcer (on a 5,000,000-frame stack each walk is tens of ms; they were four).
+    ///
+    /// `None` while a large graph's walk (more than [`WEIGH_NOW`] items: [`FlameData::weighing_work`]) is under
+    /// way in short tasks of its own; `weighed` is bumped when it is done. On a 5,000,000-node graph the walk made
+    /// a keystroke in the search one task of 45–51 ms (`bench/hostile-browser.mjs`, `deep.folded`).
     pub fn matched(&self, pane: Pane) -> Option<Matched> {
         let q = self.pattern.get();
         let data = pane.data.get()?;
         let mask = self.mask(&data)?;
-        Some(MATCHED.with(|c| {
-            c.get_or(&data, &mask_key(&q), || {
-                let tops = tops(&data, &mask);
-                let matched = if data.cut.is_some() {
-                    data.matched_weights(&mask).0
-                } else {
-                    tops.iter().fold(0u64, |s, n| {
-                        s.saturating_add(data.tree.total.get(n.idx()).copied().unwrap_or(0))
-                    })
-                };
-                Matched {
-                    matched,
-                    total: data.tree.total.first().copied().unwrap_or(0),
-                    count: tops.len(),
+        self.weighed.track();
+        let key = mask_key(&q);
+        if let Some(m) = MATCHED.with(|c| c.peek(&data, &key)) {
+            return Some(m);
+        }
+        if data.weighing_work() <= WEIGH_NOW {
+            return Some(MATCHED.with(|c| c.get_or(&data, &key, || matched_now(&data, &mask))));
+        }
+        let busy = (Arc::as_ptr(&data) as usize, key.clone());
+        if MATCHING.with(|w| w.borrow().as_ref() == Some(&busy)) {
+            return None;
+        }
+        MATCHING.with(|w| *w.borrow_mut() = Some(busy.clone()));
+        let weighed = self.weighed;
+        leptos::task::spawn_local(async move {
+            crate::worker::yield_now().await;
+            let w = data.matched_weights_in_steps(&mask).await;
+            // A cut tree's figures come from the profile; its frames to step through are its kept nodes (few).
+            let count = if data.cut.is_some() {
+                tops(&data, &mask).len()
+            } else {
+                w.tops
+            };
+            let m = Matched {
+                matched: w.sum,
+                total: data.tree.total.first().copied().unwrap_or(0),
+                count,
+            };
+            MATCHED.with(|c| c.get_or(&data, &key, || m));
+            MATCHING.with(|w| {
+                let mut w = w.borrow_mut();
+                if w.as_ref() == Some(&busy) {
+                    *w = None;
                 }
-            })
-        }))
+            });
+            weighed.update(|n| *n += 1);
+        });
+        None
+    }
+}
+
+/// [`SearchState::matched`]'s figures, in one walk of the graph (a cut one's share from the profile).
+fn matched_now(data: &FlameData, mask: &[bool]) -> Matched {
+    let tops = tops(data, mask);
+    let matched = if data.cut.is_some() {
+        data.matched_weights(mask).0
+    } else {
+        tops.iter().fold(0u64, |s, n| {
+            s.saturating_add(data.tree.total.get(n.idx()).copied().unwrap_or(0))
+        })
+    };
+    Matched {
+        matched,
+        total: data.tree.total.first().copied().unwrap_or(0),
+        count: tops.len(),
     }
 }
 
@@ -186,12 +232,56 @@ thread_local! {
     /// bar asks again whenever the shown graph is set, also to the graph it already shows (a switch back from the
     /// table or the chart); over a tree of a million nodes each walk is 30–70 ms.
     static SELECTED: PerGraph<String, (u64, u64)> = const { PerGraph::new() };
+    /// The graph (its address) and search whose figures [`SearchState::matched`] is working out.
+    static MATCHING: std::cell::RefCell<Option<(usize, String)>> = const { std::cell::RefCell::new(None) };
+    /// The graph (its address) and function whose weights [`selected_weights_soon`] is working out.
+    static WEIGHING: std::cell::RefCell<Option<(usize, String)>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The selected function's weight in the view: (total, self) — its nodes' totals counted once where they nest,
 /// and their self weights summed. Computed once per graph and function.
 pub fn selected_weights(data: &Arc<FlameData>, f: &str) -> (u64, u64) {
     SELECTED.with(|c| c.get_or(data, f, || walk_selected_weights(data, f)))
+}
+
+/// A walk of more items than this (nodes, or stacks and samples: [`FlameData::weighing_work`]) gives the
+/// selected function's weights a few tasks after the selection ([`selected_weights_soon`]).
+const WEIGH_NOW: usize = 250_000;
+
+/// [`selected_weights`] when they are known or quick to know (a walk of at most [`WEIGH_NOW`] items); else
+/// `None`, and they are worked out in short tasks of their own (`FlameData::matched_weights_in_steps`), after
+/// which `weighed` is bumped so that the reader asks again. With the walk of a 5,000,000-node graph (26 ms) a
+/// click's selection was one task of 55–59 ms (`bench/hostile-browser.mjs`, the `deep.folded` sandwich's
+/// selection).
+pub fn selected_weights_soon(data: &Arc<FlameData>, f: &str, weighed: RwSignal<u64>) -> Option<(u64, u64)> {
+    if let Some(w) = SELECTED.with(|c| c.peek(data, f)) {
+        return Some(w);
+    }
+    if data.weighing_work() <= WEIGH_NOW {
+        return Some(selected_weights(data, f));
+    }
+    // One walk per graph and function at a time (the explore bar asks on every change it hears).
+    let key = (Arc::as_ptr(data) as usize, f.to_string());
+    if WEIGHING.with(|w| w.borrow().as_ref() == Some(&key)) {
+        return None;
+    }
+    WEIGHING.with(|w| *w.borrow_mut() = Some(key.clone()));
+    let (data, f) = (data.clone(), f.to_string());
+    leptos::task::spawn_local(async move {
+        crate::worker::yield_now().await;
+        let mask = selected_mask(&data, &f);
+        crate::worker::yield_now().await;
+        let w = data.matched_weights_in_steps(&mask).await;
+        SELECTED.with(|c| c.get_or(&data, &f, || (w.sum, w.own)));
+        WEIGHING.with(|w| {
+            let mut w = w.borrow_mut();
+            if w.as_ref() == Some(&key) {
+                *w = None;
+            }
+        });
+        weighed.update(|n| *n += 1);
+    });
+    None
 }
 
 fn walk_selected_weights(data: &FlameData, f: &str) -> (u64, u64) {
