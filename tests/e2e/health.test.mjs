@@ -6,6 +6,8 @@
 // keeps the total; both travel in a link to a fresh browser.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { openApp, browser, waitForProfile, settle, pixelAt, outFile, ROOT } from './harness.mjs';
@@ -126,4 +128,27 @@ test('[truncated stack] groups the broken stacks, keeps the total, and travels i
     assert.ok(near(await colourOf(fresh.page, '[truncated stack]'), RED));
     assert.equal(await badgeCount(fresh.page), 1);
   } finally { await fresh.close(); }
+});
+
+// A large profile's first answer comes without its figures (more than 400,000 stacks and samples: the worker
+// does not make the first picture wait for them); the page asks the view engine for them once it has drawn, and
+// the badge then shows the CLI's share. Generated: 150,000 stacks from `_start` (whole), 100,000 without an entry
+// point (truncated), one sample each.
+test('a large profile\'s badge comes after its first picture, with the CLI\'s share', async () => {
+  const { page } = b;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-health-'));
+  const file = path.join(dir, 'large-health.folded');
+  const lines = [];
+  for (let i = 0; i < 150000; i++) lines.push(`_start;main;work_${i} 1`);
+  for (let i = 0; i < 100000; i++) lines.push(`lost_${i};leaf 1`);
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  try {
+    await open(page, file);
+    const badge = page.locator('[data-testid=health-badge]');
+    await badge.waitFor({ timeout: 60000 });
+    const want = health(file);
+    assert.ok(Math.abs(want.broken_share - 0.4) < 1e-9, `the CLI says ${want.broken_share}`);
+    assert.ok(Math.abs(Number(await badge.getAttribute('data-broken')) / 100 - want.broken_share) < 1e-9);
+    assert.match(await badge.textContent(), /^40\.0 % of samples in truncated stacks — why\?$/);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });

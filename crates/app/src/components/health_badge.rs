@@ -18,6 +18,7 @@ pub fn HealthBadge() -> impl IntoView {
     let view = expect_context::<ViewState>();
     let search = expect_context::<SearchState>();
     let actions = expect_context::<Actions>();
+    let load = expect_context::<crate::state::load::LoadState>();
     let open = RwSignal::new(false);
     // One pass over the samples and one over the stack table, when the view changes (not per attribute).
     // Kept per profile and view: a mode switch gives the pane new data, not a new view.
@@ -25,6 +26,11 @@ pub fn HealthBadge() -> impl IntoView {
     let health = Memo::new(move |_| {
         main.data.with(|d| {
             let d = d.as_ref().filter(|d| d.diff.is_none())?;
+            // Until the view engine's come (a large profile's first view), none.
+            load.figures_came.track();
+            if !d.loaded.figures_ready(&d.view) {
+                return None;
+            }
             Some(figure.get("stack health", d, || d.loaded.stack_health(&d.view)))
         })
     });

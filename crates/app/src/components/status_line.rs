@@ -19,6 +19,10 @@ pub fn StatusLine() -> impl IntoView {
         main.data.with(|d| {
             let d = d.as_ref().filter(|d| d.diff.is_none())?;
             let p = d.profile();
+            load.figures_came.track();
+            if !d.loaded.figures_ready(&d.view) {
+                return None;
+            }
             coverage.get("coverage", d, || {
                 let c = d.loaded.figures(&d.view).coverage?;
                 Some(format!(" · duration {}", c.describe(&d.unit, p.meta.decimals)))
@@ -30,6 +34,10 @@ pub fn StatusLine() -> impl IntoView {
     let few = Memo::new(move |_| {
         main.data.with(|d| {
             let d = d.as_ref().filter(|d| d.diff.is_none())?;
+            load.figures_came.track();
+            if !d.loaded.figures_ready(&d.view) {
+                return None;
+            }
             samples.get("sample count", d, || {
                 let n = d.loaded.figures(&d.view).samples?;
                 scorch_core::analysis::stats::few_samples_notice(n)

@@ -31,6 +31,9 @@ pub struct Loaded {
     /// The status line's figures by view, newest last: the default view's as the import worker computed them,
     /// others as the view engine sent them with a flame graph (`Job::Figures`), or as computed here.
     figures: std::sync::Mutex<Vec<(ViewOptions, ViewFigures)>>,
+    /// The view whose figures the view engine is working out ([`Loaded::await_figures`]): nobody computes them
+    /// here meanwhile.
+    awaiting: std::sync::Mutex<Option<ViewOptions>>,
 }
 
 /// Views whose figures a profile keeps.
@@ -79,6 +82,7 @@ impl Loaded {
             colors: Arc::default(),
             masks: Arc::default(),
             figures: Default::default(),
+            awaiting: Default::default(),
         }
     }
 
@@ -88,6 +92,28 @@ impl Loaded {
             self.keep_figures(ViewOptions::default_for(&self.imported.profile), f);
         }
         self
+    }
+
+    /// The view engine is working out the figures of `view` (a large profile's first view, which its first
+    /// answer does not carry so as not to wait for them): [`Loaded::figures_ready`] says no until they are kept,
+    /// or [`Loaded::stop_awaiting`] gives up on them.
+    pub fn await_figures(&self, view: ViewOptions) {
+        if let Ok(mut a) = self.awaiting.lock() {
+            *a = Some(view);
+        }
+    }
+
+    /// The figures will not come from the view engine: computed here when next asked for.
+    pub fn stop_awaiting(&self) {
+        if let Ok(mut a) = self.awaiting.lock() {
+            *a = None;
+        }
+    }
+
+    /// Whether the figures of `view` can be had now ([`Loaded::figures`]): kept, or not awaited from the view
+    /// engine (then computed here).
+    pub fn figures_ready(&self, view: &ViewOptions) -> bool {
+        self.kept_figures(view).is_some() || self.awaiting.lock().map_or(true, |a| a.as_ref() != Some(view))
     }
 
     /// The figures of `view` when this profile keeps them ([`Loaded::keep_figures`]).
@@ -103,7 +129,12 @@ impl Loaded {
             if kept.len() >= FIGURES {
                 kept.remove(0);
             }
-            kept.push((view, figures));
+            kept.push((view.clone(), figures));
+        }
+        if let Ok(mut a) = self.awaiting.lock() {
+            if a.as_ref() == Some(&view) {
+                *a = None;
+            }
         }
     }
 
@@ -136,6 +167,7 @@ impl Loaded {
             colors: self.colors.clone(),
             masks: self.masks.clone(),
             figures: Default::default(),
+            awaiting: Default::default(),
         }
     }
 

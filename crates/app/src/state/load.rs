@@ -44,6 +44,9 @@ pub struct LoadState {
     pub prebuilt: StoredValue<Option<(Arc<FlameData>, Order)>, LocalStorage>,
     /// The same for the heatmap.
     pub prebuilt_heat: StoredValue<Option<PrebuiltHeat>, LocalStorage>,
+    /// Bumped when the view engine's figures of a view came (`Loaded::await_figures`): the status line asks
+    /// again.
+    pub figures_came: RwSignal<u64>,
 }
 
 impl Default for LoadState {
@@ -62,6 +65,7 @@ impl Default for LoadState {
             demo_seq: StoredValue::new(0),
             prebuilt: StoredValue::new_local(None),
             prebuilt_heat: StoredValue::new_local(None),
+            figures_came: RwSignal::new(0),
         }
     }
 }

@@ -403,6 +403,11 @@ impl Actions {
             Arc::new(l.with_first_figures(done.figures))
         });
         let view = ViewOptions::default_for(&loaded.imported.profile);
+        // A large profile's first answer comes without its figures: asked for once the first picture is drawn.
+        if key.is_some() && loaded.kept_figures(&view).is_none() {
+            loaded.await_figures(view.clone());
+            figures_later(self.load, loaded.clone(), view.clone(), order);
+        }
         let data = match done.flame {
             // Built by the worker (for this order and the default view).
             Some(flame) => FlameData::from_flame(loaded.clone(), view.clone(), flame, Job::Plain, order),
@@ -458,4 +463,33 @@ async fn is_elf(f: &web_sys::File) -> bool {
         Ok(buf) => scorch_core::import::perfdata::elf::is_elf(&js_sys::Uint8Array::new(&buf).to_vec()),
         Err(_) => false,
     }
+}
+
+/// Asks the view engine for the figures of `loaded`'s `view` (the stack health, the coverage, the sample count)
+/// after the first picture's tasks, and keeps them; without them (the engine failed), they are computed here when
+/// next asked for. Then the status line asks again (`figures_came`).
+fn figures_later(
+    l: super::load::LoadState,
+    loaded: Arc<Loaded>,
+    view: ViewOptions,
+    order: scorch_core::view::calltree::Order,
+) {
+    use crate::worker::build::{self as worker_build, Built, Channel};
+    leptos::task::spawn_local(async move {
+        yield_now().await;
+        let r = worker_build::build(
+            Channel::Figures,
+            loaded.key,
+            &loaded.imported,
+            view.clone(),
+            order,
+            vec![Job::Figures],
+        )
+        .await;
+        match r.map(|mut v| v.pop()) {
+            Ok(Some(Ok(Built::Figures(f)))) => loaded.keep_figures(view, f),
+            _ => loaded.stop_awaiting(),
+        }
+        l.figures_came.update(|n| *n += 1);
+    });
 }

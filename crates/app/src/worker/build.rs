@@ -53,10 +53,12 @@ pub enum Channel {
     Share = 6,
     /// A zoom's finer cut of a cut flame graph (`Job::Refine`).
     Refine = 7,
+    /// A large profile's first view's figures, asked once its first picture is drawn (`Job::Figures`).
+    Figures = 8,
 }
 
 /// How many channels there are (the last one's number + 1).
-const CHANNELS: usize = Channel::Refine as usize + 1;
+const CHANNELS: usize = Channel::Figures as usize + 1;
 
 /// Each job's error, or the payload its answer carried.
 type Answers = Vec<(Option<String>, JsValue)>;
