@@ -253,10 +253,25 @@ pub(super) fn answer(imported: scorch_core::Imported, order: Order, key: u32) ->
 pub(super) fn first_view(imported: &scorch_core::Imported, order: Order, key: u32) -> FirstView {
     let p = &imported.profile;
     let view = scorch_core::ViewOptions::default_for(p);
-    let tree = scorch_core::CallTree::build(p, &view, order);
     // Cut to what can be drawn when large, the whole kept here (this worker stays the profile's view engine) for
-    // the finer cuts zooms ask for.
-    let tree = super::views::flame_of(tree, (key, super::protocol::Job::Plain, view.clone(), order));
+    // the finer cuts zooms ask for. A large plain tree is cut from the stack table without building the whole
+    // first (`cut_stacks`: half the time on folded 400 MB); the whole is built once the answer is sent.
+    let whole_key = (key, super::protocol::Job::Plain, view.clone(), order);
+    let cut = scorch_core::CallTree::stack_weights(p, &view)
+        .and_then(|w| scorch_core::view::cut::cut_stacks(p, &w, order));
+    let tree = match cut {
+        Some(c) => {
+            if key != 0 {
+                super::views::whole_later(whole_key);
+            }
+            super::payload::Flame {
+                tree: c.tree,
+                heights: c.heights,
+                full: c.full,
+            }
+        }
+        None => super::views::flame_of(scorch_core::CallTree::build(p, &view, order), whole_key),
+    };
     // The first view's figures too, for a profile of at most `FIGURES_WITH_ANSWER` stacks and samples: the stack
     // health walks the whole stack table (200 ms for a 5,000,000-frame stack), the coverage and the sample count
     // the samples (30 ms for a million), which the page would otherwise do in its tasks. A larger profile's are

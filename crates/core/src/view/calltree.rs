@@ -61,19 +61,7 @@ pub use crate::model::wire::TreeColumns;
 impl CallTree {
     /// The call tree of the samples a view selects, with its process roots.
     pub fn build(p: &Profile, v: &ViewOptions, order: Order) -> CallTree {
-        let plain = v.event.is_none()
-            && v.time_range.is_none()
-            && (v.root == RootMode::None || p.samples.thread.is_none());
-        if plain && !p.samples.stack.contains(&EMPTY_STACK) {
-            let mut w = vec![0u64; p.stacks.len()];
-            for i in 0..p.samples.len() {
-                if let (Some(x), Some(slot)) = (
-                    v.weigh(p, i),
-                    p.samples.stack.get(i).and_then(|s| w.get_mut(s.idx())),
-                ) {
-                    *slot = slot.saturating_add(x);
-                }
-            }
+        if let Some(w) = Self::stack_weights(p, v) {
             return Self::from_stack_weights(p, &w, order);
         }
         let keyed = keyed_weights(p, v);
@@ -127,6 +115,28 @@ impl CallTree {
         }
         t.link_children(p, order);
         t
+    }
+
+    /// Each stack's self weight under `v`, when the tree of `p` under `v` is [`CallTree::from_stack_weights`] of
+    /// them (no event or time filter, no per-thread roots, no frameless sample): the tree [`CallTree::build`]
+    /// makes, and `view::cut::cut_stacks` cuts without making it.
+    pub fn stack_weights(p: &Profile, v: &ViewOptions) -> Option<Vec<u64>> {
+        let plain = v.event.is_none()
+            && v.time_range.is_none()
+            && (v.root == RootMode::None || p.samples.thread.is_none());
+        if !plain || p.samples.stack.contains(&EMPTY_STACK) {
+            return None;
+        }
+        let mut w = vec![0u64; p.stacks.len()];
+        for i in 0..p.samples.len() {
+            if let (Some(x), Some(slot)) = (
+                v.weigh(p, i),
+                p.samples.stack.get(i).and_then(|s| w.get_mut(s.idx())),
+            ) {
+                *slot = slot.saturating_add(x);
+            }
+        }
+        Some(w)
     }
 
     /// The tree as plain columns, to move it between threads as typed arrays (`wire`): `[frame, origin, parent,
