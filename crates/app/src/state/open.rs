@@ -73,7 +73,7 @@ impl Actions {
             crate::render::flame::mark_next_paint();
         }
         l.error.set(None);
-        self.view.options.set(view);
+        self.view.options.set(view.clone());
         self.diff.base.set(base);
         self.diff.allow_mismatch.set(false);
         self.heat.sel.set(None);
@@ -93,8 +93,11 @@ impl Actions {
             self.view.note_messages.set(Vec::new());
         }
         l.loads.update(|n| *n += 1);
-        l.loaded.set(Some(loaded));
+        l.loaded.set(Some(loaded.clone()));
         super::timed("rebuild", || self.rebuild());
+        if !loaded.figures_ready(&view) {
+            figures_later(l, loaded, view, self.view.order.get_untracked());
+        }
         // Every other view comes from the view engine: started once the page has been quiet for 2 s (as the
         // spare import worker is), so the first view asked for does not wait for a worker to start. Not at once:
         // a worker ended while it still imports its module — the page reloaded or left right after a load —
@@ -403,10 +406,11 @@ impl Actions {
             Arc::new(l.with_first_figures(done.figures))
         });
         let view = ViewOptions::default_for(&loaded.imported.profile);
-        // A large profile's first answer comes without its figures: asked for once the first picture is drawn.
+        // A large profile's first answer comes without its figures: asked of the view engine once the profile
+        // is shown (`finish_loaded`; asked before the import worker that read it is the engine, they would start
+        // another and send it the profile).
         if key.is_some() && loaded.kept_figures(&view).is_none() {
             loaded.await_figures(view.clone());
-            figures_later(self.load, loaded.clone(), view.clone(), order);
         }
         let data = match done.flame {
             // Built by the worker (for this order and the default view).

@@ -102,15 +102,6 @@ pub(super) fn take_kept(key: u32) -> Option<web_sys::Worker> {
     None
 }
 
-/// An import worker whose answer (the profile and its first view's tree: a measure of what the worker
-/// built, and so of its wasm memory) is at least this large is ended, not kept as the engine: its memory, at the
-/// parse's and the build's peak, cannot shrink, and kept beside the page's copy while the page takes the answer
-/// it raised the load's peak (folded 100 MB: +77 MB above the floor; 400 MB: +257 MB; docs/BENCHMARKS.md) —
-/// their profiles are small, their trees are not. Below it (the 1 MB files, perf script 100 MB) keeping it cost
-/// 0–10 MB. Until the page stops holding the profile and its tree itself, a larger one's engine is a fresh
-/// worker sent the profile with the first view asked for.
-const KEEP_BELOW: f64 = 32.0 * 1024.0 * 1024.0;
-
 /// Ends the kept import worker, if any: its profile will not be shown.
 fn drop_kept() {
     if let Some((worker, _)) = KEPT.with(|k| k.borrow_mut().take()) {
@@ -231,7 +222,9 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
         return false;
     };
     let keep = match &outcome {
-        Outcome::Done(payload) => run.key != 0 && fits_in_memory(payload).is_ok_and(|b| b < KEEP_BELOW),
+        Outcome::Done(payload) => {
+            run.key != 0 && fits_in_memory(payload).is_ok() && super::payload::kept_as_engine(payload)
+        }
         _ => false,
     };
     if keep {
@@ -401,10 +394,9 @@ const SMALL_ANSWER: f64 = 4.0 * 1024.0 * 1024.0;
 /// most, and the view needs about as much again), instead of running out of memory halfway and killing the page.
 /// Returns the payload's size in bytes.
 pub(super) fn fits_in_memory(payload: &JsValue) -> Result<f64, LoadError> {
-    let bytes =
-        payload_bytes(payload, &["profile_u32", "profile_u64"]) + tree_nodes(payload) * TREE_NODE_BYTES;
+    let bytes = super::payload::answer_bytes(payload);
     let used = Reflect::get(&wasm_bindgen::memory(), &"buffer".into())
-        .map(|b| byte_length(&b))
+        .map(|b| super::payload::byte_length(&b))
         .unwrap_or(0.0);
     const LIMIT: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
     if used + 2.0 * bytes > LIMIT * 0.9 {
@@ -413,42 +405,6 @@ pub(super) fn fits_in_memory(payload: &JsValue) -> Result<f64, LoadError> {
         });
     }
     Ok(bytes)
-}
-
-/// Bytes per node of a call tree as the page holds it: its columns travel without what follows from them
-/// (`CallTree::into_columns`, 24 bytes per node) and are made whole again on arrival (`Rebuild`).
-const TREE_NODE_BYTES: f64 = 40.0;
-
-/// Nodes of the tree in a payload (the length of its one `tree_u64` column, the totals); 0 without one.
-fn tree_nodes(payload: &JsValue) -> f64 {
-    Reflect::get(payload, &"tree_u64".into())
-        .ok()
-        .and_then(|a| a.dyn_into::<js_sys::Array>().ok())
-        .map(|a| {
-            Reflect::get(&a.get(0), &"length".into())
-                .ok()
-                .and_then(|l| l.as_f64())
-                .unwrap_or(0.0)
-        })
-        .unwrap_or(0.0)
-}
-
-/// Bytes of a payload's `buffer` and of the typed arrays under `columns`.
-fn payload_bytes(payload: &JsValue, columns: &[&str]) -> f64 {
-    let mut bytes = byte_length(&Reflect::get(payload, &"buffer".into()).unwrap_or(JsValue::UNDEFINED));
-    for k in columns {
-        if let Ok(arr) = Reflect::get(payload, &(*k).into()).and_then(|a| a.dyn_into::<js_sys::Array>()) {
-            bytes += arr.iter().map(|a| byte_length(&a)).sum::<f64>();
-        }
-    }
-    bytes
-}
-
-fn byte_length(v: &JsValue) -> f64 {
-    Reflect::get(v, &"byteLength".into())
-        .ok()
-        .and_then(|b| b.as_f64())
-        .unwrap_or(0.0)
 }
 
 async fn run_in_worker(

@@ -152,3 +152,59 @@ pub(super) fn typed<T>(cols: Vec<Vec<T>>, transfer: &Array, make: impl Fn(Vec<T>
     }
     out
 }
+
+/// An import worker whose answer (the profile and its first view's tree: a measure of what the worker
+/// built, and so of its wasm memory) is at least this large is ended, not kept as the engine: its memory, at the
+/// parse's and the build's peak, cannot shrink, and kept beside the page's copy while the page takes the answer
+/// it raised the load's peak (folded 100 MB: +77 MB above the floor; 400 MB: +257 MB; docs/BENCHMARKS.md) —
+/// their profiles are small, their trees are not. Below it (the 1 MB files, perf script 100 MB) keeping it cost
+/// 0–10 MB. Until the page stops holding the profile and its tree itself, a larger one's engine is a fresh
+/// worker sent the profile with the first view asked for.
+const KEEP_BELOW: f64 = 32.0 * 1024.0 * 1024.0;
+
+/// Whether the page keeps the import worker that sent `payload` as its view engine ([`KEEP_BELOW`]): the worker
+/// asks itself too, to know whether it will be asked for more of this profile (`side::answer`).
+pub(super) fn kept_as_engine(payload: &JsValue) -> bool {
+    answer_bytes(payload) < KEEP_BELOW
+}
+
+/// An answer's size as the page would hold it: the profile's buffer and columns, and its tree's nodes.
+pub(super) fn answer_bytes(payload: &JsValue) -> f64 {
+    payload_bytes(payload, &["profile_u32", "profile_u64"]) + tree_nodes(payload) * TREE_NODE_BYTES
+}
+
+/// Bytes per node of a call tree as the page holds it: its columns travel without what follows from them
+/// (`CallTree::into_columns`, 24 bytes per node) and are made whole again on arrival (`Rebuild`).
+const TREE_NODE_BYTES: f64 = 40.0;
+
+/// Nodes of the tree in a payload (the length of its one `tree_u64` column, the totals); 0 without one.
+fn tree_nodes(payload: &JsValue) -> f64 {
+    Reflect::get(payload, &"tree_u64".into())
+        .ok()
+        .and_then(|a| a.dyn_into::<js_sys::Array>().ok())
+        .map(|a| {
+            Reflect::get(&a.get(0), &"length".into())
+                .ok()
+                .and_then(|l| l.as_f64())
+                .unwrap_or(0.0)
+        })
+        .unwrap_or(0.0)
+}
+
+/// Bytes of a payload's `buffer` and of the typed arrays under `columns`.
+fn payload_bytes(payload: &JsValue, columns: &[&str]) -> f64 {
+    let mut bytes = byte_length(&Reflect::get(payload, &"buffer".into()).unwrap_or(JsValue::UNDEFINED));
+    for k in columns {
+        if let Ok(arr) = Reflect::get(payload, &(*k).into()).and_then(|a| a.dyn_into::<js_sys::Array>()) {
+            bytes += arr.iter().map(|a| byte_length(&a)).sum::<f64>();
+        }
+    }
+    bytes
+}
+
+pub(super) fn byte_length(v: &JsValue) -> f64 {
+    Reflect::get(v, &"byteLength".into())
+        .ok()
+        .and_then(|b| b.as_f64())
+        .unwrap_or(0.0)
+}

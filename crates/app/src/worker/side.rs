@@ -246,7 +246,24 @@ async fn open_profile(open: Open, data: &JsValue) {
 /// profile.
 pub(super) fn answer(imported: scorch_core::Imported, order: Order, key: u32) -> Result<Answer, String> {
     let first = first_view(&imported, order, key);
-    answer_of(imported, first)
+    let cut = !first.0.full.is_empty();
+    let (msg, transfer, imported) = answer_of(imported, first)?;
+    // The page keeps this worker as the profile's view engine when the answer is small enough (`payload::
+    // KEEP_BELOW`). Then the whole tree of a first view cut without it is built here next, and a large profile's
+    // figures, left out above, are asked of it later. Otherwise the page would have to send the profile to a new
+    // engine at once to ask for them: they go in now.
+    let view = scorch_core::ViewOptions::default_for(&imported.profile);
+    if key != 0 && super::payload::kept_as_engine(&msg) {
+        if cut {
+            super::views::whole_later((key, super::protocol::Job::Plain, view, order));
+        }
+    } else if Reflect::get(&msg, &"figures".into()).map_or(true, |f| f.is_undefined()) {
+        let figures = super::protocol::ViewFigures::of(&imported.profile, &view);
+        if let Ok(f) = serde_wasm_bindgen::to_value(&figures) {
+            let _ = Reflect::set(&msg, &"figures".into(), &f);
+        }
+    }
+    Ok((msg, transfer, imported))
 }
 
 /// The first flame graph's tree, and that view's figures ([`answer`]'s first half).
@@ -260,22 +277,19 @@ pub(super) fn first_view(imported: &scorch_core::Imported, order: Order, key: u3
     let cut = scorch_core::CallTree::stack_weights(p, &view)
         .and_then(|w| scorch_core::view::cut::cut_stacks(p, &w, order));
     let tree = match cut {
-        Some(c) => {
-            if key != 0 {
-                super::views::whole_later(whole_key);
-            }
-            super::payload::Flame {
-                tree: c.tree,
-                heights: c.heights,
-                full: c.full,
-            }
-        }
+        // Its whole tree is built once the answer is sent, if this worker is kept ([`answer`]).
+        Some(c) => super::payload::Flame {
+            tree: c.tree,
+            heights: c.heights,
+            full: c.full,
+        },
         None => super::views::flame_of(scorch_core::CallTree::build(p, &view, order), whole_key),
     };
     // The first view's figures too, for a profile of at most `FIGURES_WITH_ANSWER` stacks and samples: the stack
     // health walks the whole stack table (200 ms for a 5,000,000-frame stack), the coverage and the sample count
     // the samples (30 ms for a million), which the page would otherwise do in its tasks. A larger profile's are
-    // not waited for: the page asks for them once it has drawn its first picture (`Job::Figures`).
+    // not waited for: the page asks the view engine for them once it has drawn its first picture
+    // (`Job::Figures`; [`answer`] adds them when this worker will not be that engine).
     let figures = (p.stacks.len() + p.samples.len() <= FIGURES_WITH_ANSWER)
         .then(|| serde_wasm_bindgen::to_value(&super::protocol::ViewFigures::of(p, &view)).ok())
         .flatten();
