@@ -27,14 +27,6 @@ pub(super) fn hold(key: u32, imported: scorch_core::Imported) {
     HELD.with(|h| *h.borrow_mut() = [Some((key, imported)), None]);
 }
 
-/// `f` of the profile held under `key`, if one is.
-pub(super) fn with_held<T>(key: u32, f: impl FnOnce(&scorch_core::Imported) -> T) -> Option<T> {
-    HELD.with(|h| {
-        let h = h.borrow();
-        h.iter().flatten().find(|(k, _)| *k == key).map(|(_, i)| f(i))
-    })
-}
-
 /// The keys held, as [`Slots`](super::protocol::Slots).
 fn slots() -> super::protocol::Slots {
     HELD.with(|h| {

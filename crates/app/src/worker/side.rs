@@ -246,18 +246,13 @@ async fn open_profile(open: Open, data: &JsValue) {
 /// profile.
 pub(super) fn answer(imported: scorch_core::Imported, order: Order, key: u32) -> Result<Answer, String> {
     let first = first_view(&imported, order, key);
-    let cut = !first.0.full.is_empty();
     let (msg, transfer, imported) = answer_of(imported, first)?;
     // The page keeps this worker as the profile's view engine when the answer is small enough (`payload::
-    // KEEP_BELOW`). Then the whole tree of a first view cut without it is built here next, and a large profile's
-    // figures, left out above, are asked of it later. Otherwise the page would have to send the profile to a new
-    // engine at once to ask for them: they go in now.
-    let view = scorch_core::ViewOptions::default_for(&imported.profile);
-    if key != 0 && super::payload::kept_as_engine(&msg) {
-        if cut {
-            super::views::whole_later((key, super::protocol::Job::Plain, view, order));
-        }
-    } else if Reflect::get(&msg, &"figures".into()).map_or(true, |f| f.is_undefined()) {
+    // KEEP_BELOW`); then a large profile's figures, left out above, are asked of it later. Otherwise the page
+    // would have to send the profile to a new engine at once to ask for them: they go in now.
+    let kept = key != 0 && super::payload::kept_as_engine(&msg);
+    if !kept && Reflect::get(&msg, &"figures".into()).map_or(true, |f| f.is_undefined()) {
+        let view = scorch_core::ViewOptions::default_for(&imported.profile);
         let figures = super::protocol::ViewFigures::of(&imported.profile, &view);
         if let Ok(f) = serde_wasm_bindgen::to_value(&figures) {
             let _ = Reflect::set(&msg, &"figures".into(), &f);
@@ -272,12 +267,13 @@ pub(super) fn first_view(imported: &scorch_core::Imported, order: Order, key: u3
     let view = scorch_core::ViewOptions::default_for(p);
     // Cut to what can be drawn when large, the whole kept here (this worker stays the profile's view engine) for
     // the finer cuts zooms ask for. A large plain tree is cut from the stack table without building the whole
-    // first (`cut_stacks`: half the time on folded 400 MB); the whole is built once the answer is sent.
+    // (`cut_stacks`: half the time on folded 400 MB); the whole is built when a zoom first needs a finer cut
+    // (`views::refine`). Built here after the answer instead, the worker's memory at the load's peak grew by
+    // 25–30 MB (folded 100 MB: the cut's scratch and the tree, side by side).
     let whole_key = (key, super::protocol::Job::Plain, view.clone(), order);
     let cut = scorch_core::CallTree::stack_weights(p, &view)
         .and_then(|w| scorch_core::view::cut::cut_stacks(p, &w, order));
     let tree = match cut {
-        // Its whole tree is built once the answer is sent, if this worker is kept ([`answer`]).
         Some(c) => super::payload::Flame {
             tree: c.tree,
             heights: c.heights,

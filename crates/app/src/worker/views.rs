@@ -89,24 +89,6 @@ pub(super) fn flame_of(tree: CallTree, key: WholeKey) -> Flame {
     }
 }
 
-/// The whole tree of `key`'s graph, built when this worker is next free and kept for the finer cuts zooms ask for
-/// (a first view cut without it: `scorch_core::view::cut::cut_stacks`). Nothing when it is kept already or the
-/// profile is no longer held.
-pub(super) fn whole_later(key: WholeKey) {
-    super::after(0.0, move || {
-        if WHOLE.with(|w| w.borrow().iter().any(|(k, _)| *k == key)) {
-            return;
-        }
-        let built = super::jobs::with_held(key.0, |imported| {
-            whole_tree(&imported.profile, &key.2, key.3, &key.1).ok()
-        });
-        if let Some(tree) = built.flatten() {
-            let heights = scorch_core::view::window::heights(&tree);
-            keep_whole(key, Rc::new((tree, heights)));
-        }
-    });
-}
-
 fn keep_whole(key: WholeKey, whole: Whole) {
     WHOLE.with(|w| {
         let mut w = w.borrow_mut();
