@@ -1,7 +1,7 @@
 //! The tooltip of the hovered frame in a pane: name, kind, total and self (or both sides and the changes in a
 //! diff), and its share of the zoom and of the whole profile.
 
-use crate::render::data::PerGraph;
+use crate::render::per_graph::PerGraph;
 use crate::render::{DiffData, FlameData};
 use crate::state::load::LoadState;
 use crate::state::pane::{Pane, PaneId};

@@ -466,41 +466,6 @@ impl FlameData {
         }
     }
 
-    /// [`FlameData::matched_weights`] in tasks of at most [`WEIGH_STEP`] nodes, stacks or samples each: a walk of
-    /// a graph of 5,000,000 nodes, or of the profile under a cut one, is tens of ms.
-    pub async fn matched_weights_in_steps(&self, mask: &[bool]) -> scorch_core::analysis::search::Weighed {
-        use scorch_core::analysis::search::{Over, Weighing};
-        let (mut walk, over) = match self.cut.as_ref().map(|c| &c.job) {
-            Some(Job::Plain) => (
-                Weighing::of_profile(self.profile(), false),
-                Over::Profile(self.profile(), &self.view),
-            ),
-            Some(Job::Inverted) => (
-                Weighing::of_profile(self.profile(), true),
-                Over::Profile(self.profile(), &self.view),
-            ),
-            _ => (Weighing::of_tree(&self.tree), Over::Tree(&self.tree)),
-        };
-        loop {
-            if let Some(w) = walk.step(over, mask, WEIGH_STEP) {
-                return w;
-            }
-            crate::worker::yield_now().await;
-        }
-    }
-
-    /// How many items [`FlameData::matched_weights`] visits: the tree's nodes, or the profile's stacks and
-    /// samples when the tree is cut.
-    pub fn weighing_work(&self) -> usize {
-        match self.cut.as_ref().map(|c| &c.job) {
-            Some(Job::Plain | Job::Inverted) => {
-                let p = self.profile();
-                p.stacks.len() + p.samples.len()
-            }
-            _ => self.tree.len(),
-        }
-    }
-
     /// How many frames node `n` stands for, when it is a stand-in of a cut tree.
     pub fn elided_count(&self, n: NodeId) -> Option<u32> {
         let c = self.cut.as_ref()?;
@@ -808,56 +773,5 @@ impl FlameData {
             .map(|&c| self.name_of(c))
             .collect::<Vec<_>>()
             .join(";")
-    }
-}
-
-/// The last value computed over one graph for one key, for a figure that is asked for again and again over the
-/// same graph (the selected function's weights, a hover's sample counts) and costs a walk of it. The graph is
-/// held weakly and compared by pointer: a graph that is gone, or another graph, is a miss, never a stale hit.
-/// Meant for a `thread_local!` (`const { PerGraph::new() }`).
-/// The items a step of [`FlameData::matched_weights_in_steps`] visits: 5–8 ms of a task.
-const WEIGH_STEP: usize = 1_000_000;
-
-pub struct PerGraph<K, V> {
-    last: std::cell::RefCell<Option<(std::sync::Weak<FlameData>, K, V)>>,
-}
-
-impl<K, V: Clone> PerGraph<K, V> {
-    pub const fn new() -> PerGraph<K, V> {
-        PerGraph {
-            last: std::cell::RefCell::new(None),
-        }
-    }
-
-    /// The value for `data` and `key`: the one kept if it was computed for them, else `compute()`'s, kept.
-    pub fn get_or<Q>(&self, data: &Arc<FlameData>, key: &Q, compute: impl FnOnce() -> V) -> V
-    where
-        K: std::borrow::Borrow<Q>,
-        Q: PartialEq + ToOwned<Owned = K> + ?Sized,
-    {
-        self.peek(data, key).unwrap_or_else(|| {
-            let v = compute();
-            *self.last.borrow_mut() = Some((Arc::downgrade(data), key.to_owned(), v.clone()));
-            v
-        })
-    }
-}
-
-impl<K, V: Clone> PerGraph<K, V> {
-    /// The value kept for `data` and `key`, if it was computed for them.
-    pub fn peek<Q>(&self, data: &Arc<FlameData>, key: &Q) -> Option<V>
-    where
-        K: std::borrow::Borrow<Q>,
-        Q: PartialEq + ?Sized,
-    {
-        self.last.borrow().as_ref().and_then(|(graph, k, v)| {
-            (std::ptr::eq(graph.as_ptr(), Arc::as_ptr(data)) && k.borrow() == key).then(|| v.clone())
-        })
-    }
-}
-
-impl<K, V: Clone> Default for PerGraph<K, V> {
-    fn default() -> PerGraph<K, V> {
-        PerGraph::new()
     }
 }

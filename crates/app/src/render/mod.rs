@@ -18,7 +18,9 @@ pub mod graph;
 pub mod graph_raster;
 pub mod graph_svg;
 pub mod heatmap;
+pub mod per_graph;
 pub mod warm;
+pub mod weigh;
 
 pub use color::ColorScheme;
 pub use data::{DiffData, FlameData, Loaded};

@@ -1,7 +1,7 @@
 //! The search, the selected function and the transforms, and what they compute over a flame graph.
 
 use super::pane::Pane;
-use crate::render::data::PerGraph;
+use crate::render::per_graph::PerGraph;
 use crate::render::FlameData;
 use leptos::prelude::*;
 use scorch_core::analysis::{search::Pattern, transforms::Transform};
