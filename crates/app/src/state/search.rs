@@ -104,34 +104,20 @@ impl SearchState {
         if data.weighing_work() <= WEIGH_NOW {
             return Some(MATCHED.with(|c| c.get_or(&data, &key, || matched_now(&data, &mask))));
         }
-        let busy = (Arc::as_ptr(&data) as usize, key.clone());
-        if MATCHING.with(|w| w.borrow().as_ref() == Some(&busy)) {
-            return None;
-        }
-        MATCHING.with(|w| *w.borrow_mut() = Some(busy.clone()));
-        let weighed = self.weighed;
-        leptos::task::spawn_local(async move {
-            crate::worker::yield_now().await;
-            let w = data.matched_weights_in_steps(&mask).await;
+        let d = data.clone();
+        weigh_later(&MATCHED, &MATCHING, &data, &key, self.weighed, async move {
+            let w = d.matched_weights_in_steps(&mask).await;
             // A cut tree's figures come from the profile; its frames to step through are its kept nodes (few).
-            let count = if data.cut.is_some() {
-                tops(&data, &mask).len()
+            let count = if d.cut.is_some() {
+                tops(&d, &mask).len()
             } else {
                 w.tops
             };
-            let m = Matched {
+            Matched {
                 matched: w.sum,
-                total: data.tree.total.first().copied().unwrap_or(0),
+                total: d.tree.total.first().copied().unwrap_or(0),
                 count,
-            };
-            MATCHED.with(|c| c.get_or(&data, &key, || m));
-            MATCHING.with(|w| {
-                let mut w = w.borrow_mut();
-                if w.as_ref() == Some(&busy) {
-                    *w = None;
-                }
-            });
-            weighed.update(|n| *n += 1);
+            }
         });
         None
     }
@@ -260,28 +246,46 @@ pub fn selected_weights_soon(data: &Arc<FlameData>, f: &str, weighed: RwSignal<u
     if data.weighing_work() <= WEIGH_NOW {
         return Some(selected_weights(data, f));
     }
-    // One walk per graph and function at a time (the explore bar asks on every change it hears).
-    let key = (Arc::as_ptr(data) as usize, f.to_string());
-    if WEIGHING.with(|w| w.borrow().as_ref() == Some(&key)) {
-        return None;
+    let d = data.clone();
+    let g = f.to_string();
+    weigh_later(&SELECTED, &WEIGHING, data, f, weighed, async move {
+        let mask = selected_mask(&d, &g);
+        crate::worker::yield_now().await;
+        let w = d.matched_weights_in_steps(&mask).await;
+        (w.sum, w.own)
+    });
+    None
+}
+
+/// Works `figures` out in short tasks of their own, unless the same graph and key already is (`busy`: the
+/// readers ask on every change they hear); keeps them in `cache` and bumps `weighed`, so that who showed them as
+/// not yet known asks again.
+fn weigh_later<V: Clone + 'static>(
+    cache: &'static std::thread::LocalKey<PerGraph<String, V>>,
+    busy: &'static std::thread::LocalKey<std::cell::RefCell<Option<(usize, String)>>>,
+    data: &Arc<FlameData>,
+    key: &str,
+    weighed: RwSignal<u64>,
+    figures: impl std::future::Future<Output = V> + 'static,
+) {
+    let me = (Arc::as_ptr(data) as usize, key.to_string());
+    if busy.with(|w| w.borrow().as_ref() == Some(&me)) {
+        return;
     }
-    WEIGHING.with(|w| *w.borrow_mut() = Some(key.clone()));
-    let (data, f) = (data.clone(), f.to_string());
+    busy.with(|w| *w.borrow_mut() = Some(me.clone()));
+    let (data, key) = (data.clone(), key.to_string());
     leptos::task::spawn_local(async move {
         crate::worker::yield_now().await;
-        let mask = selected_mask(&data, &f);
-        crate::worker::yield_now().await;
-        let w = data.matched_weights_in_steps(&mask).await;
-        SELECTED.with(|c| c.get_or(&data, &f, || (w.sum, w.own)));
-        WEIGHING.with(|w| {
+        let v = figures.await;
+        cache.with(|c| c.get_or(&data, key.as_str(), || v));
+        busy.with(|w| {
             let mut w = w.borrow_mut();
-            if w.as_ref() == Some(&key) {
+            if w.as_ref() == Some(&me) {
                 *w = None;
             }
         });
         weighed.update(|n| *n += 1);
     });
-    None
 }
 
 fn walk_selected_weights(data: &FlameData, f: &str) -> (u64, u64) {

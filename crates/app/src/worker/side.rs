@@ -270,7 +270,6 @@ pub(super) fn first_view(imported: &scorch_core::Imported, order: Order, key: u3
     // (`cut_stacks`: half the time on folded 400 MB); the whole is built when a zoom first needs a finer cut
     // (`views::refine`). Built here after the answer instead, the worker's memory at the load's peak grew by
     // 25–30 MB (folded 100 MB: the cut's scratch and the tree, side by side).
-    let whole_key = (key, super::protocol::Job::Plain, view.clone(), order);
     let cut = scorch_core::CallTree::stack_weights(p, &view)
         .and_then(|w| scorch_core::view::cut::cut_stacks(p, &w, order));
     let tree = match cut {
@@ -279,7 +278,10 @@ pub(super) fn first_view(imported: &scorch_core::Imported, order: Order, key: u3
             heights: c.heights,
             full: c.full,
         },
-        None => super::views::flame_of(scorch_core::CallTree::build(p, &view, order), whole_key),
+        None => {
+            let whole_key = (key, super::protocol::Job::Plain, view.clone(), order);
+            super::views::flame_of(scorch_core::CallTree::build(p, &view, order), whole_key)
+        }
     };
     // The first view's figures too, for a profile of at most `FIGURES_WITH_ANSWER` stacks and samples: the stack
     // health walks the whole stack table (200 ms for a 5,000,000-frame stack), the coverage and the sample count
