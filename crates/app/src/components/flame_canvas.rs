@@ -207,10 +207,16 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         if painted_resize.try_update_value(std::mem::take) == Some(true) {
             return;
         }
-        redraw.request(move || {
+        let both = move || {
             paint();
             paint_overlay();
-        });
+        };
+        if is_main && pane.data.with_untracked(Option::is_some) && crate::render::flame::take_first_picture()
+        {
+            redraw.request_soon(both);
+        } else {
+            redraw.request(both);
+        }
     });
 
     // On a new profile in flame orientation, show the root (bottom) first: scrolled by the first paint (in the

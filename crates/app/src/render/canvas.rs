@@ -54,6 +54,8 @@ pub struct Redraw {
 enum Frame {
     Idle,
     Asked(AnimationFrameRequestHandle),
+    /// A paint asked for the next task ([`Redraw::request_soon`]).
+    Soon,
     Closed,
 }
 
@@ -72,6 +74,30 @@ impl Redraw {
 
     pub fn request(&self, paint: impl FnOnce() + 'static) {
         self.ask(Box::new(paint), false);
+    }
+
+    /// Like [`request`](Self::request), but the paint runs in a task of its own as soon as the current one ends,
+    /// not in the next animation frame: a new profile's first picture. In the frame, the paint (its canvas's
+    /// sizing, which lays out the page just mounted, and the drawing) shared one task with the frame's own style,
+    /// layout, paint and commit: 52–69 ms on the first picture of a 1 MB profile by link on 2 busy cores. What is
+    /// drawn shows in the next frame all the same.
+    pub fn request_soon(&self, paint: impl FnOnce() + 'static) {
+        if !matches!(self.frame.get(), Frame::Idle) {
+            return;
+        }
+        self.frame.set(Frame::Soon);
+        let frame = self.frame.clone();
+        leptos::task::spawn_local(async move {
+            crate::worker::yield_now().await;
+            // Closed meanwhile (the component left the page): nothing is painted.
+            if !matches!(frame.get(), Frame::Soon) {
+                return;
+            }
+            let start = now();
+            frame.set(Frame::Idle);
+            paint();
+            LAST_PAINT.with(|l| l.set((start, now())));
+        });
     }
 
     /// Asks for a frame that runs `paint`; a frame's second paint waits for the next frame when the one before it

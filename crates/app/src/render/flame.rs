@@ -26,6 +26,19 @@ pub struct Look {
 thread_local! {
     /// A profile was just opened: the next paint marks `bench:rendered`.
     static RENDER_MARK_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// A profile was just opened: the main graph's next paint is its first picture.
+    static FIRST_PICTURE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// A profile was just opened (the demo too): the main graph paints it in a task of its own
+/// ([`canvas::Redraw::request_soon`]).
+pub fn opened() {
+    FIRST_PICTURE.with(|p| p.set(true));
+}
+
+/// Whether the main graph's next paint is a new profile's first picture; asking takes the answer.
+pub fn take_first_picture() -> bool {
+    FIRST_PICTURE.with(|p| p.replace(false))
 }
 
 /// The next paint is the first of a newly opened profile.

@@ -68,6 +68,7 @@ impl Actions {
             base = Some(loaded.clone());
         }
         self.diff.events.set(two_counts.then_some((0, 1)));
+        crate::render::flame::opened();
         if l.demo_seq.get_value() != seq {
             super::mark("bench:import-done");
             crate::render::flame::mark_next_paint();
