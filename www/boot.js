@@ -38,6 +38,14 @@ const linked = linkedProfile();
   } catch { early = null; /* the page starts its own worker, or reads on the page */ }
 }
 
+// The two binaries' gzip'd bytes (www/wasm.js) are asked for now, by this page: asked for by that worker, they
+// came only once its script, then wasm.js, had loaded and run (requested 130–150 ms after this file ran, in a
+// traced load by link). Their bodies are handed to it (transferred streams); where a stream cannot be
+// transferred, or the request fails, it asks for them itself.
+const gzipped = early && typeof DecompressionStream === 'function'
+  ? ['scorch-app', 'scorch-engine'].map((name) => fetch(new URL(`../${name}_bg.wasm.gz`, import.meta.url)).catch(() => null))
+  : null;
+
 // Loaded beside the wasm, not before this file runs, so the worker above starts first.
 const glue = import('../scorch-app.js');
 // Both wasm binaries are compiled by that worker (www/wasm.js), at once: it says so (`Compiling`), posts the
@@ -71,10 +79,22 @@ function compiledByWorker() {
       }
     });
     early.addEventListener('error', () => { clearTimeout(timer); resolve(null); engineCame(); });
-    try {
-      early.postMessage({ compile: true });
-    } catch { clearTimeout(timer); resolve(null); engineCame(); }
+    ask().catch(() => { clearTimeout(timer); resolve(null); engineCame(); });
   });
+}
+async function ask() {
+  const [page, engine] = gzipped ? await Promise.all(gzipped) : [];
+  // A body; `false`: the server has no such file (the worker goes to the plain one); `null`: no answer.
+  const body = (r) => (!r ? null : r.ok && r.body ? r.body : false);
+  const gz = { page: body(page), engine: body(engine) };
+  const streams = [gz.page, gz.engine].filter(Boolean);
+  try {
+    early.postMessage({ compile: true, gz }, streams);
+  } catch {
+    // A browser that cannot transfer a stream: the worker asks for the files itself.
+    for (const s of streams) s.cancel().catch(() => {});
+    early.postMessage({ compile: true });
+  }
 }
 // While the worker compiles, the page's thread is idle: the flame graph's label font is made ready here (the
 // first `measureText` of a page loads the font, a few ms of the first picture's frame otherwise). The font is

@@ -13,11 +13,15 @@ const urls = (name) => ({
   wasmUrl: new URL(`../${name}_bg.wasm`, import.meta.url),
 });
 
-async function compressed(gzUrl) {
-  if (typeof DecompressionStream !== 'function') return null;
-  const response = await fetch(gzUrl);
-  if (!response.ok || !response.body) return null;
-  const reader = response.body.getReader();
+async function compressed(gzUrl, given) {
+  if (typeof DecompressionStream !== 'function' || given === false) return null;
+  let stream = given;
+  if (!stream) {
+    const response = await fetch(gzUrl);
+    if (!response.ok || !response.body) return null;
+    stream = response.body;
+  }
+  const reader = stream.getReader();
   let first = await reader.read();
   while (!first.done && first.value.length < 2) {
     // Too short to tell: join it with the next chunk.
@@ -42,12 +46,13 @@ async function compressed(gzUrl) {
   return WebAssembly.compileStreaming(new Response(body, { headers: { 'content-type': 'application/wasm' } }));
 }
 
-/** The compiled module `name`: from the gzip'd file when there is one, else from the plain one. */
-export async function compileWasm(name) {
+/** The compiled module `name`: from the gzip'd file when there is one, else from the plain one. `gz`: the
+ * gzip'd file's body, when the page asked for it already (www/boot.js); `false` when it found none. */
+export async function compileWasm(name, gz) {
   const { gzUrl, wasmUrl } = urls(name);
   let module;
   try {
-    module = await compressed(gzUrl);
+    module = await compressed(gzUrl, gz);
   } catch { module = null; }
   if (module) return module;
   try {

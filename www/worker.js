@@ -2,9 +2,10 @@
 // crates/app/src/engine.rs), not the page's, and serves import and view requests (protocol:
 // crates/app/src/worker/protocol.rs). The engine's compiled module comes as the first message (`{ module }`), so
 // it is compiled once; without one it loads the file itself. The first worker, boot.js's, is asked to compile
-// both binaries instead (`{ compile: true }`, www/wasm.js): it says `Compiling`, posts the page's module
-// (`PageModule`) and the engine's (`Module`, kept for the workers the page starts later), and starts. A file of
-// its own so the page's CSP (script-src 'self') allows it.
+// both binaries instead (`{ compile: true, gz }`, www/wasm.js; `gz`: the bodies of the gzip'd files, which the
+// page asked for): it says `Compiling`, posts the page's module (`PageModule`) and the engine's (`Module`, kept
+// for the workers the page starts later), and starts. A file of its own so the page's CSP (script-src 'self')
+// allows it.
 //
 // boot.js names the profile a link opens in the worker's name (`prefetch URL`): it is fetched here at once,
 // before the wasm is ready (messages from the page wait until the page's own start is done), and `read_url`
@@ -36,9 +37,11 @@ self.onmessage = async (e) => {
     self.postMessage({ type: 'Compiling' });
     const wasm = await (compiler || import('./wasm.js')).catch(() => null);
     // Both at once: the page's is posted as soon as it is ready, whatever this worker's own is doing.
-    const page = wasm ? wasm.compileWasm('scorch-app').catch(() => null) : Promise.resolve(null);
+    // The gzip'd files' bodies, when the page asked for them (www/boot.js).
+    const gz = e.data.gz || {};
+    const page = wasm ? wasm.compileWasm('scorch-app', gz.page).catch(() => null) : Promise.resolve(null);
     page.then((m) => self.postMessage({ type: 'PageModule', module: m }));
-    module = wasm ? await wasm.compileWasm('scorch-engine').catch(() => null) : null;
+    module = wasm ? await wasm.compileWasm('scorch-engine', gz.engine).catch(() => null) : null;
     self.postMessage({ type: 'Module', module });
   }
   // Kept for the parse workers this worker may start (crates/app/src/worker/slices.rs).

@@ -93,6 +93,8 @@ for (const [what, opts, plain] of [
         assert.equal(asked.at(-1), wants, `wasm requests: ${wasm}`);
         assert.equal(asked.includes(`${name}_bg.wasm`), plain, `wasm requests: ${wasm}`);
         assert.equal(asked.filter((w) => w === wants).length, 1, `wasm requests: ${wasm}`);
+        // The page asks for the gzip'd one, and the worker that compiles it does not ask again (www/boot.js).
+        assert.equal(asked.filter((w) => w.endsWith('.gz')).length, 1, `wasm requests: ${wasm}`);
       }
       assert.deepEqual(b2.errors.filter((e) => !/404/.test(e)), []);
     } finally {
