@@ -93,10 +93,7 @@ impl Redraw {
             if !matches!(frame.get(), Frame::Soon) {
                 return;
             }
-            let start = now();
-            frame.set(Frame::Idle);
-            paint();
-            LAST_PAINT.with(|l| l.set((start, now())));
+            run(&frame, now(), paint);
         });
     }
 
@@ -122,14 +119,19 @@ impl Redraw {
                 me.ask(paint, true);
                 return;
             }
-            frame.set(Frame::Idle);
-            paint();
-            LAST_PAINT.with(|l| l.set((start, now())));
+            run(&frame, start, paint);
         });
         if let Ok(handle) = asked {
             self.frame.set(Frame::Asked(handle));
         }
     }
+}
+
+/// Runs a paint asked for (from `start`): its [`Redraw`] is idle again, and [`LAST_PAINT`] says when it ran.
+fn run(frame: &Cell<Frame>, start: f64, paint: impl FnOnce()) {
+    frame.set(Frame::Idle);
+    paint();
+    LAST_PAINT.with(|l| l.set((start, now())));
 }
 
 /// A paint this long makes the next one asked for the same frame wait for the next frame ([`Redraw::ask`]).

@@ -504,19 +504,15 @@ impl FlameData {
     /// This graph with the engine's finer cut of node `at` (made at `min`) grafted in (`Cut::graft`); `None` when
     /// it does not fit.
     pub fn refined(&self, at: NodeId, min: u64, part: crate::worker::Flame) -> Option<FlameData> {
-        use scorch_core::view::cut::Cut;
+        use scorch_core::view::cut::{graft, Cut};
         let c = self.cut.as_ref()?;
-        let mine = Cut {
-            tree: self.tree.clone(),
-            heights: self.heights().to_vec(),
-            full: c.full.clone(),
-        };
         let part = Cut {
             tree: part.tree,
             heights: part.heights,
             full: part.full,
         };
-        let g = mine.graft(at, &part)?;
+        // From this graph's own columns, borrowed: the graft copies them once, into the new graph.
+        let g = graft(&self.tree, self.heights(), &c.full, at, &part)?;
         let mut finer = c.finer.clone();
         finer.push((at, min));
         let depths = rows_of(&g.tree, &g.heights);

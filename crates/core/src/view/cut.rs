@@ -10,7 +10,7 @@
 //! for that node's subtree cut finer ([`cut`] at that node); the page adds it to its own ([`Cut::graft`]). The
 //! nodes it had keep their ids, so a zoom, a hover or a selection stays where it was.
 //!
-//! Costs: [`cut`] visits the nodes it keeps and their children; [`Cut::graft`] is linear in the page's tree and
+//! Costs: [`cut`] visits the nodes it keeps and their children; [`graft`] is linear in the page's tree and
 //! the part. Nothing recurses.
 
 use super::calltree::{CallTree, NodeId};
@@ -56,112 +56,121 @@ impl Cut {
     /// whose children the part lists with less weight cut (or that is new) takes the part's list. A stand-in
     /// replaced so weighs nothing and is listed nowhere. `None` when the part is not of node `at`.
     pub fn graft(&self, at: NodeId, part: &Cut) -> Option<Cut> {
-        let t = &self.tree;
-        let p = &part.tree;
-        let same = p.frame.first() == t.frame.get(at.idx())
-            && part.full.first() == self.full.get(at.idx())
-            && p.total.first() == t.total.get(at.idx());
-        if !same || self.is_elided(at) || part.full.len() != p.len() || part.heights.len() != p.len() {
-            return None;
-        }
-        let n0 = t.len();
-        // This tree's nodes by whole-tree id, those the part can name only: `at`'s subtree (a node is under `at`
-        // in the whole tree only when it is under `at` here). Indexing every node made a zoom's graft 10–15 ms on
-        // the page for a cut graph of 145,648 nodes (`bench/redraw-browser.mjs`).
-        let mut index: FxHashMap<u32, u32> = FxHashMap::default();
-        let mut todo = vec![at];
-        while let Some(n) = todo.pop() {
-            if !self.is_elided(n) {
-                if let Some(&f) = self.full.get(n.idx()) {
-                    index.insert(f, n.0);
-                }
-            }
-            todo.extend_from_slice(t.children(n));
-        }
-        let mut out = self.clone();
-        // Part id → this tree's id (u32::MAX: left out); per part node, whether its list is taken.
-        let mut map = vec![u32::MAX; p.len()];
-        let mut taken = vec![false; p.len()];
-        // This tree's id → the part node whose list it takes.
-        let mut list_of: FxHashMap<u32, u32> = FxHashMap::default();
-        for i in 0..p.len() {
-            let id = NodeId(i as u32);
-            let here = if i == 0 {
-                at.0
-            } else {
-                let pp = *p.parent.get(i)? as usize;
-                let existing = if is_elided(p, id) {
-                    None
-                } else {
-                    index.get(part.full.get(i)?).copied()
-                };
-                match existing {
-                    Some(e) => e,
-                    None if *taken.get(pp)? => {
-                        let parent = *map.get(pp)?;
-                        let depth = out.tree.depth.get(parent as usize)?.checked_add(1)?;
-                        let e = out.tree.len() as u32;
-                        out.tree.frame.push(*p.frame.get(i)?);
-                        out.tree.origin.push(*p.origin.get(i)?);
-                        out.tree.parent.push(parent);
-                        out.tree.depth.push(depth);
-                        out.tree.self_w.push(*p.self_w.get(i)?);
-                        out.tree.total.push(*p.total.get(i)?);
-                        out.full.push(*part.full.get(i)?);
-                        out.heights.push(*part.heights.get(i)?);
-                        e
-                    }
-                    None => continue,
-                }
-            };
-            *map.get_mut(i)? = here;
-            if p.children(id).is_empty() {
-                continue;
-            }
-            let fresh = here as usize >= n0;
-            if fresh || elided_weight(p, id) < elided_weight(t, NodeId(here)) {
-                *taken.get_mut(i)? = true;
-                list_of.insert(here, i as u32);
-            }
-        }
-        // The lists again: the part's where taken, this tree's elsewhere.
-        let n = out.tree.len();
-        let mut start = Vec::with_capacity(n + 1);
-        let mut list = Vec::with_capacity(n);
-        let mut dead = Vec::new();
-        for node in 0..n {
-            start.push(list.len() as u32);
-            let nid = NodeId(node as u32);
-            match list_of.get(&(node as u32)) {
-                Some(&i) => {
-                    for &c in p.children(NodeId(i)) {
-                        let m = *map.get(c.idx())?;
-                        if m == u32::MAX {
-                            return None;
-                        }
-                        list.push(NodeId(m));
-                    }
-                    if node < n0 {
-                        dead.extend(t.children(nid).iter().copied().filter(|&c| is_elided(t, c)));
-                    }
-                }
-                None if node < n0 => list.extend_from_slice(t.children(nid)),
-                None => {}
-            }
-        }
-        start.push(list.len() as u32);
-        out.tree.child_start = start;
-        out.tree.child_list = list;
-        for d in dead {
-            if let Some(x) = out.tree.total.get_mut(d.idx()) {
-                *x = 0;
-            }
-            if let Some(x) = out.tree.self_w.get_mut(d.idx()) {
-                *x = 0;
-            }
-        }
-        Some(out)
+        graft(&self.tree, &self.heights, &self.full, at, part)
     }
+}
+
+/// [`Cut::graft`] of the cut tree whose columns are `t`, `heights` and `full`, borrowed: the page keeps its graph's
+/// columns apart, and this copies them once, into the result.
+pub fn graft(t: &CallTree, heights: &[u32], full: &[u32], at: NodeId, part: &Cut) -> Option<Cut> {
+    let p = &part.tree;
+    let same = p.frame.first() == t.frame.get(at.idx())
+        && part.full.first() == full.get(at.idx())
+        && p.total.first() == t.total.get(at.idx());
+    if !same || is_elided(t, at) || part.full.len() != p.len() || part.heights.len() != p.len() {
+        return None;
+    }
+    let n0 = t.len();
+    // This tree's nodes by whole-tree id, those the part can name only: `at`'s subtree (a node is under `at`
+    // in the whole tree only when it is under `at` here). Indexing every node made a zoom's graft 10–15 ms on
+    // the page for a cut graph of 145,648 nodes (`bench/redraw-browser.mjs`).
+    let mut index: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut todo = vec![at];
+    while let Some(n) = todo.pop() {
+        if !is_elided(t, n) {
+            if let Some(&f) = full.get(n.idx()) {
+                index.insert(f, n.0);
+            }
+        }
+        todo.extend_from_slice(t.children(n));
+    }
+    let mut out = Cut {
+        tree: t.clone(),
+        heights: heights.to_vec(),
+        full: full.to_vec(),
+    };
+    // Part id → this tree's id (u32::MAX: left out); per part node, whether its list is taken.
+    let mut map = vec![u32::MAX; p.len()];
+    let mut taken = vec![false; p.len()];
+    // This tree's id → the part node whose list it takes.
+    let mut list_of: FxHashMap<u32, u32> = FxHashMap::default();
+    for i in 0..p.len() {
+        let id = NodeId(i as u32);
+        let here = if i == 0 {
+            at.0
+        } else {
+            let pp = *p.parent.get(i)? as usize;
+            let existing = if is_elided(p, id) {
+                None
+            } else {
+                index.get(part.full.get(i)?).copied()
+            };
+            match existing {
+                Some(e) => e,
+                None if *taken.get(pp)? => {
+                    let parent = *map.get(pp)?;
+                    let depth = out.tree.depth.get(parent as usize)?.checked_add(1)?;
+                    let e = out.tree.len() as u32;
+                    out.tree.frame.push(*p.frame.get(i)?);
+                    out.tree.origin.push(*p.origin.get(i)?);
+                    out.tree.parent.push(parent);
+                    out.tree.depth.push(depth);
+                    out.tree.self_w.push(*p.self_w.get(i)?);
+                    out.tree.total.push(*p.total.get(i)?);
+                    out.full.push(*part.full.get(i)?);
+                    out.heights.push(*part.heights.get(i)?);
+                    e
+                }
+                None => continue,
+            }
+        };
+        *map.get_mut(i)? = here;
+        if p.children(id).is_empty() {
+            continue;
+        }
+        let fresh = here as usize >= n0;
+        if fresh || elided_weight(p, id) < elided_weight(t, NodeId(here)) {
+            *taken.get_mut(i)? = true;
+            list_of.insert(here, i as u32);
+        }
+    }
+    // The lists again: the part's where taken, this tree's elsewhere.
+    let n = out.tree.len();
+    let mut start = Vec::with_capacity(n + 1);
+    let mut list = Vec::with_capacity(n);
+    let mut dead = Vec::new();
+    for node in 0..n {
+        start.push(list.len() as u32);
+        let nid = NodeId(node as u32);
+        match list_of.get(&(node as u32)) {
+            Some(&i) => {
+                for &c in p.children(NodeId(i)) {
+                    let m = *map.get(c.idx())?;
+                    if m == u32::MAX {
+                        return None;
+                    }
+                    list.push(NodeId(m));
+                }
+                if node < n0 {
+                    dead.extend(t.children(nid).iter().copied().filter(|&c| is_elided(t, c)));
+                }
+            }
+            None if node < n0 => list.extend_from_slice(t.children(nid)),
+            None => {}
+        }
+    }
+    start.push(list.len() as u32);
+    out.tree.child_start = start;
+    out.tree.child_list = list;
+    for d in dead {
+        if let Some(x) = out.tree.total.get_mut(d.idx()) {
+            *x = 0;
+        }
+        if let Some(x) = out.tree.self_w.get_mut(d.idx()) {
+            *x = 0;
+        }
+    }
+    Some(out)
 }
 
 /// Is node `n` of `t` a stand-in?
