@@ -142,13 +142,12 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         let focus = focus.as_ref().zip(data.as_ref()).map(|((n, g), d)| (&**d, *n, g));
         flame::paint_overlay(&overlay, target, focus, ui.is_dark(), canvas::css_size(&canvas));
     };
-    let paint = move || {
+    // The canvas, the graph and its geometry as they are now.
+    let ready = move || {
         let Some(Some(canvas)) = canvas_ref.try_get_untracked() else {
-            return;
+            return None;
         };
-        let Some(data) = pane.data.get_untracked() else {
-            return;
-        };
+        let data = pane.data.get_untracked()?;
         // The size now, in this frame (panels mounted in the same task as the profile, such as the heatmap,
         // have moved the flame area since the redraw was asked for): the first picture is drawn once, at its size.
         if measure() {
@@ -165,6 +164,18 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
             pane.scroll_top.update_untracked(|v| *v = top);
         }
         let g = pane.geometry(&data, page_orientation());
+        Some((canvas, data, g))
+    };
+    // A large graph's first picture: its rows placed in a task before the one that draws them (`flame::place`).
+    let place = move || {
+        if let Some((_, data, g)) = ready() {
+            flame::place(&data, pane.current_zoom(), &g);
+        }
+    };
+    let paint = move || {
+        let Some((canvas, data, g)) = ready() else {
+            return;
+        };
         let look = Look {
             search: search.mask(&data),
             selected: search.selected_mask(&data),
@@ -213,7 +224,19 @@ pub fn FlameCanvas(pane: Pane) -> impl IntoView {
         };
         if is_main && pane.data.with_untracked(Option::is_some) && crate::render::flame::take_first_picture()
         {
-            redraw.request_soon(both);
+            // A cut tree is a large one (`scorch_core::view::cut::CUT_ABOVE`): placed, then drawn.
+            if pane
+                .data
+                .with_untracked(|d| d.as_ref().is_some_and(|d| d.cut.is_some()))
+            {
+                let then = redraw.clone();
+                redraw.request_soon(move || {
+                    place();
+                    then.request_soon(both);
+                });
+            } else {
+                redraw.request_soon(both);
+            }
         } else {
             redraw.request(both);
         }

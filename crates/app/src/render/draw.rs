@@ -5,7 +5,8 @@ use super::color::{ColorScheme, Rgb};
 use super::data::FlameData;
 use super::geometry::{ancestor_at, Geometry, ROW_H};
 use scorch_core::view::calltree::NodeId;
-use scorch_core::view::window::RUN;
+use scorch_core::view::window::{window, Window, RUN};
+use std::ops::Range;
 use web_sys::CanvasRenderingContext2d;
 
 const FONT: &str = "12px ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
@@ -124,15 +125,7 @@ pub fn draw(
         }
         // The rows on screen at and below the zoom, and what they draw: placed from the tree for this window
         // alone (no whole layout is kept), boxes at least a pixel wide and runs of narrower frames.
-        let visible = g.visible_rows(d.depths);
-        let rows = visible.start.max(g.zoom_depth)..visible.end;
-        let win = scorch_core::view::window::window(
-            &d.tree,
-            d.heights(),
-            zoom,
-            (g.vx1 - g.vx0) / g.width,
-            rows.clone(),
-        );
+        let (rows, win) = placed(d, zoom, g);
         for depth in rows {
             let range = win.row(depth);
             let (row, rx0, rx1) = (
@@ -258,6 +251,55 @@ pub fn draw(
         };
         let _ = ctx.fill_text(&text, l.x0 + 3.0, l.y + ROW_H / 2.0);
     }
+}
+
+/// What a window of rows was placed for ([`place_ahead`]): the graph's tree (by where its columns are, and its
+/// size), the zoom, the rows and the width of a pixel in unit space.
+#[derive(Clone, Copy, PartialEq)]
+struct Placing {
+    tree: (usize, usize, usize),
+    zoom: NodeId,
+    rows: (usize, usize),
+    min: u64,
+}
+
+thread_local! {
+    /// Rows placed ahead of their paint ([`place_ahead`]), taken by the next [`draw`].
+    static AHEAD: std::cell::RefCell<Option<(Placing, Window)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The rows on screen of `d` at `zoom` (at and below it), and what each is placed to draw.
+fn placing(d: &FlameData, zoom: NodeId, g: &Geometry) -> (Range<usize>, Placing) {
+    let visible = g.visible_rows(d.depths);
+    let rows = visible.start.max(g.zoom_depth)..visible.end;
+    let t = &d.tree;
+    let p = Placing {
+        tree: (t.total.as_ptr() as usize, t.parent.as_ptr() as usize, t.len()),
+        zoom,
+        rows: (rows.start, rows.end),
+        min: ((g.vx1 - g.vx0) / g.width).to_bits(),
+    };
+    (rows, p)
+}
+
+/// Places the rows on screen for the paint that comes next, which takes them if it draws the same (else it
+/// places its own): a large graph's first picture is placed in one task and drawn in the next (folded 100 MB:
+/// the two in one task were 50–56 ms, docs/BENCHMARKS.md).
+pub fn place_ahead(d: &FlameData, zoom: NodeId, g: &Geometry) {
+    let (rows, p) = placing(d, zoom, g);
+    let win = window(&d.tree, d.heights(), zoom, f64::from_bits(p.min), rows);
+    AHEAD.with(|a| *a.borrow_mut() = Some((p, win)));
+}
+
+/// The rows [`draw`] draws, and their window: placed ahead for it, or now.
+fn placed(d: &FlameData, zoom: NodeId, g: &Geometry) -> (Range<usize>, Window) {
+    let (rows, p) = placing(d, zoom, g);
+    let ahead = AHEAD.with(|a| a.borrow_mut().take()).filter(|(q, _)| *q == p);
+    let win = match ahead {
+        Some((_, w)) => w,
+        None => window(&d.tree, d.heights(), zoom, f64::from_bits(p.min), rows.clone()),
+    };
+    (rows, win)
 }
 
 /// The page's background under the graph in the light and dark themes (`--bg` in www/style.css).

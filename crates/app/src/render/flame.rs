@@ -80,6 +80,11 @@ pub fn paint(canvas: &HtmlCanvasElement, data: &FlameData, zoom: NodeId, g: &Geo
     mark_paint();
 }
 
+/// Places the graph's rows on screen for the paint that comes next ([`draw::place_ahead`]).
+pub fn place(data: &FlameData, zoom: NodeId, g: &Geometry) {
+    crate::state::timed("place", || draw::place_ahead(data, zoom, g));
+}
+
 /// Draws the hover outline and the keyboard's focus ring on the overlay canvas (sized like the graph's canvas, stacked on it).
 pub fn paint_overlay(
     overlay: &HtmlCanvasElement,
