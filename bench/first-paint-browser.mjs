@@ -1,0 +1,45 @@
+// The first picture of a profile opened by link, timed in its parts (not a test): `node bench/first-paint-browser.mjs
+// DIST PROFILE N` opens DIST/index.html#url=PROFILE (from target/bench-profiles) N times, each in a fresh headless
+// Chromium (1600×1000), and prints per load the `bench:rendered` mark (ms from navigation), the main thread's tasks
+// over 50 ms (PerformanceObserver 'longtask', from navigation to a second after the mark) and the testing build's
+// `scorch-phase` lines of the first picture (`paint`, `place`; a phase is logged when it takes 10 ms or more:
+// `state::timed`). DIST must be a testing build (`trunk build --release --features testing --dist DIR`).
+import http from 'node:http'; import fs from 'node:fs'; import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+const PROFILES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'target', 'bench-profiles');
+const [dist, prof, n = '5'] = process.argv.slice(2);
+if (!dist || !prof) {
+  console.error('usage: node bench/first-paint-browser.mjs DIST PROFILE [N]');
+  process.exit(2);
+}
+const srv = http.createServer((req, res) => {
+  const u = decodeURIComponent(req.url.split('?')[0].split('#')[0]);
+  const f = u.startsWith('/p/') ? path.join(PROFILES, u.slice(3)) : path.join(dist, u.replace(/^\/scorch\//, '/'));
+  if (!fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); return res.end(); }
+  const t = f.endsWith('.wasm') ? 'application/wasm' : f.endsWith('.js') ? 'text/javascript' : f.endsWith('.html') ? 'text/html' : f.endsWith('.css') ? 'text/css' : 'application/octet-stream';
+  res.writeHead(200, { 'content-type': t, 'content-length': fs.statSync(f).size });
+  fs.createReadStream(f).pipe(res);
+}).listen(0);
+const port = srv.address().port;
+for (let i = 0; i < Number(n); i++) {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const phases = [];
+  page.on('console', (m) => {
+    const t = m.text();
+    if (/^scorch-phase (paint|place) /.test(t)) phases.push(t.replace('scorch-phase ', ''));
+  });
+  await page.addInitScript(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(Math.round(e.duration)); })
+      .observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`http://127.0.0.1:${port}/scorch/index.html#url=${encodeURIComponent(`http://127.0.0.1:${port}/p/${prof}`)}`);
+  await page.waitForFunction(() => performance.getEntriesByName('bench:rendered').length > 0, null, { timeout: 60000 });
+  await page.waitForTimeout(1000);
+  const [rendered, long] = await page.evaluate(() => [Math.round(performance.getEntriesByName('bench:rendered')[0].startTime), window.__long]);
+  console.log(`rendered ${rendered} ms · tasks over 50 ms ${JSON.stringify(long)} · ${phases.join('; ') || 'no phase of 10 ms or more'}`);
+  await browser.close();
+}
+srv.close();
