@@ -4,6 +4,8 @@
 // over 50 ms (PerformanceObserver 'longtask', from navigation to a second after the mark) and the testing build's
 // `scorch-phase` lines of the first picture (`paint`, `place`; a phase is logged when it takes 10 ms or more:
 // `state::timed`). DIST must be a testing build (`trunk build --release --features testing --dist DIR`).
+// SCORCH_LOAD=file opens the page first (its demo), waits 4 s and hands the profile to its file input: times and
+// long tasks then count from the hand-over.
 import http from 'node:http'; import fs from 'node:fs'; import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -22,6 +24,7 @@ const srv = http.createServer((req, res) => {
   fs.createReadStream(f).pipe(res);
 }).listen(0);
 const port = srv.address().port;
+const byFile = process.env.SCORCH_LOAD === 'file';
 for (let i = 0; i < Number(n); i++) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
@@ -32,13 +35,25 @@ for (let i = 0; i < Number(n); i++) {
   });
   await page.addInitScript(() => {
     window.__long = [];
-    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(Math.round(e.duration)); })
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push([e.startTime, Math.round(e.duration)]); })
       .observe({ type: 'longtask', buffered: true });
   });
-  await page.goto(`http://127.0.0.1:${port}/scorch/index.html#url=${encodeURIComponent(`http://127.0.0.1:${port}/p/${prof}`)}`);
+  let origin = 0;
+  if (byFile) {
+    await page.goto(`http://127.0.0.1:${port}/scorch/index.html`);
+    await page.waitForSelector('[data-testid=open-file]', { state: 'attached' });
+    await page.waitForTimeout(4000);
+    phases.length = 0;
+    origin = await page.evaluate(() => performance.now());
+    await page.setInputFiles('[data-testid=open-file]', path.join(PROFILES, prof));
+  } else {
+    await page.goto(`http://127.0.0.1:${port}/scorch/index.html#url=${encodeURIComponent(`http://127.0.0.1:${port}/p/${prof}`)}`);
+  }
   await page.waitForFunction(() => performance.getEntriesByName('bench:rendered').length > 0, null, { timeout: 60000 });
   await page.waitForTimeout(1000);
-  const [rendered, long] = await page.evaluate(() => [Math.round(performance.getEntriesByName('bench:rendered')[0].startTime), window.__long]);
+  const [rendered, long] = await page.evaluate((o) => [
+    Math.round(performance.getEntriesByName('bench:rendered')[0].startTime - o),
+    window.__long.filter((t) => t[0] >= o).map((t) => t[1])], origin);
   console.log(`rendered ${rendered} ms · tasks over 50 ms ${JSON.stringify(long)} · ${phases.join('; ') || 'no phase of 10 ms or more'}`);
   await browser.close();
 }

@@ -41,6 +41,38 @@ pub fn take_first_picture() -> bool {
     FIRST_PICTURE.with(|p| p.replace(false))
 }
 
+thread_local! {
+    /// Woken after the main graph's next paint ([`after_next_paint`]).
+    static AFTER_PAINT: std::cell::RefCell<Vec<js_sys::Function>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Settles in the task after the main graph's next paint, or after `limit_ms` if none comes (another view is
+/// shown): work that can wait for the first picture (a large profile's figures, computed by the view engine on
+/// the other core) does not compete with it for the machine (on 2 cores, the picture's raster and compositing).
+pub async fn after_next_paint(limit_ms: f64) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let late = resolve.clone();
+        crate::worker::after(limit_ms, move || {
+            let _ = late.call0(&wasm_bindgen::JsValue::NULL);
+        });
+        AFTER_PAINT.with(|w| w.borrow_mut().push(resolve));
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+/// Wakes [`after_next_paint`]'s waiters in the next task (not in this one: the paint's task ends first).
+fn wake_after_paint() {
+    let waiting = AFTER_PAINT.with(|w| std::mem::take(&mut *w.borrow_mut()));
+    if waiting.is_empty() {
+        return;
+    }
+    crate::worker::after(0.0, move || {
+        for f in waiting {
+            let _ = f.call0(&wasm_bindgen::JsValue::NULL);
+        }
+    });
+}
+
 /// The next paint is the first of a newly opened profile.
 pub fn mark_next_paint() {
     RENDER_MARK_PENDING.with(|p| p.set(true));
@@ -78,6 +110,7 @@ pub fn paint(canvas: &HtmlCanvasElement, data: &FlameData, zoom: NodeId, g: &Geo
         crate::state::mark_after_task("bench:rendered");
     }
     mark_paint();
+    wake_after_paint();
 }
 
 /// Places the graph's rows on screen for the paint that comes next ([`draw::place_ahead`]).

@@ -470,9 +470,12 @@ async fn is_elf(f: &web_sys::File) -> bool {
     }
 }
 
+/// The longest a large profile's figures wait for its first picture ([`figures_later`]).
+const FIGURES_WAIT_MS: f64 = 500.0;
+
 /// Asks the view engine for the figures of `loaded`'s `view` (the stack health, the coverage, the sample count)
-/// after the first picture's tasks, and keeps them; without them (the engine failed), they are computed here when
-/// next asked for. Then the status line asks again (`figures_came`).
+/// once the first picture is painted, and keeps them; without them (the engine failed), they are computed here
+/// when next asked for. Then the status line asks again (`figures_came`).
 fn figures_later(
     l: super::load::LoadState,
     loaded: Arc<Loaded>,
@@ -481,7 +484,10 @@ fn figures_later(
 ) {
     use crate::worker::build::{self as worker_build, Built, Channel};
     leptos::task::spawn_local(async move {
-        yield_now().await;
+        // After the first picture: asked for with it, the engine computed them (folded 100 MB: 90–100 ms of its
+        // thread) while the page painted, and on two cores that paint took 47–67 ms instead of 17–35 (a task
+        // over 50 ms in 5 loads of 6; docs/BENCHMARKS.md).
+        crate::render::flame::after_next_paint(FIGURES_WAIT_MS).await;
         let r = worker_build::build(
             Channel::Figures,
             loaded.key,
