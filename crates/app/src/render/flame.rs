@@ -42,12 +42,12 @@ pub fn take_first_picture() -> bool {
 }
 
 thread_local! {
-    /// Woken after the main graph's next paint ([`after_next_paint`]).
+    /// Woken after a flame graph's next paint ([`after_next_paint`]).
     static AFTER_PAINT: std::cell::RefCell<Vec<js_sys::Function>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Settles in the task after the main graph's next paint, or after `limit_ms` if none comes (another view is
-/// shown): work that can wait for the first picture (a large profile's figures, computed by the view engine on
+/// Settles in the task after a flame graph's next paint (the first picture, after a load), or after `limit_ms`
+/// if none comes (another view is shown): work that can wait for the first picture (a large profile's figures, computed by the view engine on
 /// the other core) does not compete with it for the machine (on 2 cores, the picture's raster and compositing).
 pub async fn after_next_paint(limit_ms: f64) {
     let p = js_sys::Promise::new(&mut |resolve, _| {
