@@ -47,8 +47,10 @@ thread_local! {
 }
 
 /// Settles in the task after a flame graph's next paint (the first picture, after a load), or after `limit_ms`
-/// if none comes (another view is shown): work that can wait for the first picture (a large profile's figures, computed by the view engine on
-/// the other core) does not compete with it for the machine (on 2 cores, the picture's raster and compositing).
+/// if none comes (another view is shown): work that can wait for the first picture (a large profile's figures,
+/// computed by the view engine on the other core) does not compete with it for the machine (on 2 cores, the
+/// picture's raster and compositing). A waiter settled by its limit stays listed until the next paint: one per
+/// load at most.
 pub async fn after_next_paint(limit_ms: f64) {
     let p = js_sys::Promise::new(&mut |resolve, _| {
         let late = resolve.clone();
