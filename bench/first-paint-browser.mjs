@@ -6,24 +6,15 @@
 // `state::timed`). DIST must be a testing build (`trunk build --release --features testing --dist DIR`).
 // SCORCH_LOAD=file opens the page first (its demo), waits 4 s and hands the profile to its file input: times and
 // long tasks then count from the hand-over.
-import http from 'node:http'; import fs from 'node:fs'; import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
-const PROFILES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'target', 'bench-profiles');
+import { PROFILES, closeDist, serveDist } from './serve-dist.mjs';
 const [dist, prof, n = '5'] = process.argv.slice(2);
 if (!dist || !prof) {
   console.error('usage: node bench/first-paint-browser.mjs DIST PROFILE [N]');
   process.exit(2);
 }
-const srv = http.createServer((req, res) => {
-  const u = decodeURIComponent(req.url.split('?')[0].split('#')[0]);
-  const f = u.startsWith('/p/') ? path.join(PROFILES, u.slice(3)) : path.join(dist, u.replace(/^\/scorch\//, '/'));
-  if (!fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); return res.end(); }
-  const t = f.endsWith('.wasm') ? 'application/wasm' : f.endsWith('.js') ? 'text/javascript' : f.endsWith('.html') ? 'text/html' : f.endsWith('.css') ? 'text/css' : 'application/octet-stream';
-  res.writeHead(200, { 'content-type': t, 'content-length': fs.statSync(f).size });
-  fs.createReadStream(f).pipe(res);
-}).listen(0);
-const port = srv.address().port;
+const port = await serveDist(dist);
 const byFile = process.env.SCORCH_LOAD === 'file';
 for (let i = 0; i < Number(n); i++) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
@@ -57,4 +48,4 @@ for (let i = 0; i < Number(n); i++) {
   console.log(`rendered ${rendered} ms · tasks over 50 ms ${JSON.stringify(long)} · ${phases.join('; ') || 'no phase of 10 ms or more'}`);
   await browser.close();
 }
-srv.close();
+closeDist();

@@ -5,19 +5,11 @@
 // viewer-bench's `--load file` does (the page's mark `trace:file` is the hand-over). SCORCH_CPU_PROFILE=1 adds V8's
 // sampling profiler (`ProfileChunk` events: which functions each task ran; with a build that keeps names
 // (`wasm-bindgen --keep-debug`, then `wasm-opt -Os -g`) they are the Rust functions).
-import http from 'node:http'; import fs from 'node:fs'; import path from 'node:path';
+import fs from 'node:fs'; import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { fileURLToPath } from 'node:url';
-const PROFILES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'target', 'bench-profiles');
+import { PROFILES, closeDist, serveDist } from './serve-dist.mjs';
 const [dist, prof, outFile] = process.argv.slice(2);
-const srv = http.createServer((req, res) => {
-  const u = decodeURIComponent(req.url.split('?')[0].split('#')[0]);
-  let f = u.startsWith('/p/') ? path.join(PROFILES, u.slice(3)) : path.join(dist, u.replace(/^\/scorch\//, '/'));
-  if (!fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); return res.end(); }
-  const t = f.endsWith('.wasm') ? 'application/wasm' : f.endsWith('.js') ? 'text/javascript' : f.endsWith('.html') ? 'text/html' : f.endsWith('.css') ? 'text/css' : 'application/octet-stream';
-  res.writeHead(200, { 'content-type': t, 'content-length': fs.statSync(f).size }); fs.createReadStream(f).pipe(res);
-}).listen(0);
-const port = srv.address().port;
+const port = await serveDist(dist);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
 const cdp = await page.context().newCDPSession(page);
@@ -41,4 +33,4 @@ await page.waitForTimeout(300);
 await cdp.send('Tracing.end'); await done;
 fs.writeFileSync(outFile, JSON.stringify(events));
 console.log(marks);
-await browser.close(); srv.close();
+await browser.close(); closeDist();
