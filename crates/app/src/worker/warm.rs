@@ -1,34 +1,27 @@
-//! The idle import worker's warm-up on made-up inputs ([`start`]). V8 compiles a wasm function with its
+//! The idle import worker's warm-up on a made-up input ([`start`]). V8 compiles a wasm function with its
 //! baseline compiler (Liftoff) on its first call, and with its optimising one (TurboFan, in the background) only
 //! once it has run a while in an instance; a call already running keeps its baseline code. A large profile's
 //! merge and first view are single long passes, run once per load, so on a fresh page they ran in baseline code
 //! (the import worker's last task of folded 100 MB: 120 ms on a fresh page, 60 on a page that had loaded it
-//! once, Chromium trace). Running the large-input path on small made-up inputs first, several times, gets that
+//! once, Chromium trace). Running the large-input path on a small made-up input first, several times, gets that
 //! code optimised before the user's file comes; the workers share the compiled module, so the parse workers gain
-//! too (docs/BENCHMARKS.md: folded 100 MB from a file drawn 28–90 ms sooner, 1 MB 25 ms).
+//! too (docs/BENCHMARKS.md, "A fresh page's first large file").
 
 use scorch_core::import::split::{merge_slices, SliceParser, SlicePart};
 use scorch_core::view::calltree::Order;
 use scorch_core::{Format, ImportError, ImportOptions, Imported};
 use std::cell::RefCell;
 
-/// Lines of the made-up folded input (stacks 6 to 29 frames deep; 160 KB) and samples of the perf script one
-/// (190 KB): small enough that the first round's steps, in baseline code, are tasks of 10–35 ms here (the later
-/// ones 1–13 ms).
+/// Lines of the made-up folded input (stacks 6 to 29 frames deep): small enough that the first round's steps,
+/// in baseline code, are tasks of 10–35 ms here (the later ones 1–13 ms).
 const FOLDED_LINES: usize = 1_000;
-const PERF_SAMPLES: usize = 250;
-
-/// One made-up input and where its second slice starts.
-struct Input {
-    format: Format,
-    bytes: Vec<u8>,
-    cut: usize,
-}
 
 /// The warm-up's state between its tasks.
 #[derive(Default)]
 struct Warm {
-    inputs: Vec<Input>,
+    /// The made-up input, and where its second slice starts.
+    input: Vec<u8>,
+    cut: usize,
     first: Option<Result<SlicePart, ImportError>>,
     imported: Option<Imported>,
 }
@@ -37,55 +30,46 @@ thread_local! {
     static WARM: RefCell<Warm> = RefCell::new(Warm::default());
 }
 
-/// Starts the warm-up: a made-up folded input and a perf script one, each parsed in two slices as a large input
-/// is (one's part encoded and decoded as a parse worker's is), merged, and its first view built, [`ROUNDS`]
-/// times — one step per task, so a request waits for at most one. `asked`: whether a request came (the warm-up
-/// stops there and lets its inputs go); `answer`: builds a load's answer of a profile (the import worker's).
+/// Starts the warm-up: a made-up folded input parsed in two slices as a large input is (the second's part
+/// encoded and decoded as a parse worker's is), merged, and its first view cut and answered, [`ROUNDS`] times —
+/// one step per task, so a request waits for at most one. `asked`: whether a request came (the warm-up stops
+/// there and lets its input go); `answer`: builds a load's answer of a profile (the import worker's).
+///
+/// Folded stacks only: the merge, the cut and the answer are the same code for perf script, and perf script's own
+/// parse is optimised early in its load (it runs in chunks). A perf script input too gained a perf script file
+/// from a file another 60 ms at 100 MB, but the renderer's peak with that file grew by ~5 MB (its code; halving the
+/// inputs did not shrink it), which took it over a tenth of speedscope's memory (docs/BENCHMARKS.md).
 pub(super) fn start(asked: fn() -> bool, answer: fn(Imported)) {
     super::after(0.0, move || step(0, asked, answer));
 }
 
-/// How many times each input goes through: V8 optimises a function once it has run a while in one instance, and
-/// several small runs count as one large one would, in tasks a request need not wait long for. 230 ms of the
+/// How many times the input goes through: V8 optimises a function once it has run a while in one instance, and
+/// several small runs count as one large one would, in tasks a request need not wait long for. ~150 ms of the
 /// worker's time in all, here.
 const ROUNDS: usize = 6;
 
-/// Step `n`: 0 makes the inputs; then per round and input, three: the first slice parsed, the second parsed and
-/// the two merged, the first view built.
+/// Step `n`: 0 makes the input; then per round three: the first slice parsed, the second parsed and the two
+/// merged, the first view built.
 fn step(n: usize, asked: fn() -> bool, answer: fn(Imported)) {
-    if asked() || n > ROUNDS * 6 {
+    if asked() || n > ROUNDS * 3 {
         WARM.with(|w| *w.borrow_mut() = Warm::default());
         return;
     }
     let more = WARM.with(|w| {
         let mut w = w.borrow_mut();
         if n == 0 {
-            w.inputs = [
-                (Format::Folded, folded(FOLDED_LINES)),
-                (Format::PerfScript, perf(PERF_SAMPLES)),
-            ]
-            .into_iter()
-            .map(|(format, bytes)| Input {
-                format,
-                cut: slice_cut(format, &bytes),
-                bytes,
-            })
-            .collect();
+            w.input = folded(FOLDED_LINES);
+            w.cut = slice_cut(&w.input);
             return true;
         }
-        let k = (n - 1) % 6;
-        let Some(input) = w.inputs.get(k / 3) else {
-            return false;
-        };
-        let (format, len) = (input.format, input.bytes.len());
-        match k % 3 {
+        match (n - 1) % 3 {
             0 => {
-                let first = parse(format, input.bytes.get(..input.cut).unwrap_or_default());
+                let first = parse(w.input.get(..w.cut).unwrap_or_default());
                 w.first = Some(first);
                 true
             }
             1 => {
-                let second = parse(format, input.bytes.get(input.cut..).unwrap_or_default());
+                let second = parse(w.input.get(w.cut..).unwrap_or_default());
                 // As a parse worker's part comes: encoded, then decoded.
                 let second = SlicePart::encode_result(second)
                     .ok()
@@ -93,13 +77,14 @@ fn step(n: usize, asked: fn() -> bool, answer: fn(Imported)) {
                 let (Some(first), Some(second)) = (w.first.take(), second) else {
                     return false;
                 };
+                let bytes = w.input.len() as u64;
                 w.imported = merge_slices(vec![first, second])
                     .ok()
                     .flatten()
                     .map(|profile| Imported {
                         profile,
                         gzip: false,
-                        bytes: len as u64,
+                        bytes,
                     });
                 w.imported.is_some()
             }
@@ -127,7 +112,8 @@ fn step(n: usize, asked: fn() -> bool, answer: fn(Imported)) {
 }
 
 /// A slice's part, fed in chunks as a file's slice is.
-fn parse(format: Format, slice: &[u8]) -> Result<SlicePart, ImportError> {
+fn parse(slice: &[u8]) -> Result<SlicePart, ImportError> {
+    let format = Format::Folded;
     let Some(mut parser) = SliceParser::new(format, &ImportOptions::default()) else {
         return Err(ImportError::new(
             Some(format),
@@ -143,16 +129,13 @@ fn parse(format: Format, slice: &[u8]) -> Result<SlicePart, ImportError> {
     parser.finish()
 }
 
-/// Where the second of two slices starts: after the line (folded) or the sample (perf script) that crosses
-/// the middle.
-fn slice_cut(format: Format, bytes: &[u8]) -> usize {
+/// Where the second of two slices starts: after the line that crosses the middle.
+fn slice_cut(bytes: &[u8]) -> usize {
     let mid = bytes.len() / 2;
     let rest = bytes.get(mid..).unwrap_or_default();
-    let found = match format {
-        Format::PerfScript => rest.windows(2).position(|w| w == b"\n\n").map(|i| i + 2),
-        _ => rest.iter().position(|&b| b == b'\n').map(|i| i + 1),
-    };
-    found.map_or(bytes.len(), |i| mid + i)
+    rest.iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| mid + i + 1)
 }
 
 /// A small linear congruential generator: the made-up stacks only need to vary.
@@ -222,69 +205,35 @@ fn folded(lines: usize) -> Vec<u8> {
     out
 }
 
-/// perf script, `samples` samples on two CPUs and a few threads, a millisecond apart.
-fn perf(samples: usize) -> Vec<u8> {
-    let mut r = Lcg(11);
-    let mut out = Vec::with_capacity(samples * 600);
-    for i in 0..samples as u64 {
-        // `app 103/101 [001] 1000.007000: 1000000 cpu-clock:ppp: `
-        out.extend_from_slice(b"app ");
-        num(&mut out, 100 + i % 7, 1);
-        out.push(b'/');
-        num(&mut out, 100 + i % 5, 1);
-        out.extend_from_slice(b" [00");
-        num(&mut out, i % 2, 1);
-        out.extend_from_slice(b"] ");
-        num(&mut out, 1000 + i / 1000, 1);
-        out.push(b'.');
-        num(&mut out, (i % 1000) * 1000, 6);
-        out.extend_from_slice(b": 1000000 cpu-clock:ppp: \n");
-        // Leaf first; each address's digits are hexadecimal ones too.
-        for &f in stack(&mut r).iter().rev() {
-            out.extend_from_slice(b"\t    ");
-            num(&mut out, 40_000 + r.next(60_000), 1);
-            out.push(b' ');
-            name(&mut out, f);
-            out.extend_from_slice(b"+0x1f (/usr/bin/app)\n");
-        }
-        out.push(b'\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The made-up inputs are what they stand for (read without a warning, in their format, the perf script's
-    /// samples all there) and their two slices merge into what one read of the whole gives.
+    /// The made-up input is what it stands for (folded stacks, read without a warning, its frames named), and
+    /// its two slices merge into what one read of the whole gives.
     #[test]
-    fn made_up_inputs_parse_whole_and_in_slices() {
-        for (format, bytes) in [(Format::Folded, folded(200)), (Format::PerfScript, perf(50))] {
-            let whole = scorch_core::import_bytes(&bytes, ImportOptions::default()).expect("parses");
-            assert_eq!(whole.profile.meta.format, format);
-            assert_eq!(whole.profile.meta.warnings.count, 0);
-            if format == Format::PerfScript {
-                assert_eq!(whole.profile.samples.len(), 50);
-            }
-            assert!(whole.profile.stacks.len() > 100);
-            let names: Vec<&str> = (0..whole.profile.frames.len() as u32)
-                .map(|f| whole.profile.frame_name(scorch_core::model::FrameId(f)))
-                .collect();
-            assert!(
-                names.iter().any(|n| n.starts_with('m') && n.contains("::f")),
-                "{:?}",
-                &names[..names.len().min(5)]
-            );
-            let cut = slice_cut(format, &bytes);
-            assert!(cut > 0 && cut < bytes.len());
-            let merged = merge_slices(vec![parse(format, &bytes[..cut]), parse(format, &bytes[cut..])])
-                .expect("merges")
-                .expect("mergeable");
-            assert_eq!(merged.samples.len(), whole.profile.samples.len());
-            assert_eq!(merged.stacks.len(), whole.profile.stacks.len());
-            assert_eq!(merged.total(), whole.profile.total());
-        }
+    fn made_up_input_parses_whole_and_in_slices() {
+        let bytes = folded(200);
+        let whole = scorch_core::import_bytes(&bytes, ImportOptions::default()).expect("parses");
+        assert_eq!(whole.profile.meta.format, Format::Folded);
+        assert_eq!(whole.profile.meta.warnings.count, 0);
+        assert!(whole.profile.stacks.len() > 100);
+        let names: Vec<&str> = (0..whole.profile.frames.len() as u32)
+            .map(|f| whole.profile.frame_name(scorch_core::model::FrameId(f)))
+            .collect();
+        assert!(
+            names.iter().any(|n| n.starts_with('m') && n.contains("::f")),
+            "{:?}",
+            &names[..names.len().min(5)]
+        );
+        let cut = slice_cut(&bytes);
+        assert!(cut > 0 && cut < bytes.len() && bytes[cut - 1] == b'\n');
+        let merged = merge_slices(vec![parse(&bytes[..cut]), parse(&bytes[cut..])])
+            .expect("merges")
+            .expect("mergeable");
+        assert_eq!(merged.samples.len(), whole.profile.samples.len());
+        assert_eq!(merged.stacks.len(), whole.profile.stacks.len());
+        assert_eq!(merged.total(), whole.profile.total());
         let mut out = Vec::new();
         num(&mut out, 7000, 6);
         num(&mut out, 0, 1);
