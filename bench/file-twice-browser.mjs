@@ -4,7 +4,8 @@
 // user choosing a file; 0: at once, as the shared harness's `--load file` does), then again 3 s after the first
 // is drawn; and prints, per load, `bench:import-done` and `bench:rendered` in ms from that load's hand-over. The
 // second load runs code the first got optimised (V8 optimises a wasm function once it has run a while): the
-// difference is what a fresh page costs (worker/warm.rs). Works with product and testing builds.
+// difference is what a fresh page costs (docs/BENCHMARKS.md, "A fresh page's first large file"). Works with
+// product and testing builds.
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { PROFILES, closeDist, serveDist } from './serve-dist.mjs';

@@ -29,7 +29,6 @@ pub mod share;
 pub mod side;
 mod slices;
 mod views;
-mod warm;
 mod yielding;
 
 pub use clock::now;

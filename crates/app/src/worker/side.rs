@@ -67,8 +67,7 @@ const TINY_FOLDED: &[u8] = b"main;work;leaf 3\nmain;idle 1\n";
 /// The import worker boot.js starts for a page opened without a link (`import`) waits for the user's first
 /// file: meanwhile it imports two tiny profiles and builds their answers, so the code a load runs is compiled
 /// before the file comes (V8 compiles a wasm function on its first call; a folded file's load spent 10–18 ms of
-/// its worker's time on that, Chromium trace), then runs the large-input path on made-up inputs until that
-/// code is optimised (`warm::start`). Stopped by the first request; nothing is kept.
+/// its worker's time on that, Chromium trace). Stopped by the first request; nothing is kept.
 fn warm_later() {
     if js_sys::global()
         .dyn_into::<web_sys::DedicatedWorkerGlobalScope>()
@@ -85,10 +84,6 @@ fn warm_later() {
                 let _ = answer(imported, Order::Alphabetical, 0);
             }
         }
-        super::warm::start(
-            || ASKED.with(std::cell::Cell::get),
-            |imported| drop(answer(imported, Order::Alphabetical, 0)),
-        );
     });
 }
 

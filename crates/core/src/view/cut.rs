@@ -296,7 +296,7 @@ pub fn cut_stacks(
 }
 
 /// [`cut_stacks`] of a tree of more than `above` nodes.
-pub fn cut_stacks_above(
+fn cut_stacks_above(
     p: &crate::model::Profile,
     stack_self: &[u64],
     order: super::calltree::Order,
