@@ -211,7 +211,7 @@ pub fn cut(t: &CallTree, h: &[u32], at: NodeId, min: u64) -> Cut {
         full: n.0,
         height: h.get(n.idx()).copied().unwrap_or(0),
     };
-    cut_from(node(at), min, |whole, out| {
+    cut_from(node(at), min, |whole, _, out| {
         out.extend(t.children(NodeId(whole)).iter().map(|&k| node(k)));
     })
 }
@@ -230,7 +230,7 @@ struct Kid {
 
 /// The cut of the subtree of `at` at `min` ([`cut`]), its nodes' children (in the whole tree's order, by
 /// whole-tree id) listed by `kids`.
-fn cut_from(at: Kid, min: u64, mut kids: impl FnMut(u32, &mut Vec<Kid>)) -> Cut {
+fn cut_from(at: Kid, min: u64, mut kids: impl FnMut(u32, u32, &mut Vec<Kid>)) -> Cut {
     let mut c = Cut {
         tree: CallTree::empty(),
         heights: vec![at.height],
@@ -251,7 +251,8 @@ fn cut_from(at: Kid, min: u64, mut kids: impl FnMut(u32, &mut Vec<Kid>)) -> Cut 
         let depth = c.tree.depth.get(i).copied().unwrap_or(0).saturating_add(1);
         if !is_elided(&c.tree, id) {
             list.clear();
-            kids(whole, &mut list);
+            let origin = c.tree.origin.get(i).copied().unwrap_or(EMPTY_STACK.0);
+            kids(whole, origin, &mut list);
             // A run of lighter siblings: weight, frames, rows below.
             let mut run = (0u64, 0u32, 0u32);
             for k in &list {
@@ -283,10 +284,11 @@ fn cut_from(at: Kid, min: u64, mut kids: impl FnMut(u32, &mut Vec<Kid>)) -> Cut 
 
 /// [`cut`] at the root, at [`min_of`] its total, of the tree [`CallTree::from_stack_weights`] builds of `p` from
 /// these per-stack self weights in `order` — without building that tree: the same nodes, ids, whole-tree ids,
-/// heights and stand-ins. One pass over the stack table each for the totals, the heights, the ids and the child
-/// lists; only the children of the nodes kept are sorted (the whole tree sorts every node's: most of its build,
-/// 127 ms natively for folded 400 MB's 2,882,322 nodes). `None` when the tree would not be cut (at most
-/// [`CUT_ABOVE`] nodes, a total under [`FINE`], or nothing lighter than the cut): build it whole.
+/// heights and stand-ins. One pass over the stack table, leaf to root, for the totals, the heights, the whole-tree
+/// ids and each node's children (a list threaded through the stacks); only the children of the nodes kept are
+/// sorted (the whole tree sorts every node's: most of its build, 127 ms natively for folded 400 MB's 2,882,322
+/// nodes). `None` when the tree would not be cut (at most [`CUT_ABOVE`] nodes, a total under [`FINE`], or nothing
+/// lighter than the cut): build it whole.
 pub fn cut_stacks(
     p: &crate::model::Profile,
     stack_self: &[u64],
@@ -303,93 +305,54 @@ fn cut_stacks_above(
     above: usize,
 ) -> Option<Cut> {
     use crate::model::NO_PARENT;
+    const NONE: u32 = u32::MAX;
     let n = p.stacks.len();
-    let parent = |i: usize| p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT);
-    // Totals leaf to root, and which stacks are nodes (as `from_stack_weights`).
+    // A stack is a node of the tree when its subtree weighs anything (`from_stack_weights`): when its total is
+    // over 0 (weights are never negative). Slot 0 is the root; stack `i` is slot `i + 1`.
     let mut total: Vec<u64> = (0..n).map(|i| stack_self.get(i).copied().unwrap_or(0)).collect();
-    let mut keep: Vec<bool> = total.iter().map(|&w| w > 0).collect();
-    // The rows each kept stack's subtree reaches below it (`window::heights`).
-    let mut height = vec![0u32; n];
-    let (mut root_total, mut root_height) = (0u64, 0u32);
+    // The rows each node's subtree reaches below it (`window::heights`).
+    let mut height = vec![0u32; n + 1];
+    // Each slot's first child and each stack's next sibling, in stack order (whole-tree id order).
+    let mut first = vec![NONE; n + 1];
+    let mut next = vec![NONE; n];
+    // Nodes at or after each stack: its whole-tree id is `kept - after + 1` (nodes in stack order, from 1).
+    let mut after = vec![0u32; n];
+    let (mut root_total, mut kept) = (0u64, 0u32);
+    // Leaf to root: a stack's children come after it (the table is topological), so its total and height are
+    // complete when it is reached.
     for i in (0..n).rev() {
-        if !keep.get(i).copied().unwrap_or(false) {
+        let t = total.get(i).copied().unwrap_or(0);
+        if t == 0 {
             continue;
         }
-        let (t, h) = (
-            total.get(i).copied().unwrap_or(0),
-            height.get(i).copied().unwrap_or(0),
-        );
-        let up = parent(i);
-        if up == NO_PARENT {
+        kept += 1;
+        if let Some(x) = after.get_mut(i) {
+            *x = kept;
+        }
+        let h = height.get(i + 1).copied().unwrap_or(0).saturating_add(1);
+        let up = p.stacks.parent.get(i).copied().unwrap_or(NO_PARENT);
+        let slot = if up == NO_PARENT {
             root_total = root_total.saturating_add(t);
-            root_height = root_height.max(h.saturating_add(1));
-            continue;
+            0
+        } else {
+            if let Some(x) = total.get_mut(up as usize) {
+                *x = x.saturating_add(t);
+            }
+            up as usize + 1
+        };
+        if let Some(x) = height.get_mut(slot) {
+            *x = (*x).max(h);
         }
-        let u = up as usize;
-        if let Some(x) = total.get_mut(u) {
-            *x = x.saturating_add(t);
-        }
-        if let Some(x) = keep.get_mut(u) {
-            *x = true;
-        }
-        if let Some(x) = height.get_mut(u) {
-            *x = (*x).max(h.saturating_add(1));
+        if let Some(f) = first.get_mut(slot) {
+            if let Some(x) = next.get_mut(i) {
+                *x = *f;
+            }
+            *f = i as u32;
         }
     }
     let min = min_of(root_total);
-    let kept = keep.iter().filter(|&&k| k).count();
-    if kept < above || min == 0 {
+    if (kept as usize) < above || min == 0 {
         return None;
-    }
-    // Whole-tree ids (kept stacks in order, from 1), and each node's children in id order (a counting sort by
-    // parent; the root is slot 0, stack `i` slot `i + 1`).
-    let mut id = vec![0u32; n];
-    let mut count = vec![0u32; n + 2];
-    let mut next = 0u32;
-    for i in 0..n {
-        if keep.get(i).copied().unwrap_or(false) {
-            next += 1;
-            if let Some(x) = id.get_mut(i) {
-                *x = next;
-            }
-            let slot = match parent(i) {
-                NO_PARENT => 0,
-                u => u as usize + 1,
-            };
-            if let Some(c) = count.get_mut(slot + 1) {
-                *c += 1;
-            }
-        }
-    }
-    let mut acc = 0u32;
-    for c in count.iter_mut() {
-        acc += *c;
-        *c = acc;
-    }
-    let mut fill = count.clone();
-    let mut list = vec![0u32; kept];
-    for i in 0..n {
-        if keep.get(i).copied().unwrap_or(false) {
-            let slot = match parent(i) {
-                NO_PARENT => 0,
-                u => u as usize + 1,
-            };
-            if let Some(f) = fill.get_mut(slot) {
-                if let Some(x) = list.get_mut(*f as usize) {
-                    *x = i as u32;
-                }
-                *f += 1;
-            }
-        }
-    }
-    // Whole-tree id → stack (id 0, the root, has none).
-    let mut stack_of = vec![u32::MAX; kept + 1];
-    for (i, &w) in id.iter().enumerate() {
-        if w > 0 {
-            if let Some(x) = stack_of.get_mut(w as usize) {
-                *x = i as u32;
-            }
-        }
     }
     let kid = |s: u32| {
         let i = s as usize;
@@ -398,8 +361,8 @@ fn cut_stacks_above(
             origin: s,
             self_w: stack_self.get(i).copied().unwrap_or(0),
             total: total.get(i).copied().unwrap_or(0),
-            full: id.get(i).copied().unwrap_or(0),
-            height: height.get(i).copied().unwrap_or(0),
+            full: kept - after.get(i).copied().unwrap_or(kept) + 1,
+            height: height.get(i + 1).copied().unwrap_or(0),
         }
     };
     let root = Kid {
@@ -408,48 +371,94 @@ fn cut_stacks_above(
         self_w: 0,
         total: root_total,
         full: 0,
-        height: root_height,
+        height: height.first().copied().unwrap_or(0),
     };
+    let rank = FrameRank::of(p, kept as usize);
     let mut stacks: Vec<u32> = Vec::new();
-    let c = cut_from(root, min, |whole, out| {
-        let slot = if whole == 0 {
+    let c = cut_from(root, min, |_, origin, out| {
+        let slot = if origin == EMPTY_STACK.0 {
             0
         } else {
-            match stack_of.get(whole as usize) {
-                Some(&s) if s != u32::MAX => s as usize + 1,
-                _ => return,
-            }
+            origin as usize + 1
         };
-        let (a, b) = (
-            count.get(slot).copied().unwrap_or(0) as usize,
-            count.get(slot + 1).copied().unwrap_or(0) as usize,
-        );
         stacks.clear();
-        stacks.extend_from_slice(list.get(a..b).unwrap_or(&[]));
+        let mut k = first.get(slot).copied().unwrap_or(NONE);
+        while k != NONE {
+            stacks.push(k);
+            k = next.get(k as usize).copied().unwrap_or(NONE);
+        }
         // As `CallTree::link_children` orders them (a stable sort of ids in increasing order).
-        let frame_of = |s: &u32| {
-            p.stacks
-                .frame
-                .get(*s as usize)
-                .copied()
-                .unwrap_or(super::ROOT_FRAME)
-        };
         let total_of = |s: &u32| total.get(*s as usize).copied().unwrap_or(0);
         match order {
-            super::calltree::Order::Alphabetical => stacks.sort_by(|x, y| {
-                let (fx, fy) = (frame_of(x), frame_of(y));
-                p.frame_name(fx)
-                    .cmp(p.frame_name(fy))
-                    .then(p.frame_kind(fx).cmp(&p.frame_kind(fy)))
-            }),
+            super::calltree::Order::Alphabetical => rank.sort(p, &mut stacks),
             super::calltree::Order::Weight => {
                 stacks.sort_by(|x, y| total_of(y).cmp(&total_of(x)).then(x.cmp(y)))
             }
         }
         out.extend(stacks.iter().map(|&s| kid(s)));
     });
-    (c.tree.len() < kept + 1).then_some(c)
+    (c.tree.len() < kept as usize + 1).then_some(c)
 }
+
+/// Stacks in alphabetical order of their frames (name, then kind), as the call tree orders siblings. With few
+/// frames for the nodes, each frame's place in that order is found once (a sort of the frames) and siblings
+/// are sorted by it; otherwise by comparing names.
+enum FrameRank {
+    Ranks(Vec<u32>),
+    Names,
+}
+
+impl FrameRank {
+    fn of(p: &crate::model::Profile, nodes: usize) -> FrameRank {
+        let f = p.frames.len();
+        if f.saturating_mul(RANK_FRAMES_PER_NODE) > nodes {
+            return FrameRank::Names;
+        }
+        let key = |x: u32| {
+            let fx = FrameId(x);
+            (p.frame_name(fx), p.frame_kind(fx))
+        };
+        let mut by: Vec<u32> = (0..f as u32).collect();
+        by.sort_by(|&x, &y| key(x).cmp(&key(y)));
+        // Frames of the same name and kind share a place (the sort of siblings below is stable).
+        let mut rank = vec![0u32; f];
+        let mut r = 0u32;
+        for (i, &x) in by.iter().enumerate() {
+            if i > 0 && by.get(i - 1).is_some_and(|&prev| key(prev) != key(x)) {
+                r += 1;
+            }
+            if let Some(v) = rank.get_mut(x as usize) {
+                *v = r;
+            }
+        }
+        FrameRank::Ranks(rank)
+    }
+
+    fn sort(&self, p: &crate::model::Profile, stacks: &mut [u32]) {
+        let frame_of = |s: u32| {
+            p.stacks
+                .frame
+                .get(s as usize)
+                .copied()
+                .unwrap_or(super::ROOT_FRAME)
+        };
+        match self {
+            FrameRank::Ranks(rank) => {
+                stacks.sort_by_key(|&s| rank.get(frame_of(s).idx()).copied().unwrap_or(u32::MAX))
+            }
+            FrameRank::Names => stacks.sort_by(|&x, &y| {
+                let (fx, fy) = (frame_of(x), frame_of(y));
+                p.frame_name(fx)
+                    .cmp(p.frame_name(fy))
+                    .then(p.frame_kind(fx).cmp(&p.frame_kind(fy)))
+            }),
+        }
+    }
+}
+
+/// Frames are ranked ([`FrameRank`]) when the tree has at least this many nodes per frame: the frames' sort
+/// then costs less than comparing names in the sorts of the kept nodes' children.
+const RANK_FRAMES_PER_NODE: usize = 4;
 
 /// Adds node of `frame` under `parent` (listed as its child); its index. Origin, whole-tree id and height are the
 /// caller's to set.
@@ -639,6 +648,35 @@ mod tests {
             assert_eq!((w.x0[r.start], w.x1[r.start]), (b0, b1));
         }
         assert!(w.row(5).is_empty());
+    }
+
+    /// Siblings in the order of their frames' ranks are in the order of their names and kinds, as the call tree
+    /// sorts them: frames of one name in several kinds (`_[k]`, `_[j]`) included.
+    #[test]
+    fn ranked_frames_sort_as_names_do() {
+        let mut text = String::new();
+        for (i, name) in ["b", "a_[k]", "a", "c_[j]", "a_[j]", "c", "b_[k]"]
+            .iter()
+            .enumerate()
+        {
+            text.push_str(&format!("root;{name} {}\n", i + 1));
+        }
+        let p = crate::import::folded::parse(text.as_bytes()).unwrap();
+        let all: Vec<u32> = (0..p.stacks.len() as u32).collect();
+        let (mut by_rank, mut by_name) = (all.clone(), all);
+        FrameRank::of(&p, usize::MAX).sort(&p, &mut by_rank);
+        FrameRank::Names.sort(&p, &mut by_name);
+        assert!(matches!(FrameRank::of(&p, usize::MAX), FrameRank::Ranks(_)));
+        assert!(matches!(FrameRank::of(&p, 1), FrameRank::Names));
+        assert_eq!(by_rank, by_name);
+        let names: Vec<(&str, crate::FrameKind)> = by_rank
+            .iter()
+            .filter_map(|&s| p.stacks.frame.get(s as usize))
+            .map(|&f| (p.frame_name(f), p.frame_kind(f)))
+            .collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted);
     }
 
     /// The cut made from the stack table is the cut of the tree built from it: every column, in both orders, on
