@@ -1,8 +1,9 @@
 // One load by link with a Chrome trace (not a test): `node bench/trace-load.mjs DIST PROFILE OUT.json` opens
 // DIST/index.html#url=PROFILE (from target/bench-profiles) in headless Chromium with the devtools.timeline and v8.wasm
 // categories, writes the trace to OUT.json (open it in chrome://tracing or Perfetto) and prints the page's marks.
-// SCORCH_LOAD=file opens the page first (its demo), waits 4 s, then traces the file handed to its file input, as
-// viewer-bench's `--load file` does (the page's mark `trace:file` is the hand-over). SCORCH_CPU_PROFILE=1 adds V8's
+// SCORCH_LOAD=file opens the page first (its demo), waits SCORCH_WAIT ms (4,000 by default: a user choosing a file;
+// 0: at once, as viewer-bench's `--load file`), then traces the file handed to its file input (the page's mark
+// `trace:file` is the hand-over). SCORCH_CPU_PROFILE=1 adds V8's
 // sampling profiler (`ProfileChunk` events: which functions each task ran; with a build that keeps names
 // (`wasm-bindgen --keep-debug`, then `wasm-opt -Os -g`) they are the Rust functions).
 import fs from 'node:fs'; import path from 'node:path';
@@ -20,7 +21,7 @@ const byFile = process.env.SCORCH_LOAD === 'file';
 if (byFile) {
   await page.goto(`http://127.0.0.1:${port}/scorch/index.html`);
   await page.waitForSelector('[data-testid=open-file]', { state: 'attached' });
-  await page.waitForTimeout(4000);
+  await page.waitForTimeout(Number(process.env.SCORCH_WAIT ?? 4000));
 }
 await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8.wasm,v8,disabled-by-default-devtools.timeline' + (process.env.SCORCH_CPU_PROFILE === '1' ? ',disabled-by-default-v8.cpu_profiler' : ''), transferMode: 'ReportEvents' });
 if (byFile) {

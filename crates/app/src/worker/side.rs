@@ -349,7 +349,7 @@ async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imp
     let mut slices = 0u32;
     let mut reader = BlobReader::new(file.clone(), open.slice_bytes);
     while let Some(bytes) = reader.next().await {
-        loader.feed(&bytes?).map_err(|e| e.to_string())?;
+        loader.feed(bytes?).map_err(|e| e.to_string())?;
         progress(open, &loader, Some(size));
         #[cfg(feature = "testing")]
         {

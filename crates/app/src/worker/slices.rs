@@ -419,7 +419,7 @@ async fn read_blob_sliced(
             Some(Err(e)) => return Err(e),
             Some(Ok(bytes)) => {
                 read += bytes.len() as f64;
-                if let Err(e) = parser.feed(&bytes) {
+                if let Err(e) = parser.feed(bytes) {
                     break Err(e);
                 }
                 report(open, &helpers, read, parser.samples() as f64, size, true);
@@ -676,7 +676,7 @@ pub(super) async fn serve(req: SliceRequest, data: &JsValue) {
                     Some(Err(error)) => return post(&FromWorker::Failed { id: 0, error }, None),
                     Some(Ok(bytes)) => {
                         read += bytes.len() as f64;
-                        if let Err(e) = parser.feed(&bytes) {
+                        if let Err(e) = parser.feed(bytes) {
                             break Err(e);
                         }
                         slice_progress(read, parser.samples());
