@@ -299,12 +299,7 @@ impl CallTree {
                 continue;
             };
             match order {
-                Order::Alphabetical => kids.sort_by(|x, y| {
-                    let (fx, fy) = (frame_of(x), frame_of(y));
-                    p.frame_name(fx)
-                        .cmp(p.frame_name(fy))
-                        .then(p.frame_kind(fx).cmp(&p.frame_kind(fy)))
-                }),
+                Order::Alphabetical => kids.sort_by(|x, y| alphabetical(p, frame_of(x), frame_of(y))),
                 Order::Weight => kids.sort_by(|x, y| total_of(y).cmp(&total_of(x)).then(x.cmp(y))),
             }
         }
@@ -553,6 +548,14 @@ impl Rebuild {
             child_list: self.child_list.into_iter().map(NodeId).collect(),
         })
     }
+}
+
+/// Siblings' order in [`Order::Alphabetical`]: by frame name, then kind (a stable sort keeps ties in id order).
+/// `view::cut` orders the children of the stack table's nodes by it too.
+pub(crate) fn alphabetical(p: &Profile, a: FrameId, b: FrameId) -> std::cmp::Ordering {
+    p.frame_name(a)
+        .cmp(p.frame_name(b))
+        .then(p.frame_kind(a).cmp(&p.frame_kind(b)))
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 //! Costs: [`cut`] visits the nodes it keeps and their children; [`graft`] is linear in the page's tree and
 //! the part. Nothing recurses.
 
-use super::calltree::{CallTree, NodeId};
+use super::calltree::{alphabetical, CallTree, NodeId};
 pub use super::calltree::{ELIDED_FRAME, ELIDED_NAME};
 use crate::model::{FrameId, EMPTY_STACK};
 use rustc_hash::FxHashMap;
@@ -414,22 +414,19 @@ impl FrameRank {
         if f.saturating_mul(RANK_FRAMES_PER_NODE) > nodes {
             return FrameRank::Names;
         }
-        let key = |x: u32| {
-            let fx = FrameId(x);
-            (p.frame_name(fx), p.frame_kind(fx))
-        };
-        let mut by: Vec<u32> = (0..f as u32).collect();
-        by.sort_by(|&x, &y| key(x).cmp(&key(y)));
+        let mut by: Vec<FrameId> = (0..f as u32).map(FrameId).collect();
+        by.sort_by(|&x, &y| alphabetical(p, x, y));
         // Frames of the same name and kind share a place (the sort of siblings below is stable).
         let mut rank = vec![0u32; f];
-        let mut r = 0u32;
-        for (i, &x) in by.iter().enumerate() {
-            if i > 0 && by.get(i - 1).is_some_and(|&prev| key(prev) != key(x)) {
+        let (mut r, mut prev) = (0u32, None);
+        for &x in &by {
+            if prev.is_some_and(|y| alphabetical(p, y, x).is_ne()) {
                 r += 1;
             }
-            if let Some(v) = rank.get_mut(x as usize) {
+            if let Some(v) = rank.get_mut(x.idx()) {
                 *v = r;
             }
+            prev = Some(x);
         }
         FrameRank::Ranks(rank)
     }
@@ -446,12 +443,7 @@ impl FrameRank {
             FrameRank::Ranks(rank) => {
                 stacks.sort_by_key(|&s| rank.get(frame_of(s).idx()).copied().unwrap_or(u32::MAX))
             }
-            FrameRank::Names => stacks.sort_by(|&x, &y| {
-                let (fx, fy) = (frame_of(x), frame_of(y));
-                p.frame_name(fx)
-                    .cmp(p.frame_name(fy))
-                    .then(p.frame_kind(fx).cmp(&p.frame_kind(fy)))
-            }),
+            FrameRank::Names => stacks.sort_by(|&x, &y| alphabetical(p, frame_of(x), frame_of(y))),
         }
     }
 }
