@@ -333,7 +333,9 @@ pub fn is_kernel_entry(name: &str) -> bool {
 /// The binary of a frame named `MODULE+0xOFFSET` (`spin+0x1155`, `[kernel.kallsyms]+0xffffffff81000d62`): the
 /// name a perf.data recording gives an address until its binary's symbols resolve it (`import::perfdata`).
 pub fn unresolved_module(name: &str) -> Option<&str> {
-    let (module, off) = name.trim().rsplit_once("+0x")?;
+    // The last `+` (a char search; a `+0x` before it leaves a non-hex offset after it all the same).
+    let (module, off) = name.trim().rsplit_once('+')?;
+    let off = off.strip_prefix("0x")?;
     (!module.is_empty() && is_hex(off) && !module.contains(char::is_whitespace)).then_some(module)
 }
 
@@ -351,8 +353,12 @@ pub fn is_unsymbolized(name: &str) -> bool {
     if unresolved_module(name).is_some() {
         return true;
     }
-    if let Some((_, off)) = name.rsplit_once("[+") {
-        if off.strip_suffix(']').is_some_and(is_hex) {
+    if let Some((_, off)) = name.rsplit_once('[') {
+        if off
+            .strip_prefix('+')
+            .and_then(|o| o.strip_suffix(']'))
+            .is_some_and(is_hex)
+        {
             return true;
         }
     }
@@ -685,9 +691,23 @@ mod tests {
             Some("[kernel.kallsyms]")
         );
         assert_eq!(unresolved_module("libc.so.6+0x2724a"), Some("libc.so.6"));
-        for named in ["leaf_a", "+0x12", "f+0x", "f+0xzz", "a b+0x1", "x+0x1 (y)"] {
+        for named in [
+            "leaf_a",
+            "+0x12",
+            "f+0x",
+            "f+0xzz",
+            "a b+0x1",
+            "x+0x1 (y)",
+            "f+0x1+g",
+            "f+0x1+0xq",
+        ] {
             assert_eq!(unresolved_module(named), None, "{named}");
         }
+        // The last `+0x` is the one read, even after an earlier one.
+        assert_eq!(unresolved_module("f+0x1+0x2"), Some("f+0x1"));
+        assert!(is_unsymbolized("a[+1]b[+2f]"));
+        assert!(!is_unsymbolized("a[+1f] [x]y"));
+        assert!(!is_unsymbolized("a[+1f]x"));
         assert!(is_unsymbolized("spin+0x1155"));
         // A stack whose only unnamed frames are addresses of binaries is not judged cut short; the binaries
         // are named with the weight through them.
