@@ -156,8 +156,7 @@ fn draw(ctx: &CanvasRenderingContext2d, d: &ChartData, g: &ChartGeom, look: &Cha
     };
     PIXELS.with(|px| {
         let mut buf = px.borrow_mut();
-        buf.clear();
-        buf.resize(dw * dh * 4, 0);
+        super::draw::transparent(&mut buf, dw * dh * 4);
         let dims = (dw, dh, dpr);
         let mut style = |f: scorch_core::FrameId| -> (Rgb, f64) {
             match look

@@ -82,8 +82,7 @@ pub fn draw(
     let mut labels: Vec<Label> = Vec::new();
     PIXELS.with(|px| {
         let mut buf = px.borrow_mut();
-        buf.clear();
-        buf.resize(dw * dh * 4, 0);
+        transparent(&mut buf, dw * dh * 4);
         let dims = (dw, dh, dpr);
         let style = |n: NodeId, base_alpha: f64| -> (Rgb, f64) {
             let matched = paint.search.map(|m| d.node_in(m, n));
@@ -394,6 +393,17 @@ fn gallop(xs: &[f64], limit: f64) -> usize {
     let lo = hi / 2;
     let hi = hi.min(xs.len());
     lo + xs[lo..hi].partition_point(|&x| x <= limit)
+}
+
+/// Makes `buf` `len` transparent bytes: a paint's pixel buffer, kept from paint to paint. A larger canvas gets a
+/// new buffer rather than the old one grown, which copied it though it was about to be cleared (a 1 MB profile's
+/// first picture, after a smaller one's: 4 ms of its paint, Chromium profile).
+pub(crate) fn transparent(buf: &mut Vec<u8>, len: usize) {
+    buf.clear();
+    if buf.capacity() < len {
+        *buf = Vec::with_capacity(len);
+    }
+    buf.resize(len, 0);
 }
 
 /// Puts an RGBA pixel buffer of `dw` × `dh` device pixels on the canvas at its origin (one blit per paint).

@@ -414,8 +414,7 @@ fn raster(
     let dh = (g.height * dpr).round().max(0.0) as usize;
     PIXELS.with(|cell| {
         let mut buf = cell.borrow_mut();
-        buf.clear();
-        buf.resize(dw * dh * 4, 0);
+        super::draw::transparent(&mut buf, dw * dh * 4);
         let mut px = super::graph_raster::Pixels {
             buf: &mut buf,
             w: dw,

@@ -56,6 +56,21 @@ impl Actions {
             // The open profile stays on screen; only the error is shown.
             Err(e) => return l.error.set(Some(format!("Could not open {name}: {e}"))),
         };
+        // What the profile open until now leaves behind is freed after the new one's first picture.
+        let p = self.panes;
+        super::drop_later(Box::new((
+            (
+                l.loaded.get_untracked(),
+                l.shown.get_untracked(),
+                self.diff.base.get_untracked(),
+            ),
+            (
+                p.main.data.get_untracked(),
+                p.callers.data.get_untracked(),
+                p.callees.data.get_untracked(),
+            ),
+            (self.heat.heat.get_untracked(), self.view.fn_table.get_untracked()),
+        )));
         // The view engine holds the profile that was open: ended, so its memory comes back; the import worker
         // that read this one holds it and becomes the engine.
         crate::worker::build::opened(loaded.key);
