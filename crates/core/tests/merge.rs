@@ -511,3 +511,37 @@ fn streamed_cuts_equal_the_whole_inputs_cuts() {
     }
     assert!(checked >= 40, "{checked} files");
 }
+
+/// A part's bytes cut short anywhere, or with a byte changed, is an error or a part, never a panic; and a part
+/// whose columns were cut, or that claims more values than it holds, is not taken as a shorter one.
+#[test]
+fn a_damaged_part_is_an_error_not_a_panic() {
+    let input = b"main;work;leaf 3\nmain;idle 1\nmain;work 2\n";
+    let mut p = SliceParser::new(Format::Folded, &ImportOptions::default()).unwrap();
+    p.feed(input).unwrap();
+    let bytes = SlicePart::encode_result(p.finish()).unwrap();
+    let whole = SlicePart::decode_result(&bytes).unwrap().unwrap();
+    let merged = merge_slices(vec![Ok(whole)]).unwrap().unwrap();
+    assert_eq!(to_folded(&merged), "main;idle 1\nmain;work 2\nmain;work;leaf 3\n");
+    for cut in 0..bytes.len() - 1 {
+        // Each prefix (short of the whole) keeps the version byte at its end, so the shape is what is checked.
+        let mut short = bytes[..cut].to_vec();
+        short.push(*bytes.last().unwrap());
+        assert!(
+            SlicePart::decode_result(&short).is_err(),
+            "cut at {cut} of {}",
+            bytes.len()
+        );
+    }
+    for i in 0..bytes.len() {
+        for flip in [0x01u8, 0x80, 0xff] {
+            let mut bad = bytes.clone();
+            bad[i] ^= flip;
+            let _ = SlicePart::decode_result(&bad);
+        }
+    }
+    // The first column (stack parents) claiming 2^40 values: refused before anything is allocated.
+    let mut huge = bytes.clone();
+    huge[4..12].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    assert!(SlicePart::decode_result(&huge).is_err());
+}

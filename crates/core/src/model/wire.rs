@@ -91,7 +91,11 @@ pub fn decode(bytes: &[u8]) -> Result<Imported, WireError> {
 /// kind, string ends]` and `[sample weight]`. The frames and strings are columns too: a million distinct frames
 /// encoded one varint at a time were 60–70 ms of one task on the page (issue 39, the hostile `deep-distinct`).
 pub fn take_columns(imported: &mut Imported) -> TreeColumns {
-    let p = &mut imported.profile;
+    take_profile_columns(&mut imported.profile)
+}
+
+/// [`take_columns`] of a profile.
+pub fn take_profile_columns(p: &mut super::Profile) -> TreeColumns {
     let frames = std::mem::take(&mut p.stacks.frame);
     let stacks = std::mem::take(&mut p.samples.stack);
     let names = std::mem::take(&mut p.frames.name);
@@ -166,10 +170,14 @@ pub fn encode_rest(imported: &Imported) -> Result<Vec<u8>, WireError> {
 /// Puts back what [`take_columns`] took; an error when the columns do not fit the rest of the profile (or each
 /// other: as many frame kinds as names, each a kind).
 pub fn put_columns(imported: &mut Imported, c: TreeColumns) -> Result<(), WireError> {
+    put_profile_columns(&mut imported.profile, c)
+}
+
+/// [`put_columns`] into a profile.
+pub fn put_profile_columns(p: &mut super::Profile, c: TreeColumns) -> Result<(), WireError> {
     let [parent, frame, stack, names, kinds, ends]: [Vec<u32>; 6] =
         c.u32s.try_into().map_err(|_| WireError::Columns)?;
     let [weight]: [Vec<u64>; 1] = c.u64s.try_into().map_err(|_| WireError::Columns)?;
-    let p = &mut imported.profile;
     let n = stack.len();
     let s = &p.samples;
     let other = [
@@ -205,4 +213,67 @@ pub fn put_columns(imported: &mut Imported, c: TreeColumns) -> Result<(), WireEr
     p.frames.kind = kinds;
     p.strings.ends = ends;
     Ok(())
+}
+
+/// `c` appended to `out` as plain little-endian numbers: the count of `u32` columns, then each as its length
+/// (`u64`) and values, then the same for the `u64` columns. Read back by [`columns_from`]. A column of a
+/// million values is a copy, not a million varints to write and read one at a time.
+pub fn columns_into(c: &TreeColumns, out: &mut Vec<u8>) {
+    let values: usize = c.u32s.iter().map(|v| 8 + v.len() * 4).sum::<usize>()
+        + c.u64s.iter().map(|v| 8 + v.len() * 8).sum::<usize>();
+    out.reserve(8 + values);
+    out.extend_from_slice(&(c.u32s.len() as u32).to_le_bytes());
+    for col in &c.u32s {
+        out.extend_from_slice(&(col.len() as u64).to_le_bytes());
+        for v in col {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    out.extend_from_slice(&(c.u64s.len() as u32).to_le_bytes());
+    for col in &c.u64s {
+        out.extend_from_slice(&(col.len() as u64).to_le_bytes());
+        for v in col {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
+/// The columns [`columns_into`] wrote at the start of `bytes`, and what follows them; `None` when `bytes` does
+/// not hold them whole.
+pub fn columns_from(bytes: &[u8]) -> Option<(TreeColumns, &[u8])> {
+    fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = b.split_at_checked(n)?;
+        *b = rest;
+        Some(head)
+    }
+    fn count(b: &mut &[u8]) -> Option<usize> {
+        let n = u32::from_le_bytes(take(b, 4)?.try_into().ok()?) as usize;
+        // Each column has at least its length: a bad count fails here, before anything is allocated.
+        (n <= b.len() / 8).then_some(n)
+    }
+    /// The next column of `W`-byte values.
+    fn column<'a, const W: usize>(b: &mut &'a [u8]) -> Option<&'a [u8]> {
+        let n = usize::try_from(u64::from_le_bytes(take(b, 8)?.try_into().ok()?)).ok()?;
+        take(b, n.checked_mul(W)?)
+    }
+    let mut b = bytes;
+    let mut u32s = Vec::new();
+    for _ in 0..count(&mut b)? {
+        let raw = column::<4>(&mut b)?;
+        u32s.push(
+            raw.chunks_exact(4)
+                .map(|x| <[u8; 4]>::try_from(x).map_or(0, u32::from_le_bytes))
+                .collect(),
+        );
+    }
+    let mut u64s = Vec::new();
+    for _ in 0..count(&mut b)? {
+        let raw = column::<8>(&mut b)?;
+        u64s.push(
+            raw.chunks_exact(8)
+                .map(|x| <[u8; 8]>::try_from(x).map_or(0, u64::from_le_bytes))
+                .collect(),
+        );
+    }
+    Some((TreeColumns { u32s, u64s }, b))
 }
