@@ -14,16 +14,17 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(Ok(part)) = SlicePart::decode_result(data) {
         let _ = merge_slices(vec![Ok(part)]);
     }
+    let parsed = folded::parse(data);
     if let Some(mut parser) = SliceParser::new(Format::Folded, &ImportOptions::default()) {
         let direct = parser.feed(data).and_then(|()| parser.finish());
         if let Ok(bytes) = SlicePart::encode_result(direct) {
             let back = SlicePart::decode_result(&bytes).expect("own part decodes");
-            if let (Ok(Some(a)), Some(p)) = (merge_slices(vec![back]), folded::parse(data).ok()) {
-                assert_eq!(export::to_folded(&a), export::to_folded(&p), "a part over the wire");
+            if let (Ok(Some(a)), Ok(p)) = (merge_slices(vec![back]), &parsed) {
+                assert_eq!(export::to_folded(&a), export::to_folded(p), "a part over the wire");
             }
         }
     }
-    if let Ok(p) = folded::parse(data) {
+    if let Ok(p) = parsed {
         p.validate().expect("valid model");
         if p.events.is_empty() {
             let once = export::to_folded(&p);
