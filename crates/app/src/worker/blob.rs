@@ -37,12 +37,14 @@ impl Byob {
         })
     }
 
-    /// The next bytes, in place of `out`'s: as many as the stream has ready (at least one), or, with `fill`,
-    /// the buffer's whole size unless the stream ends first. `Ok(false)`: the stream has ended, `out` is empty.
-    pub(super) async fn next(&mut self, out: &mut Vec<u8>, fill: bool) -> Result<bool, String> {
-        out.clear();
-        // Room for a whole buffer at once, not grown read by read (a reused `out` has it already).
-        out.reserve(self.size as usize);
+    /// The next bytes, copied to the start of `out` over the last read's: as many as the stream has ready (at
+    /// least one), or, with `fill`, the buffer's whole size unless the stream ends first. Returns how many came;
+    /// 0: the stream has ended. `out` keeps the buffer's length from read to read, so it is zeroed once, when
+    /// first grown, not before every copy (emptied and grown again, each read wrote every byte twice).
+    pub(super) async fn next(&mut self, out: &mut Vec<u8>, fill: bool) -> Result<usize, String> {
+        if out.len() < self.size as usize {
+            out.resize(self.size as usize, 0);
+        }
         let mut filled = 0u32;
         while !self.done && (filled == 0 || (fill && filled < self.size)) {
             let buf = self.buf.take().ok_or("the stream's buffer was lost")?;
@@ -63,13 +65,15 @@ impl Byob {
                 break;
             };
             let n = value.length();
-            let at = out.len();
-            out.resize(at + n as usize, 0);
-            value.copy_to(&mut out[at..]);
+            // The view read into was `size - filled` bytes long: a stream cannot give more.
+            let dst = out
+                .get_mut(filled as usize..(filled + n) as usize)
+                .ok_or("the stream gave more bytes than were asked for")?;
+            value.copy_to(dst);
             filled += n;
             self.buf = Some(value.buffer());
         }
-        Ok(!out.is_empty())
+        Ok(filled as usize)
     }
 }
 
@@ -78,9 +82,9 @@ impl Byob {
 /// one is parsed.
 pub(super) struct BlobReader {
     how: How,
-    /// The bytes of the last slice read: one buffer for every slice. A new one each time, grown read by read,
-    /// cost 14 ms of reallocation in the ~205 ms an import worker spent parsing its half of folded 100 MB from a
-    /// file (Chromium profile); 4 ms since.
+    /// The bytes of the last slice read, at its start: one buffer for every slice. A new one each time, grown
+    /// read by read, cost 14 ms of reallocation in the ~205 ms an import worker spent parsing its half of folded
+    /// 100 MB from a file (Chromium profile); 4 ms since.
     buf: Vec<u8>,
 }
 
@@ -129,8 +133,8 @@ impl BlobReader {
             How::Slices(s) => s.next(&mut self.buf).await,
         };
         match read {
-            Ok(true) => Some(Ok(&self.buf)),
-            Ok(false) => None,
+            Ok(0) => None,
+            Ok(n) => self.buf.get(..n).map(Ok),
             Err(e) => Some(Err(e)),
         }
     }
@@ -148,20 +152,30 @@ impl Slices {
         self.off = end;
     }
 
-    /// The next slice's bytes in place of `out`'s; `Ok(false)` at the end.
-    async fn next(&mut self, out: &mut Vec<u8>) -> Result<bool, String> {
-        out.clear();
+    /// The next slice's bytes, copied to the start of `out` (which keeps its length: see [`Byob::next`]);
+    /// returns how many; 0 at the end.
+    async fn next(&mut self, out: &mut Vec<u8>) -> Result<usize, String> {
         let Some(pending) = self.queued.pop_front() else {
-            return Ok(false);
+            return Ok(0);
         };
         if self.off < self.size {
             self.queue_next();
         }
         let bytes = Uint8Array::new(&pending?.await.map_err(js_err)?);
-        out.resize(bytes.length() as usize, 0);
-        bytes.copy_to(out);
-        Ok(true)
+        Ok(copy_over(&bytes, out))
     }
+}
+
+/// Copies `bytes` to the start of `out`, grown (and zeroed) only when shorter; returns how many.
+pub(super) fn copy_over(bytes: &Uint8Array, out: &mut Vec<u8>) -> usize {
+    let n = bytes.length() as usize;
+    if out.len() < n {
+        out.resize(n, 0);
+    }
+    if let Some(dst) = out.get_mut(..n) {
+        bytes.copy_to(dst);
+    }
+    n
 }
 
 /// `0 = c0 < c1 < … < ck = size`: the core's `CutSearch` over the file (the CLI's cuts of the same file).

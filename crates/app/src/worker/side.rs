@@ -473,26 +473,28 @@ async fn read_response(
     let mut buf = Vec::new();
     let mut head = head.into_iter();
     loop {
-        let more = match (&mut byob, &reader) {
+        // The bytes go to the start of `buf`, which keeps its length (`blob::copy_over`).
+        let n = match (&mut byob, &reader) {
             (Some(byob), _) => byob.next(&mut buf, false).await?,
             (None, Some(reader)) => {
                 let chunk = match head.next() {
                     Some(b) => Some(b),
                     None => read_chunk(reader.clone()).await?,
                 };
-                if let Some(chunk) = &chunk {
-                    buf.resize(chunk.length() as usize, 0);
-                    chunk.copy_to(&mut buf);
+                match chunk {
+                    // An empty chunk is not the end.
+                    Some(c) if c.length() == 0 => continue,
+                    Some(c) => super::blob::copy_over(&c, &mut buf),
+                    None => 0,
                 }
-                chunk.is_some()
             }
-            (None, None) => false,
+            (None, None) => 0,
         };
-        if !more {
+        let Some(bytes) = buf.get(..n).filter(|_| n > 0) else {
             break;
-        }
-        loader.feed(&buf).map_err(|e| e.to_string())?;
-        since += buf.len() as f64;
+        };
+        loader.feed(bytes).map_err(|e| e.to_string())?;
+        since += n as f64;
         if since >= f64::from(open.slice_bytes) {
             since = 0.0;
             progress(open, &loader, total);
