@@ -14,16 +14,28 @@ const port = await serveDist(dist);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
 const cdp = await page.context().newCDPSession(page);
-const events = [];
-cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-const done = new Promise((r) => cdp.on('Tracing.tracingComplete', r));
+// The trace is read once it ends (`ReturnAsStream`), not streamed during the load: streamed, this process (which
+// also serves the files) fell behind parsing it and the page's requests waited 200–300 ms for their bytes.
+let events = [];
+const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', async ({ stream }) => {
+  const parts = [];
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream });
+    parts.push(Buffer.from(chunk.data, chunk.base64Encoded ? 'base64' : 'utf8'));
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  const trace = JSON.parse(Buffer.concat(parts).toString('utf8'));
+  events = Array.isArray(trace) ? trace : trace.traceEvents;
+  resolve();
+}));
 const byFile = process.env.SCORCH_LOAD === 'file';
 if (byFile) {
   await page.goto(`http://127.0.0.1:${port}/scorch/index.html`);
   await page.waitForSelector('[data-testid=open-file]', { state: 'attached' });
   await page.waitForTimeout(Number(process.env.SCORCH_WAIT ?? 4000));
 }
-await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8.wasm,v8,disabled-by-default-devtools.timeline' + (process.env.SCORCH_CPU_PROFILE === '1' ? ',disabled-by-default-v8.cpu_profiler' : ''), transferMode: 'ReportEvents' });
+await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8.wasm,v8,disabled-by-default-devtools.timeline' + (process.env.SCORCH_CPU_PROFILE === '1' ? ',disabled-by-default-v8.cpu_profiler' : ''), transferMode: 'ReturnAsStream' });
 if (byFile) {
   await page.evaluate(() => performance.mark('trace:file'));
   await page.setInputFiles('[data-testid=open-file]', path.join(PROFILES, prof));
