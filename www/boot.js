@@ -24,9 +24,11 @@ function linkedProfile() {
   }
   return null;
 }
-const boot = { module: null, earlyWorker: null, earlyReady: false, earlyFailed: false };
-let early = null;
 const linked = linkedProfile();
+// `linked`: the page was opened with a link to a profile (its worker fetches it; the app starts no spare parse
+// worker for it: crates/app/src/worker/spare.rs).
+const boot = { module: null, earlyWorker: null, earlyReady: false, earlyFailed: false, linked: !!linked };
+let early = null;
 {
   try {
     const name = linked ? `prefetch ${linked}` : 'import';

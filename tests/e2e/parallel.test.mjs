@@ -49,7 +49,11 @@ before(async () => {
   fs.writeFileSync(files.perf, perf.join('\n') + '\n');
   server = await serve(DIST, '/', { '/data/': dir });
   b = await browser();
-  await b.page.addInitScript(() => { window.__scorchCores = 4; });
+  await b.page.addInitScript(() => {
+    window.__scorchCores = 4;
+    // A page opened with `?silent-spare`: the spare parse worker it starts never says it is ready (below).
+    if (location.search.includes('silent-spare')) window.__scorchSilentSpare = 500;
+  });
 });
 after(async () => {
   await b?.close();
@@ -108,6 +112,9 @@ for (const kind of ['folded', 'perf']) {
         if (how === 'link') await page.goto('about:blank');
       }
       assert.ok(slices >= 2, `parsed in ${slices} slice(s)`);
+      // The page opened without a link started a parse worker for its import worker while it waited
+      // (crates/app/src/worker/spare.rs): the load's parse worker is that one, reached by its port.
+      assert.equal(await page.evaluate(() => window.__scorchParseSpare), true, 'the spare parse worker was taken');
       assert.equal(s.total, nativeInfo(file).total, 'total = scorch info');
       const want = sha(execFileSync(CLI, ['fold', '--threads', '1', file], { maxBuffer: 1 << 28 }));
       assert.equal(await exportedFolded(page), want, 'folded export = scorch fold --threads 1');
@@ -139,6 +146,24 @@ for (const how of ['file', 'link']) {
     assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
   });
 }
+
+// The spare parse worker the page started ahead never says it is ready (`window.__scorchSilentSpare`, set before
+// the page starts it): the import worker gives up on it after 500 ms and reads the input whole — the same profile.
+test('a spare parse worker that never starts: given up on, the input read whole, the same profile', async () => {
+  const file = files.folded;
+  const name = path.basename(file);
+  const { page } = b;
+  await page.goto(`${server.url}?silent-spare&visit=${++visits}`);
+  await waitForProfile(page, 'service.perf.gz');
+  await page.setInputFiles('[data-testid=open-file]', file);
+  const s = await opened(name);
+  assert.equal(await page.evaluate(() => window.__scorchParseSpare), true, 'the spare was taken');
+  assert.equal(await page.evaluate(() => window.__scorchParseSlices), 1, 'read whole');
+  assert.equal(s.total, nativeInfo(file).total, 'total = scorch info');
+  const want = sha(execFileSync(CLI, ['fold', '--threads', '1', file], { maxBuffer: 1 << 28 }));
+  assert.equal(await exportedFolded(page), want, 'folded export = scorch fold --threads 1');
+  assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
+});
 
 // An import worker whose thread blocks for good where it starts its parse workers (Firefox's worker constructor,
 // called in a worker, did so in about one file load in thirty here and twice in one CI run; the test hook

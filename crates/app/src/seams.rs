@@ -65,8 +65,14 @@ pub trait Hooks {
     fn engine_took(&self, _message: &JsValue) {}
     /// The page took the view engine's answer to a job of kind `job` (`worker::protocol::Job::name`).
     fn note_engine_job(&self, _job: &str) {}
-    /// The import worker's answer: how long it took, whether it read boot.js's prefetch, in how many slices.
-    fn note_worker(&self, _ms: f64, _prefetched: bool, _slices: u32) {}
+    /// The import worker's answer: how long it took, whether it read boot.js's prefetch, in how many slices,
+    /// whether the page's spare parse worker was one of its parse workers.
+    fn note_worker(&self, _ms: f64, _prefetched: bool, _slices: u32, _spare: bool) {}
+    /// A spare parse worker is about to start: the ms after which the import worker gives up on it, when a test
+    /// asked for it to be silent (it is then started [`SILENT`]).
+    fn silent_spare(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// The product's hooks: none.
@@ -181,6 +187,11 @@ pub fn note_engine_job(job: &str) {
 }
 
 /// See [`Hooks::note_worker`].
-pub fn note_worker(ms: f64, prefetched: bool, slices: u32) {
-    hooks().note_worker(ms, prefetched, slices);
+pub fn note_worker(ms: f64, prefetched: bool, slices: u32, spare: bool) {
+    hooks().note_worker(ms, prefetched, slices, spare);
+}
+
+/// See [`Hooks::silent_spare`].
+pub fn silent_spare() -> Option<f64> {
+    hooks().silent_spare()
 }

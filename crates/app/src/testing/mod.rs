@@ -135,6 +135,9 @@ impl crate::seams::Hooks for TestHooks {
     fn is_silent_worker(&self) -> bool {
         is_silent_worker()
     }
+    fn silent_spare(&self) -> Option<f64> {
+        silent_spare()
+    }
     fn make_unsendable(&self, message: &JsValue) {
         make_unsendable(message);
     }
@@ -144,8 +147,8 @@ impl crate::seams::Hooks for TestHooks {
     fn note_engine_job(&self, job: &str) {
         note_engine_job(job);
     }
-    fn note_worker(&self, ms: f64, prefetched: bool, slices: u32) {
-        note_worker(ms, prefetched, slices);
+    fn note_worker(&self, ms: f64, prefetched: bool, slices: u32, spare: bool) {
+        note_worker(ms, prefetched, slices, spare);
     }
 }
 
@@ -341,11 +344,23 @@ pub fn note_engine_job(job: &str) {
 
 /// Records how long the import worker took (`window.__scorchWorkerMs`, read by `bench/load-browser.mjs`) and
 /// whether it read the response boot.js started for the link (`window.__scorchPrefetched`, read by the tests),
-/// and in how many slices it parsed it (`window.__scorchParseSlices`: 1, or one per parse worker).
-pub fn note_worker(ms: f64, prefetched: bool, slices: u32) {
+/// in how many slices it parsed it (`window.__scorchParseSlices`: 1, or one per parse worker), and whether the
+/// page's spare parse worker was one of them (`window.__scorchParseSpare`).
+pub fn note_worker(ms: f64, prefetched: bool, slices: u32, spare: bool) {
     set_global("__scorchWorkerMs", &ms.into());
     set_global("__scorchPrefetched", &prefetched.into());
     set_global("__scorchParseSlices", &slices.into());
+    set_global("__scorchParseSpare", &spare.into());
+}
+
+/// `window.__scorchSilentSpare = ms`: the spare parse worker the page starts next is silent (it never says it is
+/// ready), and its import worker gives up on it after `ms`.
+pub fn silent_spare() -> Option<f64> {
+    let w = web_sys::window()?;
+    Reflect::get(&w, &"__scorchSilentSpare".into())
+        .ok()?
+        .as_f64()
+        .filter(|ms| *ms > 0.0)
 }
 
 /// `window.__scorchFramePoint(name, pane?)` gives the page (CSS px) centre of the widest drawn frame with that

@@ -6,7 +6,8 @@
 //! - [`build`] (page) and `jobs` (worker): views of a large profile (inverted tree, sandwich, function table)
 //!   built in a worker of their own, so no main-thread task runs long;
 //! - [`graph`]: the call graph the engine builds and lays out, and its columns both ways;
-//! - `slices` (worker): a large plain profile parsed in slices on every core;
+//! - `slices` (worker): a large plain profile parsed in slices on every core, by the parse workers of
+//!   `helpers` — nested in the import worker, or the page's `spare`, started ahead and joined by a port;
 //! - below them, shared: `yielding` (ending the current task), `post` (the worker side's messages and progress), `payload` (profiles, trees and
 //!   layouts as typed arrays to transfer), `blob` (a file read in slices).
 //!
@@ -19,6 +20,7 @@ pub mod build;
 mod clock;
 mod copier;
 pub mod graph;
+mod helpers;
 mod here;
 mod jobs;
 pub mod page;
@@ -28,6 +30,7 @@ pub mod protocol;
 pub mod share;
 pub mod side;
 mod slices;
+mod spare;
 mod views;
 mod yielding;
 

@@ -31,6 +31,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::here::SLICE;
+use super::spare::ParseSpare;
 
 /// What to import.
 pub enum Source {
@@ -75,6 +76,8 @@ struct Running {
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
     /// The key the worker keeps the profile under once it has answered ([`Open::key`]).
     key: u32,
+    /// The page's spare parse worker joined to this worker, ended with the load.
+    spare: Option<ParseSpare>,
 }
 
 thread_local! {
@@ -118,21 +121,31 @@ struct Ahead {
     worker: web_sys::Worker,
     ready: Rc<std::cell::Cell<bool>>,
     failed: Rc<std::cell::Cell<bool>>,
+    /// boot.js's worker on a page without a link: its spare parse worker, joined once it is ready (`spare.rs`).
+    spare: Rc<RefCell<Option<ParseSpare>>>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 impl Ahead {
-    /// Listens to `worker` from now on; `ready`, `failed`: what it said before.
-    fn watch(worker: web_sys::Worker, ready: bool, failed: bool) -> Ahead {
+    /// Listens to `worker` from now on; `ready`, `failed`: what it said before. `with_spare`: a spare parse
+    /// worker is joined to it once it is ready (its first message taken: the join comes after it).
+    fn watch(worker: web_sys::Worker, ready: bool, failed: bool, with_spare: bool) -> Ahead {
         let (ready, failed) = (
             Rc::new(std::cell::Cell::new(ready)),
             Rc::new(std::cell::Cell::new(failed)),
         );
-        let r = ready.clone();
+        let spare = Rc::new(RefCell::new(None));
+        if with_spare && ready.get() && !failed.get() {
+            *spare.borrow_mut() = ParseSpare::join(&worker, &engine_module());
+        }
+        let (r, s, w) = (ready.clone(), spare.clone(), worker.clone());
         let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             if matches!(FromWorker::decode(&e.data()), Ok(FromWorker::Ready)) {
                 r.set(true);
+                if with_spare && s.borrow().is_none() {
+                    *s.borrow_mut() = ParseSpare::join(&w, &engine_module());
+                }
             }
         });
         let f = failed.clone();
@@ -146,6 +159,7 @@ impl Ahead {
             worker,
             ready,
             failed,
+            spare,
             _on_message: on_message,
             _on_error: on_error,
         }
@@ -190,23 +204,25 @@ fn arm_spare(ms: f64) {
             return;
         }
         let Ok(worker) = start_worker() else { return };
-        let spare = Ahead::watch(worker, false, false);
+        let spare = Ahead::watch(worker, false, false, false);
         AHEAD.with(|s| *s.borrow_mut() = Some(spare));
     });
 }
 
 /// The worker started ahead, unless it failed, and whether it is ready. Its handlers are removed: the load sets
 /// its own before anything more can arrive.
-fn take_ahead() -> Option<(web_sys::Worker, bool)> {
+fn take_ahead() -> Option<(web_sys::Worker, bool, Option<ParseSpare>)> {
     adopt_boot_worker();
     let ahead = AHEAD.with(|s| s.borrow_mut().take())?;
     ahead.worker.set_onmessage(None);
     ahead.worker.set_onerror(None);
+    let spare = ahead.spare.borrow_mut().take();
     if ahead.failed.get() {
         ahead.worker.terminate();
+        drop(spare);
         return None;
     }
-    Some((ahead.worker.clone(), ahead.ready.get()))
+    Some((ahead.worker.clone(), ahead.ready.get(), spare))
 }
 
 /// Ends the running load (if `id` matches, or any when `None`): terminates its worker and settles its future.
@@ -239,6 +255,8 @@ fn end(id: Option<u32>, outcome: Outcome) -> bool {
     } else {
         super::retire(&run.worker, run.ready);
     }
+    // Its parse is over, whatever the outcome.
+    drop(run.spare.take());
     if let Some(finish) = run.finish.take() {
         finish(outcome);
     }
@@ -458,10 +476,10 @@ async fn run_in_worker(
     } else {
         take_ahead()
     };
-    let (worker, ready) = match ahead {
+    let (worker, ready, spare) = match ahead {
         Some(w) => w,
         None => match start_worker() {
-            Ok(w) => (w, false),
+            Ok(w) => (w, false, None),
             Err(e) => return Outcome::NoWorker(e),
         },
     };
@@ -512,6 +530,7 @@ async fn run_in_worker(
     if let Err(e) = worker.post_message(&request) {
         // It would never answer: the page reads the profile itself.
         worker.terminate();
+        drop(spare);
         return Outcome::NoWorker(format!("the request could not be sent: {}", js_err(e)));
     }
     RUNNING.with(|r| {
@@ -526,6 +545,7 @@ async fn run_in_worker(
             _on_message: message_handler,
             _on_error: on_error,
             key,
+            spare,
         })
     });
     if ready {
@@ -554,11 +574,8 @@ pub(super) fn start_worker() -> Result<web_sys::Worker, String> {
         opts.set_name(crate::seams::SILENT);
     }
     let worker = web_sys::Worker::new_with_options("www/worker.js", &opts).map_err(js_err)?;
-    let module = boot()
-        .and_then(|b| Reflect::get(&b, &"module".into()).ok())
-        .unwrap_or(JsValue::UNDEFINED);
     let first = js_sys::Object::new();
-    let _ = Reflect::set(&first, &"module".into(), &module);
+    let _ = Reflect::set(&first, &"module".into(), &engine_module());
     worker.post_message(&first).map_err(js_err)?;
     Ok(worker)
 }
@@ -571,6 +588,13 @@ fn boot() -> Option<JsValue> {
     Reflect::get(&w, &"scorchBoot".into())
         .ok()
         .filter(JsValue::is_object)
+}
+
+/// The engine's compiled module boot.js's worker made (`undefined` when there is none: a worker compiles its own).
+fn engine_module() -> JsValue {
+    boot()
+        .and_then(|b| Reflect::get(&b, &"module".into()).ok())
+        .unwrap_or(JsValue::UNDEFINED)
 }
 
 /// Moves the worker `boot.js` started, if it is still there, into [`AHEAD`] (once).
@@ -590,9 +614,11 @@ fn adopt_boot_worker() {
             .and_then(|r| r.as_bool())
             .unwrap_or(false)
     };
-    let ahead = Ahead::watch(early, said("earlyReady"), said("earlyFailed"));
+    // A page opened without a link: its first file may be large.
+    let ahead = Ahead::watch(early, said("earlyReady"), said("earlyFailed"), !said("linked"));
     if let Some(old) = AHEAD.with(|s| s.borrow_mut().replace(ahead)) {
         old.worker.terminate();
+        drop(old.spare.borrow_mut().take());
     }
 }
 
@@ -658,8 +684,9 @@ fn on_message(id: u32, data: JsValue) {
             ms,
             prefetched,
             slices,
+            spare,
         } => {
-            crate::seams::note_worker(ms, prefetched, slices);
+            crate::seams::note_worker(ms, prefetched, slices, spare);
             end(Some(done), Outcome::Done(payload));
         }
         FromWorker::Failed { id: failed, error } => {

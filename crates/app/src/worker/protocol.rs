@@ -267,6 +267,9 @@ pub enum FromWorker {
         /// block of a download (`slices.rs`).
         #[serde(default)]
         slices: u32,
+        /// The page's spare parse worker (`helpers.rs`) was one of the parse workers.
+        #[serde(default)]
+        spare: bool,
     },
     /// Job `index` of a [`Build`] is done. Beside it rides `payload`: a tree's columns as in `Done`, or for the
     /// function table `table`, an array of postcard buffers (the totals, then the rows in chunks). `error`: the

@@ -23,7 +23,7 @@ pub fn run() {
         return;
     }
     fn on_data(data: JsValue) {
-        if super::slices::on_stream_message(&data) {
+        if super::slices::on_stream_message(&data) || super::helpers::take_spare(&data) {
             return;
         }
         wasm_bindgen_futures::spawn_local(async move { handle(data).await });
@@ -202,6 +202,9 @@ async fn open_profile(open: Open, data: &JsValue) {
         }
         (r, _) => r,
     };
+    // Read: the page's spare parse worker, if no parallel parse took it, is not kept (this worker may stay as a
+    // view engine).
+    super::helpers::drop_spare();
     let imported = match result {
         Ok(i) => i,
         Err(e) => {
@@ -232,6 +235,7 @@ async fn open_profile(open: Open, data: &JsValue) {
         ms,
         prefetched: PREFETCHED.with(std::cell::Cell::get),
         slices: super::slices::SLICES.with(std::cell::Cell::get).max(1),
+        spare: super::helpers::SPARE_USED.with(std::cell::Cell::get),
     }) else {
         let error = "the worker could not encode its answer".to_string();
         return post(&FromWorker::Failed { id, error }, None);

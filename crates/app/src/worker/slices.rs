@@ -1,7 +1,7 @@
 //! The parallel parse in the browser: a large plain folded or perf script input is cut at record boundaries
 //! (the core's [`split`](scorch_core::import::split)) and parsed on every core — this import worker parses the
-//! first slice and starts one *parse worker* (the same `www/worker.js`, nested in this one) per further slice;
-//! each sends back its slice's result as bytes ([`SlicePart::encode_result`]) and this worker merges them in
+//! first slice and has one *parse worker* (the same `www/worker.js`) per further slice — the page's spare for
+//! this worker when it has one, else one nested in this worker (`helpers.rs`); each sends back its slice's result as bytes ([`SlicePart::encode_result`]) and this worker merges them in
 //! input order. The profile is the one a single parse gives, byte for byte (the core's tests).
 //!
 //! A file: each parse worker reads its own part of the `File` (a `Blob` slice: a handle, not the bytes). A
@@ -9,21 +9,21 @@
 //! block goes to a parse worker that has little left to parse, its bytes posted as they arrive, or is parsed
 //! here ([`Blocks`]), so every worker parses while the download goes on.
 //!
-//! Parse workers live as long as this worker's request; terminating this worker (a cancelled load) ends them.
+//! Parse workers live as long as this worker's request; terminating this worker (a cancelled load) ends the
+//! nested ones, and the page ends its spare with the load.
 
 use super::blob::{cut_points, read_range, BlobReader};
+use super::helpers::{start_helpers, Helper};
 use super::js_err;
 use super::post::{post, progress_of};
-use super::protocol::{FromWorker, Open, SliceRequest, ToWorker};
-use js_sys::{Array, Promise, Reflect, Uint8Array};
+use super::protocol::{FromWorker, Open, SliceRequest};
+use js_sys::{Reflect, Uint8Array};
 use scorch_core::import::split::{merge_slices, splittable_input, SliceParser, SlicePart, StreamCutter};
 use scorch_core::import::SNIFF_WINDOW;
 use scorch_core::{Format, ImportError, ImportOptions, Imported};
 use std::cell::RefCell;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 /// Inputs at least this large are parsed in slices (below it, starting a parse worker costs more than it saves).
 pub(super) const PARALLEL_MIN: f64 = (8 << 20) as f64;
@@ -73,266 +73,6 @@ fn throttled(open: &Open) -> bool {
     return open.throttle.ms != 0 || open.throttle.trap_after != 0;
     #[cfg(not(feature = "testing"))]
     false
-}
-
-/// What a parse worker said, as the coordinating worker keeps it.
-#[derive(Default)]
-struct HelperState {
-    ready: bool,
-    /// Messages (with what they transfer) waiting for the worker to be ready: it hears nothing before.
-    queue: Vec<(JsValue, Option<Array>)>,
-    /// Its last progress: bytes read, samples parsed.
-    read: f64,
-    samples: f64,
-    /// Bytes posted to it (streamed slices).
-    sent: f64,
-    /// Resolved at its next message (or failure): [`Helper::next_result`] waits on it.
-    waiter: Option<js_sys::Function>,
-    /// Its slices' results (the encoded bytes) in the order it was asked for them, not yet taken.
-    results: std::collections::VecDeque<Result<JsValue, String>>,
-    /// It stopped or could not be reached: every result not yet come fails with this.
-    failed: Option<String>,
-    /// Called when it is ready or has failed ([`Helper::started`]).
-    on_ready: Option<js_sys::Function>,
-    /// It did not say it was ready in time: its slice is read by the worker that cut it.
-    gave_up: bool,
-}
-
-impl HelperState {
-    /// Posts `msg` to the ready `worker`; if it cannot be sent, its slice fails (it would never come).
-    fn post(&mut self, worker: &web_sys::Worker, msg: &JsValue, transfer: Option<&Array>) {
-        let sent = match transfer {
-            Some(t) => worker.post_message_with_transfer(msg, t),
-            None => worker.post_message(msg),
-        };
-        let Err(e) = sent else { return };
-        self.fail(format!("a parse worker could not be reached ({})", js_err(e)));
-    }
-
-    /// It will answer nothing more: whoever waits for it is woken, and its results not yet come fail.
-    fn fail(&mut self, why: String) {
-        self.failed.get_or_insert(why);
-        if let Some(w) = self.waiter.take() {
-            let _ = w.call0(&JsValue::NULL);
-        }
-        if let Some(f) = self.on_ready.take() {
-            let _ = f.call0(&JsValue::NULL);
-        }
-    }
-
-    /// Bytes posted to it and not yet parsed.
-    fn backlog(&self) -> f64 {
-        (self.sent - self.read).max(0.0)
-    }
-}
-
-/// One parse worker: the results of the slices it is asked for arrive in order ([`Helper::next_result`]).
-pub(super) struct Helper {
-    worker: web_sys::Worker,
-    state: Rc<RefCell<HelperState>>,
-    /// How long it may take to say it is ready ([`super::start_limit`]).
-    limit: f64,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::Event)>,
-}
-
-impl Helper {
-    /// A parse worker: `www/worker.js` again (this worker's own script), given the compiled module this worker
-    /// was given, if any.
-    fn start(open: &Open) -> Result<Helper, String> {
-        let global = js_sys::global();
-        let href = Reflect::get(&global, &"location".into())
-            .and_then(|l| Reflect::get(&l, &"href".into()))
-            .ok()
-            .and_then(|h| h.as_string())
-            .ok_or("no worker location")?;
-        let opts = web_sys::WorkerOptions::new();
-        opts.set_type(web_sys::WorkerType::Module);
-        #[cfg(feature = "testing")]
-        let (name, limit) = match open.throttle.silent_ms {
-            0 => ("parse", super::start_limit()),
-            ms => (crate::seams::SILENT, f64::from(ms)),
-        };
-        #[cfg(not(feature = "testing"))]
-        let (name, limit) = {
-            let _ = open;
-            ("parse", super::start_limit())
-        };
-        opts.set_name(name);
-        let worker = web_sys::Worker::new_with_options(&href, &opts).map_err(js_err)?;
-        let state = Rc::new(RefCell::new(HelperState::default()));
-        let on_message = {
-            let (state, worker) = (state.clone(), worker.clone());
-            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                let data = e.data();
-                let msg = FromWorker::decode(&data);
-                let mut s = state.borrow_mut();
-                if let Some(w) = s.waiter.take() {
-                    let _ = w.call0(&JsValue::NULL);
-                }
-                match msg {
-                    Ok(FromWorker::Ready) => {
-                        s.ready = true;
-                        for (m, t) in std::mem::take(&mut s.queue) {
-                            s.post(&worker, &m, t.as_ref());
-                        }
-                        if let Some(f) = s.on_ready.take() {
-                            let _ = f.call0(&JsValue::NULL);
-                        }
-                    }
-                    Ok(FromWorker::Progress(p)) => {
-                        s.read = p.read;
-                        s.samples = p.samples;
-                    }
-                    Ok(FromWorker::Part) => {
-                        let buffer = Reflect::get(&data, &"buffer".into()).unwrap_or(JsValue::UNDEFINED);
-                        s.results.push_back(Ok(buffer));
-                    }
-                    Ok(FromWorker::Failed { error, .. }) => s.results.push_back(Err(error)),
-                    _ => {}
-                }
-            })
-        };
-        let on_error = {
-            let state = state.clone();
-            Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-                e.prevent_default();
-                let message = super::error_message(&e);
-                state
-                    .borrow_mut()
-                    .fail(format!("a parse worker stopped ({message})"));
-            })
-        };
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        let module = Reflect::get(&global, &"scorchModule".into()).unwrap_or(JsValue::UNDEFINED);
-        let first = js_sys::Object::new();
-        let _ = Reflect::set(&first, &"module".into(), &module);
-        worker.post_message(&first).map_err(js_err)?;
-        Ok(Helper {
-            worker,
-            state,
-            limit,
-            _on_message: on_message,
-            _on_error: on_error,
-        })
-    }
-
-    /// Posts `msg` now, or once the worker is ready.
-    fn send(&self, msg: JsValue, transfer: Option<Array>) {
-        let mut s = self.state.borrow_mut();
-        if s.ready {
-            s.post(&self.worker, &msg, transfer.as_ref());
-        } else {
-            s.queue.push((msg, transfer));
-        }
-    }
-
-    /// Asks for a slice: of `file` (a Blob slice it reads itself), or streamed (`chunk` messages, then `end`).
-    fn request(&self, format: Format, file: Option<&web_sys::Blob>) {
-        let Ok(request) = serde_wasm_bindgen::to_value(&ToWorker::Slice(SliceRequest { format })) else {
-            return;
-        };
-        let msg = js_sys::Object::new();
-        let _ = Reflect::set(&msg, &"request".into(), &request);
-        if let Some(f) = file {
-            let _ = Reflect::set(&msg, &"file".into(), f);
-        }
-        self.send(msg.into(), None);
-    }
-
-    /// Streamed: the next bytes of its slice (copied out of wasm memory, transferred).
-    fn chunk(&self, bytes: &[u8]) {
-        self.forward(Uint8Array::from(bytes));
-    }
-
-    /// Streamed: the next bytes of its slice, as they came (transferred when they own their buffer).
-    fn forward(&self, arr: Uint8Array) {
-        let whole = arr.byte_offset() == 0 && arr.buffer().byte_length() == arr.length();
-        let arr = if whole { arr } else { arr.slice(0, arr.length()) };
-        self.state.borrow_mut().sent += f64::from(arr.length());
-        let msg = js_sys::Object::new();
-        let _ = Reflect::set(&msg, &"chunk".into(), &arr);
-        self.send(msg.into(), Some(Array::of1(&arr.buffer())));
-    }
-
-    /// Whether it is ready, waiting for it at most its start limit from the first call: `false` once it failed
-    /// to start or was given up on (its slice is then read by the worker that cut it).
-    async fn started(&self) -> bool {
-        let wait = {
-            let mut s = self.state.borrow_mut();
-            if s.ready || s.gave_up || s.failed.is_some() {
-                return s.ready;
-            }
-            let mut f = None;
-            let p = Promise::new(&mut |resolve, _| f = Some(resolve));
-            if let Some(f) = f {
-                let on_time = f.clone();
-                super::after(self.limit, move || {
-                    let _ = on_time.call0(&JsValue::NULL);
-                });
-                s.on_ready = Some(f);
-            }
-            p
-        };
-        let _ = JsFuture::from(wait).await;
-        let mut s = self.state.borrow_mut();
-        if !s.ready {
-            s.gave_up = true;
-        }
-        s.ready
-    }
-
-    /// Streamed: its slice ended.
-    fn end(&self) {
-        let msg = js_sys::Object::new();
-        let _ = Reflect::set(&msg, &"end".into(), &JsValue::TRUE);
-        self.send(msg.into(), None);
-    }
-
-    /// The result of the next slice it was asked for, in order.
-    async fn next_result(&self) -> Result<Result<SlicePart, ImportError>, String> {
-        loop {
-            let wait = {
-                let mut s = self.state.borrow_mut();
-                if let Some(r) = s.results.pop_front() {
-                    drop(s);
-                    let bytes = Uint8Array::new(&r?).to_vec();
-                    return SlicePart::decode_result(&bytes).map_err(|e| e.to_string());
-                }
-                if let Some(why) = &s.failed {
-                    return Err(why.clone());
-                }
-                let mut w = None;
-                let p = Promise::new(&mut |resolve, _| w = Some(resolve));
-                s.waiter = w;
-                p
-            };
-            let _ = JsFuture::from(wait).await;
-        }
-    }
-}
-
-impl Drop for Helper {
-    fn drop(&mut self) {
-        self.worker.terminate();
-    }
-}
-
-/// `n` parse workers, the page told before and after ([`FromWorker::Slicing`]): a worker constructor that never
-/// returns blocks this worker's thread, and the page then ends this worker and reads the input again, whole.
-fn start_helpers(open: &Open, n: usize) -> Option<Vec<Helper>> {
-    let id = open.id;
-    post(&FromWorker::Slicing { id, started: false }, None);
-    #[cfg(feature = "testing")]
-    if open.throttle.stuck {
-        // The test's blocked constructor: this thread never runs anything again (the page ends the worker).
-        #[allow(clippy::empty_loop)]
-        loop {}
-    }
-    let helpers = (0..n).map(|_| Helper::start(open).ok()).collect();
-    post(&FromWorker::Slicing { id, started: true }, None);
-    helpers
 }
 
 /// Progress of the whole parse: `read` bytes (plus the parse workers' when each reads its own: a file) and this
