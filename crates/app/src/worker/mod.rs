@@ -118,6 +118,17 @@ pub(crate) fn start_limit() -> f64 {
     START_LIMIT_MS
 }
 
+/// `f` as a future of its own function: awaited through a pointer, its state machine is neither inlined into
+/// its caller's by the compiler nor by wasm-opt (which inlines any function called from one place). Nested
+/// `async fn`s otherwise become one function, and V8 optimises all of it when a little of it runs hot (the
+/// import worker's requests were one function of 52,825 bytes, its optimising compile ~100 ms of a core during a
+/// large load: docs/BENCHMARKS.md).
+pub(crate) fn apart<'a, T>(
+    f: impl std::future::Future<Output = T> + 'a,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = T> + 'a>> {
+    Box::pin(f)
+}
+
 /// Calls `f` once, `ms` from now (on the page or in a worker).
 pub(crate) fn after(ms: f64, f: impl FnOnce() + 'static) {
     let global = js_sys::global();

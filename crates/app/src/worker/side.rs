@@ -162,9 +162,10 @@ async fn handle(data: JsValue) {
     ASKED.with(|a| a.set(true));
     let request = Reflect::get(&data, &"request".into()).unwrap_or(JsValue::UNDEFINED);
     match serde_wasm_bindgen::from_value(request) {
-        Ok(ToWorker::Open(open)) => open_profile(open, &data).await,
+        // Each request's future apart, and each read's below ([`super::apart`]).
+        Ok(ToWorker::Open(open)) => super::apart(open_profile(open, &data)).await,
         Ok(ToWorker::Build(build)) => super::jobs::serve(build, &data),
-        Ok(ToWorker::Slice(req)) => super::slices::serve(req, &data).await,
+        Ok(ToWorker::Slice(req)) => super::apart(super::slices::serve(req, &data)).await,
         Err(e) => {
             let error = format!("bad request to the import worker: {e}");
             post(&FromWorker::Failed { id: 0, error }, None);
@@ -176,9 +177,9 @@ async fn open_profile(open: Open, data: &JsValue) {
     let id = open.id;
     let start = now();
     let result = match (&open.url, &open.link) {
-        (Some(url), _) => match take_early(id, url).await {
+        (Some(url), _) => match super::apart(take_early(id, url)).await {
             Some(r) => r,
-            None => read_url(&open, url).await,
+            None => super::apart(read_url(&open, url)).await,
         },
         (None, Some(link)) => scorch_core::export::links::decode(link)
             .map_err(|e| e.to_string())
@@ -189,7 +190,7 @@ async fn open_profile(open: Open, data: &JsValue) {
             .ok()
             .and_then(|f| f.dyn_into::<web_sys::Blob>().ok())
         {
-            Some(file) => read_blob(&open, &file).await,
+            Some(file) => super::apart(read_blob(&open, &file)).await,
             None => Err("no file in the request".to_string()),
         },
     };
@@ -342,7 +343,7 @@ fn progress(open: &Open, loader: &Loader, total: Option<f64>) {
 
 async fn read_blob(open: &Open, file: &web_sys::Blob) -> Result<scorch_core::Imported, String> {
     // A large plain file: in slices on every core.
-    match super::slices::read_blob(open, file).await {
+    match super::apart(super::slices::read_blob(open, file)).await {
         Some(Ok(Some(imported))) => return Ok(imported),
         Some(Err(e)) => return Err(e),
         Some(Ok(None)) | None => {}
@@ -392,7 +393,7 @@ thread_local! {
 async fn read_url(open: &Open, url: &str) -> Result<scorch_core::Imported, String> {
     let resp = JsFuture::from(prefetched(url).unwrap_or_else(|| scope().fetch_with_str(url))).await;
     let resp = super::checked_response(resp, url)?;
-    if let Some(imported) = read_response(open, resp, true).await? {
+    if let Some(imported) = super::apart(read_response(open, resp, true)).await? {
         return Ok(imported);
     }
     // Read in slices, it could not be merged from them (a two-count folded file): read it again, whole.
@@ -470,7 +471,10 @@ async fn read_response(
         }
         first.truncate(scorch_core::import::SNIFF_WINDOW);
         if let Some(d) = super::slices::Download::start(open, total, &first) {
-            return super::slices::read_download(open, d, head, || read_chunk(reader.clone())).await;
+            return super::apart(super::slices::read_download(open, d, head, || {
+                read_chunk(reader.clone())
+            }))
+            .await;
         }
     }
     let mut since = 0.0;

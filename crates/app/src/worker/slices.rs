@@ -130,7 +130,7 @@ pub(super) async fn read_blob(open: &Open, file: &web_sys::Blob) -> Option<Resul
     let head = read_range(file, 0.0, SNIFF_WINDOW as f64).await.ok()?;
     let format = splittable_input(&head)?;
     let helpers = start_helpers(open, n - 1)?;
-    Some(read_blob_sliced(open, file, format, helpers).await)
+    Some(super::apart(read_blob_sliced(open, file, format, helpers)).await)
 }
 
 async fn read_blob_sliced(
@@ -166,7 +166,7 @@ async fn read_blob_sliced(
             }
         }
     };
-    merge(own, &helpers, size).await
+    super::apart(merge(own, &helpers, size)).await
 }
 
 /// A download to be read in slices on every core, cut into blocks as the bytes arrive ([`read_download`]): its
