@@ -490,3 +490,66 @@ fn events_keep_their_modifiers_but_inferno_naming_groups_them_as_inferno_does() 
         .collect();
     assert_eq!(events, [("cycles", 2)]);
 }
+
+/// A function's frame lines differ by their offset, and the parser keeps one set of frames per name key (the
+/// symbol without its offset, and the dso): lines that name the same frames share them, lines that do not stay
+/// apart — an offset that is not hex is part of the name, `[unknown]` in two dsos is two frames, the same symbol
+/// in a Java process is tidied as Java, and a symbol's invalid UTF-8 is read as before.
+#[test]
+fn frame_lines_of_one_function_at_other_offsets_name_the_same_frames() {
+    let mut text = Vec::new();
+    let samples: [(&str, &[&[u8]]); 4] = [
+        ("app", &[b"1 work+0x10 (/bin/app)", b"2 main+0x5 (/bin/app)"]),
+        (
+            "app",
+            &[
+                b"3 work+0x2f (/bin/app)",
+                b"4 main (/bin/app)",
+                b"5 [unknown] (/lib/a.so)",
+            ],
+        ),
+        (
+            "app",
+            &[
+                b"6 work+0x1g (/bin/app)",
+                b"7 main+0x6 (/bin/app)",
+                b"8 [unknown] (/lib/b.so)",
+                b"9 caf\xe9+0x1 (/bin/app)",
+                b"a caf\xe9+0x2 (/bin/app)",
+            ],
+        ),
+        (
+            "java",
+            &[
+                b"b Ljava/lang/Thread;::run+0x10 (/tmp/perf-1.map)",
+                b"c Ljava/lang/Thread;::run+0x20 (/tmp/perf-1.map)",
+            ],
+        ),
+    ];
+    for (i, (comm, frames)) in samples.iter().enumerate() {
+        text.extend_from_slice(format!("{comm} 1/1 [000] {}.000000: 1 cpu-clock:\n", i + 1).as_bytes());
+        for f in frames.iter() {
+            text.extend_from_slice(b"\t");
+            text.extend_from_slice(f);
+            text.extend_from_slice(b"\n");
+        }
+        text.extend_from_slice(b"\n");
+    }
+    let p = import_bytes(&text, ImportOptions::default()).unwrap().profile;
+    let v = ViewOptions {
+        root: RootMode::None,
+        ..ViewOptions::default_for(&p)
+    };
+    let mut lines: Vec<String> = to_folded_view(&p, &v).lines().map(str::to_string).collect();
+    lines.sort();
+    // As the parser before this cache read the same text (`scorch fold` of 2026-12-06's `8c11070`).
+    assert_eq!(
+        lines,
+        [
+            "[a.so];main;work 1",
+            "caf\u{fffd};caf\u{fffd};[b.so];main;work+0x1g 1",
+            "java/lang/Thread:::run_[j];java/lang/Thread:::run_[j] 1",
+            "main;work 1",
+        ]
+    );
+}

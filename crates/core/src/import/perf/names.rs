@@ -15,6 +15,22 @@ fn strip_offset(sym: &str) -> &str {
     sym
 }
 
+/// [`strip_offset`] on a symbol's bytes: the same cut (the offset is ASCII, so a lossy reading of the bytes
+/// before it is the lossy reading of the whole before it).
+pub(super) fn strip_offset_bytes(sym: &[u8]) -> &[u8] {
+    if let Some(i) = sym.windows(3).rposition(|w| w == b"+0x") {
+        if sym
+            .get(i + 3..)
+            .unwrap_or_default()
+            .iter()
+            .all(u8::is_ascii_hexdigit)
+        {
+            return sym.get(..i).unwrap_or(sym);
+        }
+    }
+    sym
+}
+
 fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
