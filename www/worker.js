@@ -34,23 +34,35 @@ const glue = import('../scorch-engine.js');
 // A spare parse worker (crates/app/src/worker/spare.rs): the page started it for an import worker and sent one end
 // of a channel (`port`); the import worker reaches it on the other (crates/app/src/worker/helpers.rs). Everything
 // it says goes there, and what comes there is heard as this worker's own messages — the same code as a parse
-// worker the import worker starts itself. `{ close }` ends it; an error of its own is said there (`stopped`), since
-// the import worker hears no `error` event from a worker it did not start. The page hears one message: it is up.
+// worker the import worker starts itself. `{ close }` ends it — once its wasm runs: a worker closed while its
+// module is still being imported is reported by Firefox as an uncaught exception of the page. An error of its own
+// is said there (`stopped`), since the import worker hears no `error` event from a worker it did not start. The
+// page hears one message: it is up. Returns what to call once it is.
 function joinPort(port) {
   const toPage = self.postMessage.bind(self);
+  let up = false;
+  let closing = false;
+  const end = () => { port.close(); self.close(); };
   self.postMessage = (msg, transfer) => (transfer === undefined ? port.postMessage(msg) : port.postMessage(msg, transfer));
   port.onmessage = (m) => {
-    if (m.data && m.data.close) { port.close(); self.close(); return; }
+    if (m.data && m.data.close) {
+      if (up) end(); else closing = true;
+      return;
+    }
     if (self.onmessage) self.onmessage(m);
   };
   self.addEventListener('error', (e) => { port.postMessage({ stopped: String(e.message || 'an error') }); });
-  return toPage;
+  return () => {
+    up = true;
+    toPage({ type: 'Up' });
+    if (closing) end();
+  };
 }
 
 self.onmessage = async (e) => {
   self.onmessage = (later) => { self.scorchPending.push(later.data); };
   let module = e.data && e.data.module;
-  const toPage = e.data && e.data.port ? joinPort(e.data.port) : null;
+  const isUp = e.data && e.data.port ? joinPort(e.data.port) : null;
   if (e.data && e.data.compile) {
     self.postMessage({ type: 'Compiling' });
     const wasm = await (compiler || import('./wasm.js')).catch(() => null);
@@ -67,5 +79,5 @@ self.onmessage = async (e) => {
   const { default: init } = await glue;
   // Its size is read by bench/load-browser.mjs (where a load's memory sits: page or worker).
   self.scorchMemory = (await init({ module_or_path: module || new URL('../scorch-engine_bg.wasm', import.meta.url) })).memory;
-  if (toPage) toPage({ type: 'Up' });
+  if (isUp) isUp();
 };

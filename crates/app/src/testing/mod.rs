@@ -278,8 +278,13 @@ pub fn throttle_load(open: &mut Open) {
 /// `window.__scorchSilentWorkers`: ms after which a worker that has not said it is ready is given up on;
 /// `None` (the default) when unset, and in a worker.
 pub fn silent_workers() -> Option<f64> {
+    positive_global("__scorchSilentWorkers")
+}
+
+/// The page's global `name` when it is a positive number; `None` otherwise, and in a worker.
+fn positive_global(name: &str) -> Option<f64> {
     let w = web_sys::window()?;
-    Reflect::get(&w, &"__scorchSilentWorkers".into())
+    Reflect::get(&w, &name.into())
         .ok()?
         .as_f64()
         .filter(|ms| *ms > 0.0)
@@ -356,11 +361,7 @@ pub fn note_worker(ms: f64, prefetched: bool, slices: u32, spare: bool) {
 /// `window.__scorchSilentSpare = ms`: the spare parse worker the page starts next is silent (it never says it is
 /// ready), and its import worker gives up on it after `ms`.
 pub fn silent_spare() -> Option<f64> {
-    let w = web_sys::window()?;
-    Reflect::get(&w, &"__scorchSilentSpare".into())
-        .ok()?
-        .as_f64()
-        .filter(|ms| *ms > 0.0)
+    positive_global("__scorchSilentSpare")
 }
 
 /// `window.__scorchFramePoint(name, pane?)` gives the page (CSS px) centre of the widest drawn frame with that

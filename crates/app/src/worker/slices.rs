@@ -1,8 +1,9 @@
 //! The parallel parse in the browser: a large plain folded or perf script input is cut at record boundaries
 //! (the core's [`split`](scorch_core::import::split)) and parsed on every core — this import worker parses the
 //! first slice and has one *parse worker* (the same `www/worker.js`) per further slice — the page's spare for
-//! this worker when it has one, else one nested in this worker (`helpers.rs`); each sends back its slice's result as bytes ([`SlicePart::encode_result`]) and this worker merges them in
-//! input order. The profile is the one a single parse gives, byte for byte (the core's tests).
+//! this worker when it has one, else one nested in this worker (`helpers.rs`); each sends back its slice's
+//! result as bytes ([`SlicePart::encode_result`]) and this worker merges them in input order. The profile is
+//! the one a single parse gives, byte for byte (the core's tests).
 //!
 //! A file: each parse worker reads its own part of the `File` (a `Blob` slice: a handle, not the bytes). A
 //! download: this worker reads the stream and cuts it into blocks as the bytes pass ([`StreamCutter`]); each

@@ -15,7 +15,9 @@ use wasm_bindgen::JsCast;
 
 pub(super) struct ParseSpare {
     worker: web_sys::Worker,
-    /// It said it is up (`www/worker.js`: its one message to the page).
+    /// It may be terminated at once: it said it is up (`www/worker.js`: its one message to the page), or it
+    /// failed. Before, it is ended once it is up ([`super::retire`]: Firefox reports a worker cut short while
+    /// importing its module as an error of the page).
     ready: Rc<Cell<bool>>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
@@ -46,9 +48,10 @@ impl ParseSpare {
         };
         // It stopped: its import worker hears it from here (the spare's own errors it hears on the port).
         let on_error = {
-            let import = import.clone();
+            let (import, ready) = (import.clone(), ready.clone());
             Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
                 e.prevent_default();
+                ready.set(true);
                 let msg = js_sys::Object::new();
                 let why = format!("it could not start ({})", super::error_message(&e));
                 let _ = Reflect::set(&msg, &"spareStopped".into(), &why.into());
