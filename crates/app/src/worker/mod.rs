@@ -31,6 +31,7 @@ pub mod share;
 pub mod side;
 mod slices;
 mod spare;
+mod tierup;
 mod views;
 mod yielding;
 

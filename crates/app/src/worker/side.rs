@@ -75,15 +75,17 @@ fn warm_later() {
     {
         return;
     }
-    super::after(0.0, || {
+    let asked = || ASKED.with(std::cell::Cell::get);
+    super::after(0.0, move || {
         for tiny in [TINY_FOLDED, TINY_PERF] {
-            if ASKED.with(std::cell::Cell::get) {
+            if asked() {
                 return;
             }
             if let Ok(imported) = scorch_core::import_bytes(tiny, ImportOptions::default()) {
                 let _ = answer(imported, Order::Alphabetical, 0);
             }
         }
+        wasm_bindgen_futures::spawn_local(super::tierup::warm(asked));
     });
 }
 
