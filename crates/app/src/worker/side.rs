@@ -85,7 +85,9 @@ fn warm_later() {
                 let _ = answer(imported, Order::Alphabetical, 0);
             }
         }
-        wasm_bindgen_futures::spawn_local(super::tierup::warm(asked));
+        wasm_bindgen_futures::spawn_local(super::tierup::warm(asked, |imported| {
+            let _ = answer(imported, Order::Alphabetical, 0);
+        }));
     });
 }
 

@@ -1,16 +1,19 @@
-//! The idle import worker's second warm-up: its parsers run on a few MB of made-up perf script and folded
-//! stacks, so that V8 has optimised their hot functions before the user's file comes.
+//! The idle import worker's second warm-up: it reads a few MB of made-up perf script and folded stacks the
+//! way it reads a large file (two slices, the second one's part encoded and decoded as a parse worker's is,
+//! merged, and the first view's answer built), so that V8 has optimised that code before the user's file comes.
 //!
 //! V8 runs a wasm function first in its baseline code (Liftoff) and optimises it (TurboFan) only once it has run
 //! for a while, on a background thread; a parse that starts cold spends its first tens of MB in slow code while
-//! that compile competes with it for the machine's cores. Parsing 2 MB first took a single-threaded 100 MB perf
-//! script parse from 250–300 ms to 210–217 ms, folded 100 MB from ~123 to ~105 ms (docs/BENCHMARKS.md). The
-//! optimised code belongs to the compiled module, which every worker of the page shares, so the parse workers
-//! gain too. The input is made here (no file is fetched), in pieces of its own task each; the first request
-//! stops it, and nothing is kept.
+//! that compile competes with it for the machine's cores, and what a load runs once (the merge, the cut, the
+//! payload) never leaves the baseline code. Parsing 2 MB first took a single-threaded 100 MB perf script parse
+//! from 250–300 ms to 210–217 ms, folded 100 MB from ~123 to ~105 ms (docs/BENCHMARKS.md). The optimised code
+//! belongs to the compiled module, which every worker of the page shares (the parse workers, the import workers
+//! of later files). The input is made here (nothing is fetched), fed in pieces of a task each; the first
+//! request stops it, and nothing is kept.
 
 use super::yield_now;
-use scorch_core::{ImportOptions, Loader};
+use scorch_core::import::split::{merge_slices, split, SliceParser, SlicePart};
+use scorch_core::{Format, ImportOptions, Imported};
 
 /// How much of each format is parsed.
 const PERF_BYTES: usize = 2 << 20;
@@ -18,21 +21,54 @@ const FOLDED_BYTES: usize = 1 << 20;
 /// Bytes fed per task: a request that comes meanwhile waits for one piece at most (~1–2 ms).
 const PIECE: usize = 64 << 10;
 
-/// Runs the warm-up while `asked()` says no request has come.
-pub(super) async fn warm(asked: impl Fn() -> bool) {
-    for input in [Made::perf(PERF_BYTES), Made::folded(FOLDED_BYTES)] {
-        let mut loader = Loader::new(ImportOptions::default());
-        for piece in input.chunks(PIECE) {
-            yield_now().await;
-            if asked() || loader.feed(piece).is_err() {
+/// Runs the warm-up while `asked()` says no request has come: each input is read the way a large file is, in
+/// two slices (the second one's part encoded and decoded, as a parse worker's is), merged, and given to
+/// `answer` (the first view's cut, its figures and the payload), so that what a large load runs once is warm too.
+pub(super) async fn warm(asked: impl Fn() -> bool, answer: impl Fn(Imported)) {
+    let opts = ImportOptions::default();
+    for (format, input) in [
+        (Format::PerfScript, Made::perf(PERF_BYTES)),
+        (Format::Folded, Made::folded(FOLDED_BYTES)),
+    ] {
+        let mut parts = Vec::new();
+        for range in split(format, &input, 2) {
+            let Some(mut parser) = SliceParser::new(format, &opts) else {
                 return;
+            };
+            for piece in input.get(range).unwrap_or_default().chunks(PIECE) {
+                yield_now().await;
+                if asked() || parser.feed(piece).is_err() {
+                    return;
+                }
+            }
+            parts.push(parser.finish());
+        }
+        yield_now().await;
+        if asked() {
+            return;
+        }
+        if let Some(last) = parts.pop() {
+            match SlicePart::encode_result(last).map(|bytes| SlicePart::decode_result(&bytes)) {
+                Ok(Ok(part)) => parts.push(part),
+                _ => return,
             }
         }
         yield_now().await;
         if asked() {
             return;
         }
-        drop(loader.finish());
+        let Ok(Some(profile)) = merge_slices(parts) else {
+            return;
+        };
+        yield_now().await;
+        if asked() {
+            return;
+        }
+        answer(Imported {
+            profile,
+            gzip: false,
+            bytes: input.len() as u64,
+        });
     }
 }
 
