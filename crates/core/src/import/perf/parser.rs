@@ -58,12 +58,12 @@ pub struct PerfParser {
     /// Interned source file names of srclines.
     files: BytesMap<crate::model::StrId>,
     /// Frames per frame-line text after the address (`sym+off (dso)`), for Java and other processes.
-    frame_cache: [BytesMap<Vec<FrameId>>; 2],
+    frame_cache: [BytesMap<FrameIds>; 2],
     /// Scorch's naming: frames per name key ([`name_key`]: the symbol without its offset, and the dso), for
     /// Java and other processes. A function's frame lines differ by their offset (`+0x…`), and each new one
     /// missed `frame_cache`; its names are those of the function's first line (perf script 100 MB: 15,165
     /// lines of distinct text in its first 200,000 frame lines).
-    name_cache: [BytesMap<Vec<FrameId>>; 2],
+    name_cache: [BytesMap<FrameIds>; 2],
     /// [`name_key`]'s buffer, reused.
     name_key: Vec<u8>,
     /// Leaf stack per whole call chain (frame ids leaf first, then the inferno root if any): identical
@@ -445,7 +445,7 @@ impl PerfParser {
         }
         let cache = self.frame_cache.get(usize::from(cur.java));
         let ids = cache.and_then(|c| c.get(line.get(i..).unwrap_or_default()))?;
-        self.frames.extend(ids.iter().rev());
+        self.frames.extend(ids.as_slice().iter().rev());
         Some(i)
     }
 
@@ -458,17 +458,19 @@ impl PerfParser {
             .iter()
             .position(|&b| is_space(b))
             .map_or(&[][..], |i| key_bytes.get(i..).unwrap_or_default());
-        let ids: Vec<FrameId> = match &self.naming {
+        let ids: FrameIds = match &self.naming {
             Naming::Scorch => {
                 name_key(&mut self.name_key, f);
                 let java = usize::from(cur.java);
                 match self.name_cache.get(java).and_then(|c| c.get(&self.name_key)) {
                     Some(ids) => ids.clone(),
                     None => {
-                        let ids: Vec<FrameId> = scorch_names(f, cur.java)
-                            .into_iter()
-                            .map(|(n, k)| self.b.frame(&n, k))
-                            .collect();
+                        let ids = FrameIds::from_vec(
+                            scorch_names(f, cur.java)
+                                .into_iter()
+                                .map(|(n, k)| self.b.frame(&n, k))
+                                .collect(),
+                        );
                         if let Some(c) = self.name_cache.get_mut(java) {
                             c.insert(&self.name_key, ids.clone());
                         }
@@ -479,10 +481,12 @@ impl PerfParser {
             Naming::Inferno(flags) => {
                 let text = String::from_utf8_lossy(key_bytes);
                 match inferno_names(&text, cur.java, flags) {
-                    Some(names) => names
-                        .into_iter()
-                        .map(|n| self.b.frame(&n, FrameKind::User))
-                        .collect(),
+                    Some(names) => FrameIds::from_vec(
+                        names
+                            .into_iter()
+                            .map(|n| self.b.frame(&n, FrameKind::User))
+                            .collect(),
+                    ),
                     None => {
                         self.warnings.push(
                             crate::model::WarningKind::UnreadableLine,
@@ -495,7 +499,7 @@ impl PerfParser {
                 }
             }
         };
-        self.frames.extend(ids.iter().rev());
+        self.frames.extend(ids.as_slice().iter().rev());
         if cacheable && !key.is_empty() {
             if let Some(c) = self.frame_cache.get_mut(usize::from(cur.java)) {
                 c.insert(key, ids);
@@ -660,4 +664,28 @@ fn name_key(key: &mut Vec<u8>, f: &FrameLine<'_>) {
     key.extend_from_slice(&(sym.len() as u64).to_le_bytes());
     key.extend_from_slice(sym);
     key.extend_from_slice(f.dso);
+}
+
+/// The frames of one frame line (inlined functions make several): most lines name one, kept without an
+/// allocation of its own (the caches hold one of these per distinct line text and per function).
+#[derive(Clone, Debug)]
+enum FrameIds {
+    One(FrameId),
+    Many(Box<[FrameId]>),
+}
+
+impl FrameIds {
+    fn from_vec(v: Vec<FrameId>) -> FrameIds {
+        match v.as_slice() {
+            [one] => FrameIds::One(*one),
+            _ => FrameIds::Many(v.into_boxed_slice()),
+        }
+    }
+
+    fn as_slice(&self) -> &[FrameId] {
+        match self {
+            FrameIds::One(f) => std::slice::from_ref(f),
+            FrameIds::Many(b) => b,
+        }
+    }
 }
