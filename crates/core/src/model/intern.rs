@@ -292,6 +292,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_bytes_map_finds_each_key_it_was_given_and_no_other() {
+        // Keys end to end in one buffer: a key that is a prefix of another, or ends where the next begins, is
+        // still its own key.
+        let keys: [&[u8]; 7] = [
+            b"",
+            b"a",
+            b"ab",
+            b"abc",
+            b"bc",
+            b"main+0x1 (/bin/app)",
+            b"main+0x10 (/bin/app)",
+        ];
+        let mut m = BytesMap::default();
+        for (i, k) in keys.iter().enumerate() {
+            m.insert(k, i);
+        }
+        assert_eq!(m.len(), keys.len());
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(m.get(k), Some(&i), "{k:?}");
+        }
+        for k in [&b"abcd"[..], b"b", b"c", b"main+0x1", b"A"] {
+            assert_eq!(m.get(k), None, "{k:?}");
+        }
+        // A key given again takes its new value and stays one key.
+        m.insert(b"ab", 99);
+        assert_eq!(m.get(b"ab"), Some(&99));
+        assert_eq!(m.len(), keys.len());
+    }
+
+    #[test]
     fn bytes_eq_agrees_with_slice_equality() {
         let texts: [&[u8]; 9] = [
             b"",
