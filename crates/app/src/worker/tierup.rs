@@ -25,26 +25,31 @@ const PIECE: usize = 64 << 10;
 /// two slices (the second one's part encoded and decoded, as a parse worker's is), merged, and given to
 /// `answer` (the first view's cut, its figures and the payload), so that what a large load runs once is warm too.
 pub(super) async fn warm(asked: impl Fn() -> bool, answer: impl Fn(Imported)) {
+    // The end of a task: whether a request came meanwhile (the warm-up then stops).
+    let asked_after_yield = || async {
+        yield_now().await;
+        asked()
+    };
     let opts = ImportOptions::default();
-    for (format, input) in [
-        (Format::PerfScript, Made::perf(PERF_BYTES)),
-        (Format::Folded, Made::folded(FOLDED_BYTES)),
-    ] {
+    for format in [Format::PerfScript, Format::Folded] {
+        // Made when its turn comes, not both at once: each is a few ms of one task.
+        let input = match format {
+            Format::PerfScript => Made::perf(PERF_BYTES),
+            _ => Made::folded(FOLDED_BYTES),
+        };
         let mut parts = Vec::new();
         for range in split(format, &input, 2) {
             let Some(mut parser) = SliceParser::new(format, &opts) else {
                 return;
             };
             for piece in input.get(range).unwrap_or_default().chunks(PIECE) {
-                yield_now().await;
-                if asked() || parser.feed(piece).is_err() {
+                if asked_after_yield().await || parser.feed(piece).is_err() {
                     return;
                 }
             }
             parts.push(parser.finish());
         }
-        yield_now().await;
-        if asked() {
+        if asked_after_yield().await {
             return;
         }
         if let Some(last) = parts.pop() {
@@ -53,15 +58,13 @@ pub(super) async fn warm(asked: impl Fn() -> bool, answer: impl Fn(Imported)) {
                 _ => return,
             }
         }
-        yield_now().await;
-        if asked() {
+        if asked_after_yield().await {
             return;
         }
         let Ok(Some(profile)) = merge_slices(parts) else {
             return;
         };
-        yield_now().await;
-        if asked() {
+        if asked_after_yield().await {
             return;
         }
         answer(Imported {
