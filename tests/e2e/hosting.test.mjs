@@ -3,6 +3,7 @@
 // failing URL says why.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import path from 'node:path';
 import { serve, browser, waitForProfile, outFile, FIXTURES, ROOT } from './harness.mjs';
 
@@ -56,6 +57,51 @@ test('#url= opens a hosted profile; a failing URL says why and keeps the open pr
   assert.match(await err.textContent(), /missing\.folded.*HTTP 404/);
   s = await page.evaluate(() => ({ ...document.querySelector('[data-testid=status]').dataset, text: document.querySelector('[data-testid=status]').textContent }));
   assert.match(s.text, /^service\.perf\.gz/);
+});
+
+// A linked profile is fetched by boot.js's worker before its wasm runs (www/worker.js), and read by the engine
+// from that response (worker/side.rs, `read_url`). Served slowly (1.4 MB in 32 KiB pieces 8 ms apart), the
+// engine starts reading before the body's end: every line must count once (the sums made here); and a body cut
+// off in the middle says so instead of hanging.
+test('#url= of a profile that arrives slowly: each line once; cut off, it says so', async () => {
+  const lines = [];
+  let total = 0;
+  for (let i = 0; i < 40000; i++) {
+    const n = (i % 7) + 1;
+    total += n;
+    lines.push(`main;serve;handler_${i % 97};work_${i} ${n}`);
+  }
+  const body = Buffer.from(lines.join('\n') + '\n');
+  const slow = http.createServer((req, res) => {
+    const cut = req.url.startsWith('/cut');
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': body.length, 'access-control-allow-origin': '*' });
+    let at = 0;
+    const step = () => {
+      if (cut && at >= body.length / 2) { res.destroy(); return; }
+      if (at >= body.length) { res.end(); return; }
+      res.write(body.subarray(at, at + 32768));
+      at += 32768;
+      setTimeout(step, 8);
+    };
+    step();
+  });
+  await new Promise((r) => slow.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${slow.address().port}`;
+  try {
+    const { page } = b;
+    await page.goto(`${server.url}#url=${encodeURIComponent(`${base}/whole/slow.folded`)}`);
+    await page.reload();
+    const s = await waitForProfile(page, 'slow.folded');
+    assert.deepEqual([s.samples, s.total], [String(lines.length), String(total)]);
+    assert.equal(await page.evaluate(() => window.__scorchPrefetched), true);
+    await page.goto(`${server.url}#url=${encodeURIComponent(`${base}/cut/cut.folded`)}`);
+    await page.reload();
+    const err = page.locator('[data-testid=error]');
+    await err.waitFor({ timeout: 30000 });
+    assert.match(await err.textContent(), /cut\.folded/);
+  } finally {
+    await new Promise((r) => slow.close(r));
+  }
 });
 
 test('#base=&target= opens a diff of two hosted profiles', async () => {
