@@ -2,7 +2,7 @@
 //! (flamegraph.pl's "Matched"), which counts a sample once however many matching frames its stack has, so it
 //! never exceeds the shown total.
 
-use crate::model::{FrameId, FrameKind, Profile, EMPTY_STACK, NO_PARENT};
+use crate::model::{FrameId, FrameKind, Profile, StrId, Strings, EMPTY_STACK, NO_PARENT};
 use crate::view::{CallTree, ViewOptions, ROOT_FRAME};
 
 /// What the search box holds: plain text (a substring) or a regular expression, with or without case.
@@ -98,33 +98,77 @@ impl Matcher {
 
     /// Per frame id: does the frame's name match? Process roots never match.
     pub fn frame_mask(&self, p: &Profile) -> Vec<bool> {
+        let names = self.string_mask(&p.strings);
+        // (A frame without a name is named "".)
+        let nameless = self.is_match("");
         (0..p.frames.len())
             .map(|i| {
-                let f = FrameId(i as u32);
-                p.frame_kind(f) != FrameKind::Process && self.is_match(p.frame_name(f))
+                let named = p.frames.name.get(i).and_then(|s| names.get(s.idx()).copied());
+                p.frame_kind(FrameId(i as u32)) != FrameKind::Process && named.unwrap_or(nameless)
             })
             .collect()
     }
-}
 
-/// Whether `hay` contains `needle`, ASCII letters of either case equal. The needle's first byte is found by
-/// `memchr2` (either case), the rest compared there: a search of a million names compared a window at every byte
-/// of each (54 ms of a task on the page).
-fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
-    let Some((&first, rest)) = needle.split_first() else {
-        return true;
-    };
-    let (lo, up) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
-    let mut at = 0;
-    while let Some(i) = hay.get(at..).and_then(|h| memchr::memchr2(lo, up, h)) {
-        let start = at + i + 1;
-        match hay.get(start..start + rest.len()) {
-            Some(w) if w.eq_ignore_ascii_case(rest) => return true,
-            Some(_) => at = start,
-            None => return false,
+    /// Per string of `strings` (by [`StrId`]): does it match? The substrings and exact names are found in one pass
+    /// over the strings' buffer ([`Strings::containing`]); a regular expression, or a needle or name of other
+    /// than ASCII letters without case, is matched string by string as [`Matcher::is_match`] does.
+    pub fn string_mask(&self, strings: &Strings) -> Vec<bool> {
+        let each = || {
+            (0..strings.len())
+                .map(|i| self.is_match(strings.get(StrId(i as u32))))
+                .collect()
+        };
+        let exact = |n: &str, whole: bool| {
+            let finder = memchr::memmem::Finder::new(n.as_bytes());
+            strings.containing(n.len(), whole, |buf, from| {
+                buf.get(from..).and_then(|h| finder.find(h)).map(|i| from + i)
+            })
+        };
+        match self {
+            Matcher::Substring(n) => exact(n, false),
+            Matcher::Exact(n) => exact(n, true),
+            Matcher::SubstringNoCase(n) if n.is_ascii() => {
+                let mut mask = strings.containing(n.len(), false, |buf, from| {
+                    find_ignore_ascii_case(buf, from, n.as_bytes())
+                });
+                if !strings.is_ascii() {
+                    for (i, m) in mask.iter_mut().enumerate() {
+                        let s = strings.get(StrId(i as u32));
+                        if !s.is_ascii() {
+                            *m = self.is_match(s);
+                        }
+                    }
+                }
+                mask
+            }
+            Matcher::SubstringNoCase(_) | Matcher::Regex(_) => each(),
         }
     }
-    false
+}
+
+/// Whether `hay` contains `needle`, ASCII letters of either case equal.
+fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    find_ignore_ascii_case(hay, 0, needle).is_some()
+}
+
+/// Where `needle` first is in `hay` at or after `from`, ASCII letters of either case equal. The needle's first
+/// byte is found by `memchr2` (either case), the rest compared there: a search of a million names compared a
+/// window at every byte of each (54 ms of a task on the page).
+fn find_ignore_ascii_case(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    let Some((&first, rest)) = needle.split_first() else {
+        return (from <= hay.len()).then_some(from);
+    };
+    let (lo, up) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let mut at = from;
+    while let Some(i) = hay.get(at..).and_then(|h| memchr::memchr2(lo, up, h)) {
+        let start = at + i;
+        match hay.get(start + 1..start + 1 + rest.len()) {
+            Some(w) if w.eq_ignore_ascii_case(rest) => return Some(start),
+            Some(_) => at = start + 1,
+            None => return None,
+        }
+    }
+    None
 }
 
 /// The weight of the samples whose path has a match, each counted once (flamegraph.pl's "Matched"): the sum of
@@ -350,6 +394,56 @@ mod tests {
                 plain,
                 "{hay:?} {needle:?}"
             );
+        }
+    }
+
+    /// The one pass over the strings' buffer against each string matched on its own (`is_match`, the plain
+    /// definition): strings of a few letters back to back, where candidates cross from one into the next, empty
+    /// strings, and names of other letters (the Kelvin sign lower-cases to an ASCII `k`).
+    #[test]
+    fn string_mask_is_each_string_matched() {
+        use super::{Matcher, Pattern, StrId, Strings};
+        let alphabet = ["a", "A", "b", "B", "k", "_", "\u{212a}", "é"];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for round in 0..2_000 {
+            // Every other round ASCII only (the buffer's fast path without the fallback).
+            let letters = if round % 2 == 0 { 6 } else { alphabet.len() };
+            let mut word =
+                |max: usize| -> String { (0..next(max)).map(|_| alphabet[next(letters)]).collect() };
+            let mut strings = Strings::default();
+            for _ in 0..1 + round % 7 {
+                strings.push(&word(6));
+            }
+            let needle = word(4);
+            for m in [
+                Pattern::plain(&needle).compile().unwrap(),
+                Pattern {
+                    text: needle.clone(),
+                    regex: false,
+                    case_sensitive: true,
+                }
+                .compile()
+                .unwrap(),
+                Matcher::Exact(needle.clone()),
+            ] {
+                let each: Vec<bool> = (0..strings.len())
+                    .map(|i| m.is_match(strings.get(StrId(i as u32))))
+                    .collect();
+                assert_eq!(
+                    m.string_mask(&strings),
+                    each,
+                    "{m:?} in {:?}",
+                    (0..strings.len())
+                        .map(|i| strings.get(StrId(i as u32)))
+                        .collect::<Vec<_>>()
+                );
+            }
         }
     }
 

@@ -121,6 +121,56 @@ impl Strings {
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
+
+    /// Whether every string is ASCII.
+    pub fn is_ascii(&self) -> bool {
+        self.buf.is_ascii()
+    }
+
+    /// Per string: does it hold a match of `len` bytes (`whole`: is it one)? `find(buf, from)` is where the next
+    /// candidate starts in the strings' shared buffer, at or after `from`; one that crosses into the next string
+    /// is not a match. One pass over the buffer, where a search of each string on its own paid a call and a
+    /// lookup per string (a million names: a task of ~100 ms on the page).
+    pub fn containing(
+        &self,
+        len: usize,
+        whole: bool,
+        mut find: impl FnMut(&[u8], usize) -> Option<usize>,
+    ) -> Vec<bool> {
+        let buf = self.buf.as_bytes();
+        let mut out = vec![false; self.ends.len()];
+        if len == 0 {
+            for (i, m) in out.iter_mut().enumerate() {
+                *m = !whole || self.get(StrId(i as u32)).is_empty();
+            }
+            return out;
+        }
+        let (mut at, mut i) = (0, 0);
+        while let Some(pos) = find(buf, at) {
+            if pos < at {
+                break;
+            }
+            // The string `pos` is in: the first whose end is past it.
+            while self.ends.get(i).is_some_and(|&e| e as usize <= pos) {
+                i += 1;
+            }
+            let Some(&end) = self.ends.get(i) else { break };
+            let start = i
+                .checked_sub(1)
+                .and_then(|j| self.ends.get(j))
+                .map_or(0, |&s| s as usize);
+            let end = end as usize;
+            if pos + len <= end && (!whole || (pos == start && pos + len == end)) {
+                if let Some(m) = out.get_mut(i) {
+                    *m = true;
+                }
+                at = end;
+            } else {
+                at = pos + 1;
+            }
+        }
+        out
+    }
 }
 
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
