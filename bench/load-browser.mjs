@@ -169,7 +169,7 @@ async function run(app, base, file) {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
     viewport: { width: 1600, height: 1000 }, deviceScaleFactor: 1,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+      '--disable-component-update', '--disable-sync', ...(process.env.SCORCH_CHROMIUM_ARGS || '').split(' ').filter(Boolean)],
   });
   const res = { app, file };
   let peak = 0;

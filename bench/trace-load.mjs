@@ -35,7 +35,7 @@ if (byFile) {
   await page.waitForSelector('[data-testid=open-file]', { state: 'attached' });
   await page.waitForTimeout(Number(process.env.SCORCH_WAIT ?? 4000));
 }
-await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8.wasm,v8,disabled-by-default-devtools.timeline' + (process.env.SCORCH_CPU_PROFILE === '1' ? ',disabled-by-default-v8.cpu_profiler' : ''), transferMode: 'ReturnAsStream' });
+await cdp.send('Tracing.start', { categories: 'blink.user_timing,devtools.timeline,v8.wasm,v8,disabled-by-default-devtools.timeline' + (process.env.SCORCH_CPU_PROFILE === '1' ? ',disabled-by-default-v8.cpu_profiler' : ''), transferMode: 'ReturnAsStream' });
 if (byFile) {
   await page.evaluate(() => performance.mark('trace:file'));
   await page.setInputFiles('[data-testid=open-file]', path.join(PROFILES, prof));

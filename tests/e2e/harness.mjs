@@ -104,6 +104,11 @@ export async function watched(b, ms, body) {
   }
 }
 
+/** Chromium 156 started headless still makes its omnibox popups (two hidden WebUI pages in a renderer of their own):
+ *  about 0.75 s of CPU in the first 1.6 s of every launch on this 2-core machine, beside the page under test
+ *  (`perf sched`; docs/BENCHMARKS.md, "The measuring browser's own work"). No test needs them. */
+export const QUIET_CHROMIUM = '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup';
+
 async function chromiumBrowser(colorScheme) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scorch-e2e-'));
   const ctx = await chromium.launchPersistentContext(dir, {
@@ -112,7 +117,8 @@ async function chromiumBrowser(colorScheme) {
     viewport: { width: 1280, height: 800 },
     colorScheme,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', ...(process.env.SCORCH_CHROMIUM_ARGS || '').split(' ').filter(Boolean)],
+      '--disable-component-update', '--disable-sync', QUIET_CHROMIUM,
+      ...(process.env.SCORCH_CHROMIUM_ARGS || '').split(' ').filter(Boolean)],
   });
   const page = ctx.pages()[0] || (await ctx.newPage());
   return { page, close: async () => { await ctx.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
