@@ -372,18 +372,22 @@ impl Weighing {
 mod tests {
     use super::contains_ignore_ascii_case;
 
+    /// Numbers below `n`, the same run from the same seed (xorshift).
+    fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    }
+
     /// Against the plain definition (both sides lower-cased, then `contains`), on strings of a few letters where
     /// near misses are many.
     #[test]
     fn ascii_case_insensitive_contains_is_contains_of_the_lower_cased() {
         let alphabet = ['a', 'A', 'b', 'B', '_', '1'];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..20_000 {
             let mut word =
                 |max: usize| -> String { (0..next(max)).map(|_| alphabet[next(alphabet.len())]).collect() };
@@ -404,13 +408,7 @@ mod tests {
     fn string_mask_is_each_string_matched() {
         use super::{Matcher, Pattern, StrId, Strings};
         let alphabet = ["a", "A", "b", "B", "k", "_", "\u{212a}", "é"];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..2_000 {
             // Every other round ASCII only (the buffer's fast path without the fallback).
             let letters = if round % 2 == 0 { 6 } else { alphabet.len() };
