@@ -132,10 +132,16 @@ impl Matcher {
                     find_ignore_ascii_case(buf, from, n.as_bytes())
                 });
                 if !strings.is_ascii() {
-                    for (i, m) in mask.iter_mut().enumerate() {
-                        let s = strings.get(StrId(i as u32));
-                        if !s.is_ascii() {
-                            *m = self.is_match(s);
+                    // The names with other letters, found in the same kind of pass, are matched one by one.
+                    let other = strings.containing(1, false, |buf, from| {
+                        buf.get(from..)?
+                            .iter()
+                            .position(|b| !b.is_ascii())
+                            .map(|i| from + i)
+                    });
+                    for (i, _) in other.iter().enumerate().filter(|(_, o)| **o) {
+                        if let Some(m) = mask.get_mut(i) {
+                            *m = self.is_match(strings.get(StrId(i as u32)));
                         }
                     }
                 }
