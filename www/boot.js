@@ -50,7 +50,7 @@ const gzipped = early && typeof DecompressionStream === 'function'
 
 // Loaded beside the wasm, not before this file runs, so the worker above starts first.
 const glue = import('../scorch-app.js');
-// Both wasm binaries are compiled by that worker (www/wasm.js), at once: it says so (`Compiling`), posts the
+// Both wasm binaries are compiled by that worker (www/wasm.js), the page's first: it says so (`Compiling`), posts the
 // page's module when it is ready (`PageModule`) and the engine's (`Module`, kept here for the workers the page
 // starts later: crates/app/src/worker/page.rs), and runs the engine itself. Off this
 // thread, where the inflate and the compile's decoding would be one task of 70–90 ms. This page compiles its

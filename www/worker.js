@@ -66,12 +66,15 @@ self.onmessage = async (e) => {
   if (e.data && e.data.compile) {
     self.postMessage({ type: 'Compiling' });
     const wasm = await (compiler || import('./wasm.js')).catch(() => null);
-    // Both at once: the page's is posted as soon as it is ready, whatever this worker's own is doing.
+    // The page's first, then this worker's own: both are inflated and decoded on this thread, and together
+    // (their chunks taken in turn) the page's was ready only with the engine's. The page waits for its module
+    // to start at all; the engine is wanted only once the page asks for its profile, after its own start
+    // (a load by link drew 4–8 % sooner this way; 100 MB loads did not move: docs/BENCHMARKS.md).
     // The gzip'd files' bodies, when the page asked for them (www/boot.js).
     const gz = e.data.gz || {};
     const page = wasm ? wasm.compileWasm('scorch-app', gz.page).catch(() => null) : Promise.resolve(null);
     page.then((m) => self.postMessage({ type: 'PageModule', module: m }));
-    module = wasm ? await wasm.compileWasm('scorch-engine', gz.engine).catch(() => null) : null;
+    module = wasm ? await page.then(() => wasm.compileWasm('scorch-engine', gz.engine)).catch(() => null) : null;
     self.postMessage({ type: 'Module', module });
   }
   // Kept for the parse workers this worker may start (crates/app/src/worker/slices.rs).
