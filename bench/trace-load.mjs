@@ -11,7 +11,8 @@ import { chromium } from 'playwright-core';
 import { PROFILES, closeDist, serveDist } from './serve-dist.mjs';
 const [dist, prof, outFile] = process.argv.slice(2);
 const port = await serveDist(dist);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
+  ...(process.env.SCORCH_CHROMIUM_ARGS || '').split(' ').filter(Boolean)] });
 const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
 const cdp = await page.context().newCDPSession(page);
 // The trace is read once it ends (`ReturnAsStream`), not streamed during the load: streamed, this process (which
