@@ -56,16 +56,12 @@ pub fn App() -> impl IntoView {
             Some(o) => o.with(wire),
             None => wire(),
         }
-        // The code that takes a profile and paints it, compiled on a tiny one, unless the address names a
-        // profile: that load compiles the code in its own tasks, and the warm-up's tiny import and drawing only
-        // took the page's thread from it (a load by link drew 5–11 % later with it). Beside the demo, which
-        // the page opens when the address names none, it stays: there it also puts the parts, and the file
-        // input, after it, and without it a file handed over at once raced the demo's load (perf script 1 MB
-        // from a file: 116 → 288 ms; docs/BENCHMARKS.md).
+        // The code that takes a profile and paints it, compiled on a tiny one, only while no profile is on its
+        // way (a framed page waiting for its host's): a load under way compiles that code in its own tasks, and
+        // the warm-up's tiny import and drawing only took the page's thread from it (a load by link drew 5–11 %
+        // later with it: docs/BENCHMARKS.md).
         let came = move || {
-            let linked = a.load.busy.with_untracked(Option::is_some)
-                && a.load.seq.get_untracked() != a.load.demo_seq.get_value();
-            a.load.loaded.with_untracked(Option::is_some) || linked
+            a.load.loaded.with_untracked(Option::is_some) || a.load.busy.with_untracked(Option::is_some)
         };
         crate::worker::yield_now().await;
         if !came() {
