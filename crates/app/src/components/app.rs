@@ -56,17 +56,11 @@ pub fn App() -> impl IntoView {
             Some(o) => o.with(wire),
             None => wire(),
         }
-        // The code that takes a profile and paints it, compiled on a tiny one, only while no profile is on its
-        // way (a framed page waiting for its host's): a load under way compiles that code in its own tasks, and
-        // the warm-up's tiny import and drawing only took the page's thread from it (a load by link drew 5–11 %
-        // later with it: docs/BENCHMARKS.md).
-        let came = move || {
-            a.load.loaded.with_untracked(Option::is_some) || a.load.busy.with_untracked(Option::is_some)
-        };
+        // First the code that takes the first profile and paints it, compiled on a tiny one while that profile
+        // is read and parsed in the worker; not when it came already (its own tasks compiled that code).
+        let came = move || a.load.loaded.with_untracked(Option::is_some);
         crate::worker::yield_now().await;
-        if !came() {
-            crate::render::warm::warm_up(came).await;
-        }
+        crate::render::warm::warm_up(came).await;
         for s in Stage::LATER {
             crate::worker::yield_now().await;
             stage.set(s);
@@ -131,8 +125,7 @@ pub fn App() -> impl IntoView {
 /// one task of 130–240 ms, most of it V8 compiling the code each part runs first; the toolbar whole, and the
 /// lists with the explore bar, were tasks of 44 ms each in a trace of a load by link, and over 50 ms on a busy
 /// machine, so each is two parts now). Before the first of them:
-/// the load started from the address (a task), then the warm-up when nothing is loading (`render::warm`, a few
-/// tasks). Everything
+/// the load started from the address (a task), then the warm-up (`render::warm`, a few tasks). Everything
 /// above the flame graph comes before it, so its area has its final size when it first paints; the status line
 /// comes with it; the tooltips and the shortcuts panel (on top of the page, in no one's way) last.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]

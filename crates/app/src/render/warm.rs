@@ -1,9 +1,8 @@
-//! The page's warm-up while it waits for a profile with nothing to do (a framed page whose host has not sent
-//! one yet: `components/app.rs` runs it only then): the code that takes the import worker's answer and paints
-//! the first flame graph and heatmap, run once on a tiny profile drawn on a canvas that is never shown. V8
-//! compiles a wasm function when it is first called, on the main thread: without this, the real answer's task
-//! and the first picture's frame compiled it (26 ms of a 58 ms task, and a 67 ms frame, on a loaded machine).
-//! Each step is a task of its own; nothing here touches the page's state.
+//! The page's warm-up while its first profile is on the way: the code that takes the import worker's answer
+//! and paints the first flame graph and heatmap, run once on a tiny profile drawn on a canvas that is never
+//! shown. V8 compiles a wasm function when it is first called, on the main thread: without this, the real
+//! answer's task and the first picture's frame compiled it (26 ms of a 58 ms task, and a 67 ms frame, on a
+//! loaded machine). Each step is a task of its own; nothing here touches the page's state.
 
 use super::canvas;
 use super::data::{FlameData, Loaded};
