@@ -19,6 +19,9 @@
 // 22–65 ms on this machine in the middle of a load, counted as the app's long task before.)
 // Runs alternate between the apps file by file, so both see the same machine load. Results: JSON in
 // target/bench/load.json and a markdown table on stdout.
+// `--against DIR`: a second build of scorch (the one before a change) as the app `before`, loaded right after
+// `scorch` in every round, so the two share the machine's moods; a table of both builds' medians follows. Its
+// figures are the ones to judge a change by: the same build's medians move more between runs than most changes.
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,6 +42,8 @@ const timeoutMs = Number(opt('--timeout', '240')) * 1000;
 // `--load file`: open the app first, then hand the file to its file input (as a user dropping a file does);
 // times then count from the hand-over, and no network transfer is involved.
 const loadMode = opt('--load', 'url');
+const against = opt('--against', null);
+if (against && apps.includes('scorch') && !apps.includes('before')) apps.splice(apps.indexOf('scorch') + 1, 0, 'before');
 const out = path.join(root, 'target', 'bench');
 const jsonName = opt('--load', 'url') === 'file' ? 'load-file.json' : 'load.json';
 fs.mkdirSync(out, { recursive: true });
@@ -52,6 +57,12 @@ const APPS = {
     // Opens with its demo profile (which makes no `bench:` marks); the file goes to the Open file… input once
     // that is shown.
     home: (b) => `${b}/scorch/index.html`, input: '[data-testid=open-file]',
+    ready: () => !!document.querySelector('[data-testid=status]')?.dataset.format,
+  },
+  // `--against`: scorch as it was before a change.
+  before: {
+    dir: against ? path.resolve(against) : null, url: (b, p) => `${b}/before/index.html#url=${encodeURIComponent(p)}`,
+    home: (b) => `${b}/before/index.html`, input: '[data-testid=open-file]',
     ready: () => !!document.querySelector('[data-testid=status]')?.dataset.format,
   },
   // The floor (issue #19): ../shared/tools/viewer-bench's page that fetches or reads the profile and touches every
@@ -72,7 +83,7 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
 
 function serve() {
   const mounts = { '/scorch/': APPS.scorch.dir, '/speedscope/': APPS.speedscope.dir, '/baseline/': APPS.baseline.dir,
-    '/profiles/': profiles };
+    '/profiles/': profiles, ...(against ? { '/before/': APPS.before.dir } : {}) };
   const server = http.createServer((req, res) => {
     const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const prefix = Object.keys(mounts).find((m) => p.startsWith(m));
@@ -233,7 +244,7 @@ async function run(app, base, file) {
       }
       await sleep(100);
     }
-    if (res.ok && app === 'scorch') {
+    if (res.ok && (app === 'scorch' || app === 'before')) {
       // Where the memory sits once drawn: the page's wasm memory, each worker's, the page's JS heap (Chromium).
       const mb = (x) => (x == null ? null : Math.round(x / 1048576));
       res.memory = await page.evaluate(() => ({ pageWasm: window.scorchBoot?.memory?.buffer.byteLength,
@@ -299,6 +310,18 @@ for (const f of files) {
 }
 console.log(`${reps} runs per app and file, medians, loaded by ${loadMode}; ${new Date().toISOString()}, ${os.cpus().length} cores\n`);
 console.log(rows.join('\n'));
+
+// `--against`: the two builds, alternated.
+if (apps.includes('before')) {
+  const ab = ['', '| file | scorch drawn | before drawn | scorch ÷ before | loads with a task over 50 ms: scorch / before |', '|---|---|---|---|---|'];
+  for (const f of files) {
+    const pick = (app) => results.filter((r) => r.file === f && r.app === app && r.ok);
+    const [sd, bd] = ['scorch', 'before'].map((a) => median(pick(a).map((r) => r.drawnMs)));
+    const long = (a) => `${pick(a).filter((r) => r.over50 > 0).length} of ${pick(a).length}`;
+    ab.push(`| ${f} | ${fmt(sd, 'ms')} | ${fmt(bd, 'ms')} | ${Number.isFinite(sd / bd) ? (sd / bd).toFixed(3) : '—'} | ${long('scorch')} / ${long('before')} |`);
+  }
+  console.log(ab.join('\n'));
+}
 
 // Against the floor (issue #19): scorch's time ÷ the baseline's, and memory above the baseline's peak.
 if (apps.includes('baseline')) {
