@@ -51,20 +51,18 @@ fs.mkdirSync(out, { recursive: true });
 const FILE = { perf: (s) => `perf-${s}mb.linux-perf.txt`, folded: (s) => `folded-${s}mb.collapsedstack.txt`, pprof: (s) => `pprof-${s}mb.pb.gz`,
   // V8 profiles from bench/gen-v8.py (load.sh makes them when these kinds are asked for).
   cpuprofile: (s) => `v8-${s}mb.cpuprofile`, trace: (s) => `trace-${s}mb.json` };
+/** A build of scorch in `dir`, served under `/NAME/`. */
+const scorchAt = (name, dir) => ({
+  dir, url: (b, p) => `${b}/${name}/index.html#url=${encodeURIComponent(p)}`,
+  home: (b) => `${b}/${name}/index.html`, input: '[data-testid=open-file]',
+  ready: () => !!document.querySelector('[data-testid=status]')?.dataset.format,
+});
 const APPS = {
-  scorch: {
-    dir: path.resolve(opt('--dist', path.join(root, 'dist'))), url: (b, p) => `${b}/scorch/index.html#url=${encodeURIComponent(p)}`,
-    // Opens with its demo profile (which makes no `bench:` marks); the file goes to the Open file… input once
-    // that is shown.
-    home: (b) => `${b}/scorch/index.html`, input: '[data-testid=open-file]',
-    ready: () => !!document.querySelector('[data-testid=status]')?.dataset.format,
-  },
+  // Opens with its demo profile (which makes no `bench:` marks); the file goes to the Open file… input once
+  // that is shown.
+  scorch: scorchAt('scorch', path.resolve(opt('--dist', path.join(root, 'dist')))),
   // `--against`: scorch as it was before a change.
-  before: {
-    dir: against ? path.resolve(against) : null, url: (b, p) => `${b}/before/index.html#url=${encodeURIComponent(p)}`,
-    home: (b) => `${b}/before/index.html`, input: '[data-testid=open-file]',
-    ready: () => !!document.querySelector('[data-testid=status]')?.dataset.format,
-  },
+  before: scorchAt('before', against ? path.resolve(against) : null),
   // The floor (issue #19): ../shared/tools/viewer-bench's page that fetches or reads the profile and touches every
   // byte once, with no parsing, then draws one rectangle.
   baseline: {
