@@ -26,6 +26,19 @@ test('lost events: the status line gives perf report\'s counts, the heatmap mark
   assert.ok(s.text.includes(`lost 600 events (${pct} %, 16 chunks)`), s.text);
   // 965 samples: the few-samples notice; its ± is statsmodels' Wilson half-width for 482 of 965 (3.148 pp).
   assert.equal(await page.textContent('[data-testid=few-samples]'), 'few samples (965): shares are ± 3.1 pp');
+  // The badge does not make the status line taller: a taller line moved the graph above it up and resized the
+  // graph's canvas for the first picture (4 px, a new backing store).
+  const [withBadge, without] = await page.evaluate(() => {
+    const status = document.querySelector('[data-testid=status]');
+    const badge = status.querySelector('[data-testid=few-samples]');
+    const h = () => status.getBoundingClientRect().height;
+    const a = h();
+    badge.style.display = 'none';
+    const b = h();
+    badge.style.display = '';
+    return [a, b];
+  });
+  assert.equal(withBadge, without);
   // The heatmap: one mark per second with losses (the oracle's seconds 11305–11307 are columns 0–2; the last
   // column, 11308, has none).
   const seconds = [...PERF.matchAll(/^ {2}(\d+) \d+$/gm)].map((m) => Number(m[1]));
