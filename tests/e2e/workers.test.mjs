@@ -291,6 +291,50 @@ test('the demo is read by an import worker, which holds it as the engine: views 
   assert.deepEqual(b.errors, []);
 });
 
+test('a transform is made by the view engine that holds the profile: never sent to it, never made again on a view switch', LONG, async () => {
+  const { page } = b;
+  await page.goto(server.url);
+  await waitForProfile(page, 'service.perf.gz');
+  const facts = smallFacts();
+  await open(page, 'small-merge.folded', Buffer.from(SMALL));
+  await page.waitForFunction(() => window.__scorchEngine()[3], null, LONG);
+  // What a merge of parse leaves, worked out here from the text: its callees join its caller.
+  const merged = SMALL.trim().split('\n').map((l) => l.slice(0, l.lastIndexOf(' ')).split(';').filter((f) => f !== 'parse'));
+  const depthOf = (f) => Math.max(...merged.map((s) => s.indexOf(f) + 1));
+  const [, sent0] = await page.evaluate(() => window.__scorchEngine());
+  const j0 = await jobs(page);
+  const [px, py] = await page.evaluate(() => window.__scorchFramePoint('parse'));
+  await page.mouse.click(px, py);
+  await page.click('[data-testid=tx-merge]');
+  await settle(page);
+  assert.equal(await page.evaluate(() => window.__scorchFramePoint('parse')), null, 'parse merged away');
+  assert.equal(await row(page, 'lex'), depthOf('lex'), 'lex under main now');
+  assert.equal((await status(page)).total, String(facts.total), 'a merge keeps the total');
+  const [, sent1] = await page.evaluate(() => window.__scorchEngine());
+  const j1 = await jobs(page);
+  assert.equal(sent1 - sent0, 0, 'no profile sent to the engine');
+  assert.equal((j1.profile || 0) - (j0.profile || 0), 1, 'the engine made the merged profile, once');
+  // The inverted tree, the function table and back: the merged profile is neither made nor sent again.
+  await inverted(page);
+  assert.equal(await row(page, 'lex'), 1, 'lex at the inverted tree’s root');
+  await page.keyboard.press('4');
+  await page.waitForSelector('[data-testid=function-count]', LONG);
+  assert.equal(await page.getAttribute('[data-testid=function-count]', 'data-matching'), String(new Set(merged.flat()).size));
+  await page.keyboard.press('1');
+  await settle(page);
+  assert.equal(await row(page, 'lex'), depthOf('lex'), 'the merged graph again');
+  const [, sent2] = await page.evaluate(() => window.__scorchEngine());
+  assert.equal(sent2 - sent0, 0, 'still no profile sent');
+  assert.equal(((await jobs(page)).profile || 0) - (j0.profile || 0), 1, 'still made once');
+  // The chip's × gives the profile as read back, which the engine holds already.
+  await page.click('[data-testid=transform-remove]');
+  await settle(page);
+  assert.equal(await row(page, 'lex'), 3, 'parse is back');
+  assert.equal((await page.evaluate(() => window.__scorchEngine()))[1] - sent0, 0);
+  assert.equal(await page.locator('[data-testid=error]').count(), 0, 'no error');
+  assert.deepEqual(b.errors, []);
+});
+
 test('a view counts as pending from the action that asks for it until it is shown: what settle waits on', LONG, async () => {
   const { page } = b;
   await page.goto(server.url);

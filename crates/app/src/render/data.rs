@@ -156,6 +156,12 @@ impl Loaded {
 
     /// A profile derived from this one by a transform (same strings and frames): shares the colours.
     pub fn derived(&self, profile: Profile) -> Loaded {
+        self.derived_as(profile, next_key())
+    }
+
+    /// [`Loaded::derived`], known by `key`: the one the view engine that made it holds it by
+    /// (`worker::build::derive`).
+    pub fn derived_as(&self, profile: Profile, key: u32) -> Loaded {
         Loaded {
             name: self.name.clone(),
             imported: Imported {
@@ -163,7 +169,7 @@ impl Loaded {
                 gzip: self.imported.gzip,
                 bytes: self.imported.bytes,
             },
-            key: next_key(),
+            key,
             colors: self.colors.clone(),
             masks: self.masks.clone(),
             figures: Default::default(),

@@ -11,6 +11,7 @@ use scorch_core::analysis::compare;
 use scorch_core::analysis::diff::Side;
 use scorch_core::analysis::transforms::Transform;
 use scorch_core::view::calltree::Order;
+use scorch_core::view::granularity::Granularity;
 use scorch_core::{RootMode, ViewOptions};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -42,6 +43,32 @@ thread_local! {
     /// A zoom (a path of names: a link's) asked for while the main graph was being built: applied to the graph
     /// shown next.
     static PENDING_ZOOM: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+    /// The profile last shown at a granularity or after transforms, and what it was made of (both held weakly:
+    /// it never keeps a closed profile's memory): switching views with a transform on neither makes it again nor
+    /// sends it to the view engine again.
+    static DERIVED: std::cell::RefCell<Option<CachedDerived>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A profile made from another ([`DERIVED`]): the one it was made from, the granularity and the transforms.
+type CachedDerived = (
+    std::sync::Weak<Loaded>,
+    Granularity,
+    Vec<Transform>,
+    std::sync::Weak<Loaded>,
+);
+
+/// What `l` is at granularity `g` after `ts`, when made before and still held.
+fn cached_derived(l: &Arc<Loaded>, g: Granularity, ts: &[Transform]) -> Option<Arc<Loaded>> {
+    DERIVED.with_borrow(|c| {
+        let (from, cg, cts, made) = c.as_ref()?;
+        (std::ptr::eq(from.as_ptr(), Arc::as_ptr(l)) && from.strong_count() > 0 && *cg == g && cts == ts)
+            .then(|| made.upgrade())
+            .flatten()
+    })
+}
+
+fn cache_derived(l: &Arc<Loaded>, g: Granularity, ts: &[Transform], made: &Arc<Loaded>) {
+    DERIVED.with_borrow_mut(|c| *c = Some((Arc::downgrade(l), g, ts.to_vec(), Arc::downgrade(made))));
 }
 
 /// Zooms `main` to the frame at the path `names` from the root, if its graph has one.
@@ -178,12 +205,27 @@ impl Actions {
         }
     }
 
-    /// The loaded profile at the view's granularity (`scorch_core::view::granularity`: lines, files or
-    /// addresses are a profile of their own, with other frames, so other colours and masks), then after the
-    /// transforms, as the CLI applies them; on a transform error, the error is shown and the profile before them.
-    fn transformed(&self, l: &Arc<Loaded>) -> Arc<Loaded> {
+    /// What the view shows of `l`: `l` itself, or `l` at the view's granularity (`scorch_core::view::granularity`:
+    /// lines, files or addresses are a profile of their own, with other frames, so other colours and masks) after
+    /// the transforms, when made before; else the granularity and transforms to make it with.
+    fn derived_of(&self, l: &Arc<Loaded>) -> Result<Arc<Loaded>, (Granularity, Vec<Transform>)> {
         let g = self.view.options.with_untracked(|o| o.granularity);
-        let l = match scorch_core::view::granularity::at(&l.imported.profile, g) {
+        let ts = self.search.transforms.get_untracked();
+        if !scorch_core::analysis::transforms::derives(&l.imported.profile, g, &ts) {
+            return Ok(l.clone());
+        }
+        cached_derived(l, g, &ts).ok_or((g, ts))
+    }
+
+    /// [`Actions::derived_of`] made on the page when it was not made before, as the CLI makes it; on a transform
+    /// error, the error is shown and the profile before them. The diff's sides are made here (a diff is computed
+    /// on the page), and a profile whose view engine could not make it.
+    fn transformed(&self, l: &Arc<Loaded>) -> Arc<Loaded> {
+        let (g, ts) = match self.derived_of(l) {
+            Ok(made) => return made,
+            Err(how) => how,
+        };
+        let at = match scorch_core::view::granularity::at(&l.imported.profile, g) {
             std::borrow::Cow::Borrowed(_) => l.clone(),
             std::borrow::Cow::Owned(profile) => Arc::new(Loaded::new(
                 l.name.clone(),
@@ -194,15 +236,44 @@ impl Actions {
                 },
             )),
         };
-        let ts = self.search.transforms.get_untracked();
-        match scorch_core::analysis::transforms::apply_all(&l.imported.profile, &ts) {
-            Ok(None) => l,
-            Ok(Some(p)) => Arc::new(l.derived(p)),
+        let made = match scorch_core::analysis::transforms::apply_all(&at.imported.profile, &ts) {
+            Ok(None) => at,
+            Ok(Some(p)) => Arc::new(at.derived(p)),
             Err(e) => {
                 self.load.error.set(Some(e));
-                l
+                at
             }
-        }
+        };
+        // Kept even when a transform failed: the view is not made again (nor the error shown again) until the
+        // transforms change.
+        cache_derived(l, g, &ts, &made);
+        made
+    }
+
+    /// [`Actions::derived_of`] made by the view engine (`worker::build::derive`), which then holds it: no task on
+    /// the page makes it, and it is not sent back to the engine. Made on the page when the engine could not make
+    /// it (a transform's error is then shown); `None` when a newer request replaced this one.
+    async fn derive(&self, l: &Arc<Loaded>, g: Granularity, ts: Vec<Transform>) -> Option<Arc<Loaded>> {
+        let key = crate::worker::next_profile_key();
+        let how = crate::worker::protocol::Derive {
+            from: l.key,
+            granularity: g,
+            transforms: ts.iter().map(Transform::to_text).collect(),
+        };
+        let imported = match worker_build::derive(&l.imported, key, how).await {
+            Ok(imported) => imported,
+            Err(LoadError::Cancelled) => return None,
+            Err(_) => return Some(self.transformed(l)),
+        };
+        // At another granularity the frames are others: the colours and masks too.
+        let frames_change = scorch_core::analysis::transforms::derives(&l.imported.profile, g, &[]);
+        let made = Arc::new(if frames_change {
+            Loaded::with_key(l.name.clone(), imported, key)
+        } else {
+            l.derived_as(imported.profile, key)
+        });
+        cache_derived(l, g, &ts, &made);
+        Some(made)
     }
 
     /// Shows the function table of `target` under `view`: the cached one, or built by the view engine (the table
@@ -430,7 +501,31 @@ impl Actions {
             .base
             .get_untracked()
             .is_some_and(|b| Arc::ptr_eq(&b, &target));
-        let target = super::timed("transformed", || self.transformed(&target));
+        let target = match self.derived_of(&target) {
+            Ok(made) => made,
+            // The view engine makes it (not for a diff: computed on the page, from the page's copies); the view
+            // is rebuilt once it has (the graph shown so far stays until then).
+            Err((g, ts)) if self.diff.base.get_untracked().is_none() => {
+                MAIN_WAITING.with(|w| w.set(true));
+                let a = *self;
+                leptos::task::spawn_local(async move {
+                    let made = a.derive(&target, g, ts).await;
+                    if current(&MAIN_GEN) != gen {
+                        return;
+                    }
+                    match made {
+                        // (Held here while the view is rebuilt: the cache holds it weakly.)
+                        Some(_made) => a.rebuild(),
+                        None => {
+                            MAIN_WAITING.with(|w| w.set(false));
+                            done(&MAIN_DONE, gen)
+                        }
+                    }
+                });
+                return;
+            }
+            Err(_) => super::timed("transformed", || self.transformed(&target)),
+        };
         self.load.shown.set(Some(target.clone()));
         let data = match self.diff.base.get_untracked() {
             None => {

@@ -355,24 +355,9 @@ pub async fn build(
         view,
         order: order.key().to_string(),
         jobs: jobs.clone(),
+        derive: None,
     };
-    // An engine that says it does not hold the profile is asked once more, the profile sent with the request.
-    let answers = match ask(channel, imported, request.clone()).await {
-        Err(Failure::NotHeld) => match ask(channel, imported, request).await {
-            Err(Failure::NotHeld) => {
-                return Err(LoadError::Engine(
-                    "the view engine could not take the profile sent to it".to_string(),
-                ))
-            }
-            other => other,
-        },
-        other => other,
-    };
-    let answers = match answers {
-        Ok(a) => a,
-        Err(Failure::Load(e)) => return Err(e),
-        Err(Failure::NotHeld) => return Err(LoadError::Cancelled),
-    };
+    let answers = answers_to(channel, imported, request).await?;
     // Each answer taken in short tasks.
     let mut copier = Copier::default();
     let mut out = Vec::with_capacity(n);
@@ -414,6 +399,61 @@ pub async fn build(
     Ok(out)
 }
 
+/// The answers to `request` on `channel`. An engine that says it does not hold the profile is asked once more,
+/// the profile (`imported`) sent with the request.
+async fn answers_to(channel: Channel, imported: &Imported, request: Build) -> Result<Answers, LoadError> {
+    let answers = match ask(channel, imported, request.clone()).await {
+        Err(Failure::NotHeld) => match ask(channel, imported, request).await {
+            Err(Failure::NotHeld) => {
+                return Err(LoadError::Engine(
+                    "the view engine could not take the profile sent to it".to_string(),
+                ))
+            }
+            other => other,
+        },
+        other => other,
+    };
+    match answers {
+        Ok(a) => Ok(a),
+        Err(Failure::Load(e)) => Err(e),
+        Err(Failure::NotHeld) => Err(LoadError::Cancelled),
+    }
+}
+
+/// The profile `from` (the one known by `d.from`) at `d`'s granularity after its transforms, made by the engine,
+/// which then holds it under `key`; a copy for the page, taken in short tasks. `from` is sent only when the engine
+/// does not hold it. A request on the main graph's channel: a newer one cancels it. `Err` where the page is the
+/// engine (the one-file HTML export), and whatever a view's request can fail with, a transform's own error
+/// ([`LoadError::Import`]) among them.
+pub async fn derive(from: &Imported, key: u32, d: super::protocol::Derive) -> Result<Imported, LoadError> {
+    if page_is_engine() {
+        return Err(LoadError::Engine("this page is its own view engine".to_string()));
+    }
+    cancel(Channel::Main);
+    let _building = Building::new();
+    let request = Build {
+        id: 0,
+        channel: Channel::Main as u8,
+        profile: key,
+        view: ViewOptions::default(),
+        order: Order::default().key().to_string(),
+        jobs: vec![Job::Profile],
+        derive: Some(d),
+    };
+    let (error, payload) = answers_to(Channel::Main, from, request)
+        .await?
+        .pop()
+        .ok_or_else(|| LoadError::Protocol("the view engine answered nothing".to_string()))?;
+    if let Some(e) = error {
+        return Err(LoadError::Import(e));
+    }
+    let profile = Reflect::get(&payload, &"profile".into()).unwrap_or(JsValue::UNDEFINED);
+    let small = fits_in_memory(&profile)? < super::page::SMALL_ANSWER;
+    crate::seams::note_engine_job(Job::Profile.name());
+    yield_now().await;
+    super::page::take_profile(&profile, small, &mut Copier::default()).await
+}
+
 /// Whether this page is a one-file HTML export (`scorch_core::export::html`: it carries its wasm in
 /// `<script id="scorch-wasm">`), which opens from `file://` and whose CSP allows no worker by design: there the
 /// page builds the views itself, the one host where it does. Anywhere else a view comes from the engine.
@@ -443,21 +483,32 @@ fn prepare(
     ready: Option<(js_sys::Object, Array)>,
 ) -> Result<(JsValue, Array), LoadError> {
     ensure_engine().map_err(|why| LoadError::Engine(format!("the view engine could not start: {why}")))?;
-    let holds = ENGINE.with(|e| {
-        e.borrow()
-            .as_ref()
-            .is_some_and(|x| x.holds.holds(request.profile))
-    });
+    let holds = engine_holds(sent_key(request));
     let message = request_message(if holds { None } else { Some(imported) }, request, ready)?;
-    if !holds {
-        SENT.with(|n| n.set(n.get() + 1));
-        ENGINE.with(|e| {
-            if let Some(x) = e.borrow_mut().as_mut() {
+    // The engine places what it is sent, then what it makes, by the same rule (`jobs.rs`).
+    ENGINE.with(|e| {
+        if let Some(x) = e.borrow_mut().as_mut() {
+            if !holds {
+                SENT.with(|n| n.set(n.get() + 1));
+                x.holds.put(sent_key(request));
+            }
+            if request.derive.is_some() && !x.holds.holds(request.profile) {
                 x.holds.put(request.profile);
             }
-        });
-    }
+        }
+    });
     Ok(message)
+}
+
+/// The key of the profile that rides with `request` when the engine does not hold it: the request's, or the one
+/// its profile is made from.
+fn sent_key(request: &Build) -> u32 {
+    request.derive.as_ref().map_or(request.profile, |d| d.from)
+}
+
+/// Whether the engine holds (or will, once the messages under way are taken) the profile `key`.
+fn engine_holds(key: u32) -> bool {
+    ENGINE.with(|e| e.borrow().as_ref().is_some_and(|x| x.holds.holds(key)))
 }
 
 /// Sends `request` (under a fresh id) to the engine and waits for its answers.
@@ -466,11 +517,7 @@ async fn ask(channel: Channel, imported: &Imported, mut request: Build) -> Resul
     // in the one that made it (a transform: 37 ms of the same task), nor in one (a million stack rows: 100 ms). A
     // newer request of the channel meanwhile cancels this one.
     let mut ready = None;
-    if !ENGINE.with(|e| {
-        e.borrow()
-            .as_ref()
-            .is_some_and(|x| x.holds.holds(request.profile))
-    }) {
+    if !engine_holds(sent_key(&request)) {
         let cancels = || CANCELS.with(|c| c.get().get(channel as usize).copied());
         let before = cancels();
         let transfer = Array::new();

@@ -44,14 +44,12 @@ pub(super) fn serve(b: Build, data: &JsValue) {
     crate::seams::engine_took(data);
     let payload = Reflect::get(data, &"payload".into()).unwrap_or(JsValue::UNDEFINED);
     if !payload.is_undefined() {
+        // The profile sent: the request's, or the one its profile is made from.
+        let key = b.derive.as_ref().map_or(b.profile, |d| d.from);
         // The profile its slot held goes first, so three are never held at once.
-        let slot = slots().put(b.profile);
-        HELD.with(|h| h.borrow_mut()[slot] = None);
-        let got = receive_profile(&payload);
-        let s = slots();
-        super::views::forget_whole_but(&[s.first, s.other].into_iter().flatten().collect::<Vec<_>>());
-        match got {
-            Ok(i) => HELD.with(|h| h.borrow_mut()[slot] = Some((b.profile, i))),
+        let slot = place(key);
+        match receive_profile(&payload) {
+            Ok(i) => HELD.with(|h| h.borrow_mut()[slot] = Some((key, i))),
             Err(error) => return post(&FromWorker::Failed { id: b.id, error }, None),
         }
     }
@@ -59,6 +57,48 @@ pub(super) fn serve(b: Build, data: &JsValue) {
     if !DRAIN_DUE.with(|d| d.replace(true)) {
         super::after(0.0, drain);
     }
+}
+
+/// Empties the slot a profile of key `key` goes to ([`Slots::put`](super::protocol::Slots::put), the page's rule
+/// too) and forgets the whole trees of the profile it held; returns the slot.
+fn place(key: u32) -> usize {
+    let slot = slots().put(key);
+    HELD.with(|h| h.borrow_mut()[slot] = None);
+    let s = slots();
+    super::views::forget_whole_but(&[s.first, s.other].into_iter().flatten().collect::<Vec<_>>());
+    slot
+}
+
+/// Makes the profile `key` from the one held under `d.from` ([`Derive`](super::protocol::Derive)) and holds it,
+/// unless it is held. [`NOT_HELD`](super::protocol::NOT_HELD) when `d.from` is not: the page sends it.
+fn derive(key: u32, d: &super::protocol::Derive) -> Result<(), String> {
+    use scorch_core::analysis::transforms::{self, Transform};
+    if slots().holds(key) {
+        return Ok(());
+    }
+    let ts = d
+        .transforms
+        .iter()
+        .map(|t| Transform::from_text(t).ok_or_else(|| format!("not a transform: {t}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let made = HELD.with(|h| {
+        let h = h.borrow();
+        let (_, from) = h
+            .iter()
+            .flatten()
+            .find(|(k, _)| *k == d.from)
+            .ok_or_else(|| super::protocol::NOT_HELD.to_string())?;
+        let p = &from.profile;
+        let profile = transforms::derive(p, d.granularity, &ts)?.unwrap_or_else(|| p.clone());
+        Ok::<_, String>(scorch_core::Imported {
+            profile,
+            gzip: from.gzip,
+            bytes: from.bytes,
+        })
+    })?;
+    let slot = place(key);
+    HELD.with(|h| h.borrow_mut()[slot] = Some((key, made)));
+    Ok(())
 }
 
 /// Builds the queued requests, skipping each one that a newer request of its channel replaced.
@@ -78,6 +118,16 @@ fn drain() {
 }
 
 fn build(b: Build) {
+    // A profile made here is made when its request is built, not when it arrives: a request replaced before it
+    // began makes none.
+    if let Some(d) = &b.derive {
+        if let Err(error) = derive(b.profile, d) {
+            if error == super::protocol::NOT_HELD {
+                HELD.with(|h| *h.borrow_mut() = [None, None]);
+            }
+            return post(&FromWorker::Failed { id: b.id, error }, None);
+        }
+    }
     let held = HELD.with(|h| {
         let h = h.borrow();
         match h.iter().flatten().find(|(key, _)| *key == b.profile) {
@@ -102,55 +152,18 @@ fn answer(b: &Build, imported: &scorch_core::Imported) {
     for (index, job) in b.jobs.iter().enumerate() {
         let transfer = Array::new();
         let msg = js_sys::Object::new();
-        let error = match compute(b.profile, &imported.profile, &b.view, order, job) {
-            Ok(Built::Flame(flame)) => {
-                flame_payload(&msg, flame, &transfer);
+        let built = if *job == super::protocol::Job::Profile {
+            // The profile itself, which the engine keeps: a copy for the page.
+            super::payload::payload_of(imported, &transfer).map(|p| {
+                let _ = Reflect::set(&msg, &"profile".into(), &p);
                 None
-            }
-            Ok(Built::Chart(c)) => {
-                if let Some(c) = c {
-                    let cols = c.into_columns();
-                    let _ = Reflect::set(&msg, &"chart_u32".into(), &typed(cols.u32s, &transfer, u32s));
-                    let _ = Reflect::set(&msg, &"chart_u64".into(), &typed(cols.u64s, &transfer, u64s));
-                }
-                None
-            }
-            Ok(Built::Graph(g)) => super::graph::put(&msg, g, &transfer).err(),
-            Ok(Built::Source(s)) => match s.encode() {
-                Ok(bytes) => {
-                    let buf = Uint8Array::from(bytes.as_slice());
-                    transfer.push(&buf.buffer());
-                    let _ = Reflect::set(&msg, &"source".into(), &buf);
-                    None
-                }
-                Err(e) => Some(e),
-            },
-            Ok(Built::Share(s)) => match serde_wasm_bindgen::to_value(&s) {
-                Ok(v) => {
-                    let _ = Reflect::set(&msg, &"share".into(), &v);
-                    None
-                }
-                Err(e) => Some(format!("the link could not be encoded: {e}")),
-            },
-            Ok(Built::Figures(f)) => match serde_wasm_bindgen::to_value(&f) {
-                Ok(v) => {
-                    let _ = Reflect::set(&msg, &"figures".into(), &v);
-                    None
-                }
-                Err(e) => Some(format!("the view's figures could not be encoded: {e}")),
-            },
-            Ok(Built::Table(t)) => match table_payload(&t) {
-                Ok(chunks) => {
-                    for c in chunks.iter() {
-                        if let Ok(b) = Reflect::get(&c, &"buffer".into()) {
-                            transfer.push(&b);
-                        }
-                    }
-                    let _ = Reflect::set(&msg, &"table".into(), &chunks);
-                    None
-                }
-                Err(e) => Some(e),
-            },
+            })
+        } else {
+            compute(b.profile, &imported.profile, &b.view, order, job).map(Some)
+        };
+        let error = match built {
+            Ok(None) => None,
+            Ok(Some(built)) => built_payload(built, &msg, &transfer),
             Err(e) => Some(e),
         };
         let head = FromWorker::Built {
@@ -164,6 +177,60 @@ fn answer(b: &Build, imported: &scorch_core::Imported) {
         };
         let _ = Reflect::set(&head, &"payload".into(), &msg);
         post_answer(&head, &transfer, b.id);
+    }
+}
+
+/// Sets what `built` carries on `msg`, its buffers added to `transfer`; the error when it cannot be encoded.
+fn built_payload(built: Built, msg: &js_sys::Object, transfer: &Array) -> Option<String> {
+    match built {
+        Built::Flame(flame) => {
+            flame_payload(msg, flame, transfer);
+            None
+        }
+        Built::Chart(c) => {
+            if let Some(c) = c {
+                let cols = c.into_columns();
+                let _ = Reflect::set(msg, &"chart_u32".into(), &typed(cols.u32s, transfer, u32s));
+                let _ = Reflect::set(msg, &"chart_u64".into(), &typed(cols.u64s, transfer, u64s));
+            }
+            None
+        }
+        Built::Graph(g) => super::graph::put(msg, g, transfer).err(),
+        Built::Source(s) => match s.encode() {
+            Ok(bytes) => {
+                let buf = Uint8Array::from(bytes.as_slice());
+                transfer.push(&buf.buffer());
+                let _ = Reflect::set(msg, &"source".into(), &buf);
+                None
+            }
+            Err(e) => Some(e),
+        },
+        Built::Share(s) => match serde_wasm_bindgen::to_value(&s) {
+            Ok(v) => {
+                let _ = Reflect::set(msg, &"share".into(), &v);
+                None
+            }
+            Err(e) => Some(format!("the link could not be encoded: {e}")),
+        },
+        Built::Figures(f) => match serde_wasm_bindgen::to_value(&f) {
+            Ok(v) => {
+                let _ = Reflect::set(msg, &"figures".into(), &v);
+                None
+            }
+            Err(e) => Some(format!("the view's figures could not be encoded: {e}")),
+        },
+        Built::Table(t) => match table_payload(&t) {
+            Ok(chunks) => {
+                for c in chunks.iter() {
+                    if let Ok(b) = Reflect::get(&c, &"buffer".into()) {
+                        transfer.push(&b);
+                    }
+                }
+                let _ = Reflect::set(msg, &"table".into(), &chunks);
+                None
+            }
+            Err(e) => Some(e),
+        },
     }
 }
 

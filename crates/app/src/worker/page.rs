@@ -370,28 +370,8 @@ pub(super) async fn take(msg: &JsValue) -> Result<Done, LoadError> {
     let get = |k: &str| Reflect::get(msg, &k.into()).unwrap_or(JsValue::UNDEFINED);
     let small = fits_in_memory(msg)? < SMALL_ANSWER;
     let figures = serde_wasm_bindgen::from_value(get("figures")).ok();
-    let bytes = Uint8Array::new(&get("buffer")).to_vec();
-    if !small {
-        yield_now().await;
-    }
-    let mut imported = scorch_core::model::wire::decode(&bytes)?;
-    drop(bytes);
-    // The columns are copied into wasm memory in pieces, each its own task.
-    if !small {
-        yield_now().await;
-    }
     let mut copier = Copier::default();
-    let profile_u32 = copier.columns::<js_sys::Uint32Array>(&get("profile_u32")).await;
-    let profile_u64 = copier
-        .columns::<js_sys::BigUint64Array>(&get("profile_u64"))
-        .await;
-    scorch_core::model::wire::put_columns(
-        &mut imported,
-        TreeColumns {
-            u32s: profile_u32,
-            u64s: profile_u64,
-        },
-    )?;
+    let imported = take_profile(msg, small, &mut copier).await?;
     let flame = copier.flame(msg).await;
     let heat = copier.heat(msg).await;
     Ok(Done {
@@ -404,9 +384,42 @@ pub(super) async fn take(msg: &JsValue) -> Result<Done, LoadError> {
     })
 }
 
+/// The profile in `msg` (`buffer`, `profile_u32`, `profile_u64`: `payload::profile_payload`) taken into wasm
+/// memory: the import worker's answer, or the engine's with a profile it made (`build::derive`). Unless `small`,
+/// each step is a task of its own, each column copied in pieces.
+pub(super) async fn take_profile(
+    msg: &JsValue,
+    small: bool,
+    copier: &mut Copier,
+) -> Result<Imported, LoadError> {
+    let get = |k: &str| Reflect::get(msg, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let bytes = Uint8Array::new(&get("buffer")).to_vec();
+    if !small {
+        yield_now().await;
+    }
+    let mut imported = scorch_core::model::wire::decode(&bytes)?;
+    drop(bytes);
+    // The columns are copied into wasm memory in pieces, each its own task.
+    if !small {
+        yield_now().await;
+    }
+    let profile_u32 = copier.columns::<js_sys::Uint32Array>(&get("profile_u32")).await;
+    let profile_u64 = copier
+        .columns::<js_sys::BigUint64Array>(&get("profile_u64"))
+        .await;
+    scorch_core::model::wire::put_columns(
+        &mut imported,
+        TreeColumns {
+            u32s: profile_u32,
+            u64s: profile_u64,
+        },
+    )?;
+    Ok(imported)
+}
+
 /// An answer of fewer bytes than this is taken in one task: its steps take a few ms together, and a yield
 /// between them can cost a whole frame (the page renders in between).
-const SMALL_ANSWER: f64 = 4.0 * 1024.0 * 1024.0;
+pub(super) const SMALL_ANSWER: f64 = 4.0 * 1024.0 * 1024.0;
 
 /// Refuses, with a clear message, a profile whose columns would not fit in this page's wasm memory (4 GB at
 /// most, and the view needs about as much again), instead of running out of memory halfway and killing the page.

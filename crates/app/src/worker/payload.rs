@@ -51,30 +51,66 @@ pub(crate) async fn payload_in_steps(
     imported: &scorch_core::Imported,
     transfer: &Array,
 ) -> Result<js_sys::Object, String> {
-    use scorch_core::model::wire;
-    yield_now().await;
-    let bytes = wire::encode_rest(imported).map_err(|e| e.to_string())?;
     let msg = js_sys::Object::new();
-    let buf = Uint8Array::from(bytes.as_slice()).buffer();
-    drop(bytes);
-    transfer.push(&buf);
-    let _ = Reflect::set(&msg, &"buffer".into(), &buf);
-    let a = Array::new();
-    for i in 0..wire::U32_COLUMNS {
+    for part in 0..PARTS {
         yield_now().await;
-        let c = wire::u32_column(imported, i);
+        payload_part(imported, part, &msg, transfer)?;
+    }
+    Ok(msg)
+}
+
+/// [`payload_in_steps`] in one call: the engine's answer with a profile it made (`Job::Profile`), which it keeps.
+pub(crate) fn payload_of(
+    imported: &scorch_core::Imported,
+    transfer: &Array,
+) -> Result<js_sys::Object, String> {
+    let msg = js_sys::Object::new();
+    for part in 0..PARTS {
+        payload_part(imported, part, &msg, transfer)?;
+    }
+    Ok(msg)
+}
+
+/// The parts of a profile's payload: the encoded rest, the u32 columns, the weights.
+const PARTS: usize = scorch_core::model::wire::U32_COLUMNS + 2;
+
+/// Sets part `part` of `imported`'s payload on `msg` ([`PARTS`]), its buffer added to `transfer`.
+fn payload_part(
+    imported: &scorch_core::Imported,
+    part: usize,
+    msg: &js_sys::Object,
+    transfer: &Array,
+) -> Result<(), String> {
+    use scorch_core::model::wire;
+    let set = |k: &str, v: &JsValue| {
+        let _ = Reflect::set(msg, &k.into(), v);
+    };
+    if part == 0 {
+        let bytes = wire::encode_rest(imported).map_err(|e| e.to_string())?;
+        let buf = Uint8Array::from(bytes.as_slice()).buffer();
+        transfer.push(&buf);
+        set("buffer", &buf);
+    } else if part <= wire::U32_COLUMNS {
+        let c = wire::u32_column(imported, part - 1);
         let arr = js_sys::Uint32Array::from(&c[..]);
         transfer.push(&arr.buffer());
-        a.push(&arr);
+        let cols = Reflect::get(msg, &"profile_u32".into())
+            .ok()
+            .and_then(|a| a.dyn_into::<Array>().ok())
+            .unwrap_or_else(|| {
+                let a = Array::new();
+                set("profile_u32", &a);
+                a
+            });
+        cols.push(&arr);
+    } else {
+        let w = &imported.profile.samples.weight;
+        let arr = js_sys::BigUint64Array::new_with_length(w.len() as u32);
+        arr.copy_from(w);
+        transfer.push(&arr.buffer());
+        set("profile_u64", &Array::of1(&arr));
     }
-    let _ = Reflect::set(&msg, &"profile_u32".into(), &a);
-    yield_now().await;
-    let w = &imported.profile.samples.weight;
-    let arr = js_sys::BigUint64Array::new_with_length(w.len() as u32);
-    arr.copy_from(w);
-    transfer.push(&arr.buffer());
-    let _ = Reflect::set(&msg, &"profile_u64".into(), &Array::of1(&arr));
-    Ok(msg)
+    Ok(())
 }
 
 /// A flame graph's tree and, per node, how many rows its subtree reaches below it

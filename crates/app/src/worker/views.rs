@@ -161,6 +161,8 @@ pub fn compute(key: u32, p: &Profile, view: &ViewOptions, order: Order, job: &Jo
         Job::Source(f) => Built::Source(source_lines(p, view, f)),
         Job::Figures => Built::Figures(super::protocol::ViewFigures::of(p, view)),
         Job::Share(s) => Built::Share(Box::new(super::share::share(p, view, s)?)),
+        // Answered by the engine with the profile it holds (`jobs.rs`), not built.
+        Job::Profile => return Err("the profile is sent, not built".to_string()),
     })
 }
 

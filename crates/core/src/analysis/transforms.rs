@@ -511,6 +511,28 @@ pub fn apply_all(p: &Profile, ts: &[Transform]) -> Result<Option<Profile>, Strin
     Ok(cur)
 }
 
+/// What a view shows of `p`: `p` at granularity `g` (`view::granularity::at`), then after `ts` in order, as the
+/// CLI and the app's engine make it; `None` when that is `p` itself (functions, or a profile without locations,
+/// and no transform).
+pub fn derive(
+    p: &Profile,
+    g: crate::view::granularity::Granularity,
+    ts: &[Transform],
+) -> Result<Option<Profile>, String> {
+    use std::borrow::Cow;
+    let at = crate::view::granularity::at(p, g);
+    Ok(match (apply_all(&at, ts)?, at) {
+        (Some(x), _) => Some(x),
+        (None, Cow::Owned(x)) => Some(x),
+        (None, Cow::Borrowed(_)) => None,
+    })
+}
+
+/// Whether [`derive`] would make a profile other than `p` (without making it).
+pub fn derives(p: &Profile, g: crate::view::granularity::Granularity, ts: &[Transform]) -> bool {
+    !ts.is_empty() || (p.sites.is_some() && g != crate::view::granularity::Granularity::Functions)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -536,6 +558,25 @@ mod tests {
             Transform::CollapseDirect("f".into()),
         ];
         assert_eq!(transforms_from_text(&transforms_to_text(&ts)), ts);
+    }
+
+    #[test]
+    fn derive_is_granularity_then_transforms_and_none_for_the_profile_itself() {
+        use crate::view::granularity::Granularity;
+        let p = parse(b"a;b;c 1\na;b 2\nb;d 3\n").unwrap();
+        // Folded stacks keep no locations: at lines they are themselves.
+        assert!(!derives(&p, Granularity::Lines, &[]));
+        assert!(derive(&p, Granularity::Lines, &[]).unwrap().is_none());
+        let ts = [Transform::Merge("b".into())];
+        assert!(derives(&p, Granularity::Functions, &ts));
+        let d = derive(&p, Granularity::Functions, &ts).unwrap().unwrap();
+        assert_eq!(fold(&d), "a 2\na;c 1\nd 3\n");
+        assert!(derive(
+            &p,
+            Granularity::Functions,
+            &[Transform::Ignore(Pattern::regex("("))]
+        )
+        .is_err());
     }
 
     #[test]
