@@ -12,7 +12,7 @@ use scorch_core::model::units::group_thousands;
 use scorch_core::model::Strings;
 use std::sync::Arc;
 
-/// Rows built in one task (see `shown` in [`FunctionTable`]).
+/// Rows put on the page at a time (see `shown` in [`FunctionTable`]).
 const CHUNK: usize = 50;
 
 /// `rows` cut in chunks of [`CHUNK`].
@@ -196,31 +196,52 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
             .collect();
         Some((out, matching, table.0.len(), whole != table.1))
     };
-    // The rows go on the page a chunk per task ([`CHUNK`]): 500 rows of nine cells built and laid out at once were
-    // one task of 100–240 ms (folded 100 MB, a switch to the table). Each set of rows has its generation; `shown`
-    // is (a generation, the chunks of it built): a new set shows its first chunk, and the effect below starts a
-    // task that adds the next chunk after each yield.
+    // The rows go on the page a chunk at a time ([`CHUNK`]), as far as the table is scrolled and a screenful
+    // beyond, not all of them: 500 rows of nine cells built and laid out at once were one task of 100–240 ms
+    // (folded 100 MB, a switch to the table), and put on the page a chunk per task, each chunk's frame laid out
+    // and painted the whole table again (24–58 ms a frame, the sandwich's table, folded 100 MB). Each set of rows
+    // has its generation; `shown` is (a generation, the chunks of it on the page): a new set shows its first
+    // chunk; the effect below adds one more, a task later (once it is laid out), while the rows on the page end
+    // within a screenful below the view, and so does a scroll that comes near their end.
     let rows = Memo::new(move |prev: Option<&(u32, _)>| {
         let generation = prev.map_or(0, |(g, _)| g.wrapping_add(1));
         (generation, crate::state::timed("fn rows", rows_now))
     });
     let shown = RwSignal::new((0u32, 1usize));
-    Effect::new(move |_| {
-        let Some((generation, chunks)) =
-            rows.with(|(g, r)| r.as_ref().map(|(rows, ..)| (*g, rows.len().div_ceil(CHUNK))))
+    let area = NodeRef::<leptos::html::Div>::new();
+    // Whether the rows on the page end within a screenful below the view (none is seen of a table not laid out).
+    // (The table may have left the page:
+    // its values are then disposed, and reading them would panic.)
+    let near_end = move || {
+        area.try_get_untracked().flatten().is_some_and(|d| {
+            let (top, seen, all) = (d.scroll_top(), d.client_height(), d.scroll_height());
+            seen > 0 && all - (top + seen) < seen.max(200)
+        })
+    };
+    // One more chunk of the rows shown, if they have more.
+    let more = move || {
+        let Some((generation, chunks)) = rows
+            .try_with_untracked(|(g, r)| r.as_ref().map(|(rows, ..)| (*g, rows.len().div_ceil(CHUNK))))
+            .flatten()
         else {
             return;
         };
+        let n = match shown.try_get_untracked() {
+            Some((g, n)) if g == generation => n,
+            Some(_) => 1,
+            None => return,
+        };
+        if n < chunks {
+            shown.set((generation, n + 1));
+        }
+    };
+    Effect::new(move |_| {
+        shown.track();
+        rows.track();
         leptos::task::spawn_local(async move {
-            for n in 2..=chunks {
-                crate::worker::yield_now().await;
-                // The rows may have been replaced meanwhile (their task ends), or the table have left the page
-                // (another view): its values are then disposed, and reading them would panic.
-                if rows.try_with_untracked(|(g, _)| *g) != Some(generation)
-                    || shown.try_set((generation, n)).is_some()
-                {
-                    return;
-                }
+            crate::worker::yield_now().await;
+            if near_end() {
+                more();
             }
         });
     });
@@ -232,7 +253,8 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
         }
     };
     view! {
-        <div class="fn-table" class:compact=compact data-testid="function-table">
+        <div class="fn-table" class:compact=compact data-testid="function-table" node_ref=area
+            on:scroll=move |_| if near_end() { more() }>
             {move || { let (generation, rows) = rows.get(); match rows {
                 None if load.has_profile() && view.fn_table_failed.get() => view! {
                     <p class="hint" data-testid="function-failed">"The function table could not be built (the error says why). "
