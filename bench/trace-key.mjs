@@ -1,4 +1,8 @@
-// scratch (not committed): trace one key press after a load by link. node bench/trace-key.mjs DIST PROFILE OUT.json KEYS_BEFORE KEY
+// One key press traced (not a test): `node bench/trace-key.mjs DIST PROFILE OUT.json KEYS_BEFORE KEY` opens
+// DIST/index.html#url=PROFILE (from target/bench-profiles) in headless Chromium (without its omnibox popups),
+// presses each of KEYS_BEFORE 3 s apart (e.g. `41`: the function table, then the flame graph), then traces KEY
+// with Chrome's timeline and V8's CPU profiler (mark `trace:key`) and writes the trace to OUT.json. With a build
+// that keeps names (bench/names-build.sh) the profile names the Rust functions.
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { closeDist, serveDist } from './serve-dist.mjs';
