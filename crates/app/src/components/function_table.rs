@@ -210,8 +210,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
     let shown = RwSignal::new((0u32, 1usize));
     let area = NodeRef::<leptos::html::Div>::new();
     // Whether the rows on the page end within a screenful below the view (none is seen of a table not laid out).
-    // (The table may have left the page:
-    // its values are then disposed, and reading them would panic.)
+    // The table may have left the page: its values are then disposed, and reading them would panic.
     let near_end = move || {
         area.try_get_untracked().flatten().is_some_and(|d| {
             let (top, seen, all) = (d.scroll_top(), d.client_height(), d.scroll_height());

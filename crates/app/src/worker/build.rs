@@ -483,14 +483,14 @@ fn prepare(
     ready: Option<(js_sys::Object, Array)>,
 ) -> Result<(JsValue, Array), LoadError> {
     ensure_engine().map_err(|why| LoadError::Engine(format!("the view engine could not start: {why}")))?;
-    let holds = engine_holds(sent_key(request));
+    let holds = engine_holds(request.sent_key());
     let message = request_message(if holds { None } else { Some(imported) }, request, ready)?;
     // The engine places what it is sent, then what it makes, by the same rule (`jobs.rs`).
     ENGINE.with(|e| {
         if let Some(x) = e.borrow_mut().as_mut() {
             if !holds {
                 SENT.with(|n| n.set(n.get() + 1));
-                x.holds.put(sent_key(request));
+                x.holds.put(request.sent_key());
             }
             if request.derive.is_some() && !x.holds.holds(request.profile) {
                 x.holds.put(request.profile);
@@ -498,12 +498,6 @@ fn prepare(
         }
     });
     Ok(message)
-}
-
-/// The key of the profile that rides with `request` when the engine does not hold it: the request's, or the one
-/// its profile is made from.
-fn sent_key(request: &Build) -> u32 {
-    request.derive.as_ref().map_or(request.profile, |d| d.from)
 }
 
 /// Whether the engine holds (or will, once the messages under way are taken) the profile `key`.
@@ -517,7 +511,7 @@ async fn ask(channel: Channel, imported: &Imported, mut request: Build) -> Resul
     // in the one that made it (a transform: 37 ms of the same task), nor in one (a million stack rows: 100 ms). A
     // newer request of the channel meanwhile cancels this one.
     let mut ready = None;
-    if !engine_holds(sent_key(&request)) {
+    if !engine_holds(request.sent_key()) {
         let cancels = || CANCELS.with(|c| c.get().get(channel as usize).copied());
         let before = cancels();
         let transfer = Array::new();

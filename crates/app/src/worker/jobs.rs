@@ -44,8 +44,7 @@ pub(super) fn serve(b: Build, data: &JsValue) {
     crate::seams::engine_took(data);
     let payload = Reflect::get(data, &"payload".into()).unwrap_or(JsValue::UNDEFINED);
     if !payload.is_undefined() {
-        // The profile sent: the request's, or the one its profile is made from.
-        let key = b.derive.as_ref().map_or(b.profile, |d| d.from);
+        let key = b.sent_key();
         // The profile its slot held goes first, so three are never held at once.
         let slot = place(key);
         match receive_profile(&payload) {

@@ -108,6 +108,14 @@ pub struct Build {
     pub derive: Option<Derive>,
 }
 
+impl Build {
+    /// The key of the profile that rides with this request as `payload` when the engine does not hold it: the
+    /// request's own, or the one its profile is made from ([`Build::derive`]).
+    pub fn sent_key(&self) -> u32 {
+        self.derive.as_ref().map_or(self.profile, |d| d.from)
+    }
+}
+
 /// How the engine makes a request's profile from one it holds: the profile `from` at a granularity, then after
 /// transforms (`scorch_core::analysis::transforms::derive`, as the page would, and the CLI does). Made where the
 /// profile is, a transform is no task on the page (a merge on folded 100 MB was one of 53–66 ms there), and
