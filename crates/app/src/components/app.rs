@@ -66,6 +66,19 @@ pub fn App() -> impl IntoView {
             stage.set(s);
         }
     });
+    // Once, when the page is quiet after its first profile: the function table's rows, built ahead on a made-up
+    // row (`function_table::warm_up`), so the first real table does not compile their code.
+    Effect::new(move |warmed: Option<bool>| {
+        if warmed == Some(true) || !a.load.has_profile() {
+            return warmed.unwrap_or(false);
+        }
+        crate::worker::after(2000.0, move || {
+            crate::worker::when_idle(1000.0, move || {
+                leptos::task::spawn_local(super::function_table::warm_up(a.search, a))
+            })
+        });
+        true
+    });
     let at = move |s: Stage| move || stage.get() >= s;
     view! {
         <Show when=move || at(Stage::Toolbar)() && !a.ui.embed.get()>
