@@ -14,8 +14,8 @@ use std::sync::Arc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
-/// Rows put on the page at a time (see `shown` in [`FunctionTable`]): 25 rows fill the sandwich's table; 50 were most of
-/// the first task once its table came, and of the frame after it (folded 100 MB).
+/// Rows put on the page at a time (see `shown` in [`FunctionTable`]): 25 rows fill the sandwich's table; 50 were
+/// most of the first task once its table came, and of the frame after it (folded 100 MB).
 const CHUNK: usize = 25;
 
 /// The rows shown at most (the heaviest first, or the first in the order asked for).
@@ -276,7 +276,7 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
     // it. Read from the table's scroll position in a task of its own, it made the browser lay the new rows out in
     // that task (the sandwich's table, folded 100 MB: a task of 64 ms, nearly all of it `scrollTop`).
     let end = NodeRef::<leptos::html::Div>::new();
-    let watch = send_wrapper::SendWrapper::new(std::rc::Rc::new(std::cell::RefCell::new(None)));
+    let watch = send_wrapper::SendWrapper::new(std::rc::Rc::new(std::cell::OnceCell::new()));
     let watched = watch.clone();
     Effect::new(move |_| {
         // Watched again after each chunk and each new set: the browser then says where the end is now.
@@ -285,16 +285,13 @@ pub fn FunctionTable(compact: bool) -> impl IntoView {
         let (Some(view_el), Some(end_el)) = (area.get(), end.get()) else {
             return;
         };
-        let mut w = watch.borrow_mut();
-        let w = w.get_or_insert_with(|| near_end(&view_el, more));
-        if let Some((observer, _)) = w.as_ref() {
-            let observer: &web_sys::IntersectionObserver = observer;
+        if let Some((observer, _)) = watch.get_or_init(|| near_end(&view_el, more)) {
             observer.unobserve(&end_el);
             observer.observe(&end_el);
         }
     });
     on_cleanup(move || {
-        if let Some(Some((observer, _))) = watched.borrow_mut().take() {
+        if let Some(Some((observer, _))) = watched.get() {
             observer.disconnect();
         }
     });
@@ -424,11 +421,11 @@ fn rows_view(chunk: Vec<Row>, search: SearchState, actions: Actions) -> impl Int
     }
 }
 
-/// Puts a table of one made-up row (with every optional cell) in an element that is never shown, and takes it off a task
-/// later, so that V8 has compiled the rows' code before the first real table: wasm is compiled function by
-/// function on its first call, and the first table's rows were its task's heaviest part (the sandwich on folded
-/// 100 MB, its first task once the engine's table came: 22 ms of its 47 ms of CPU compiling, traced). The app
-/// calls it once, when the page is quiet after its first profile.
+/// Puts a table of one made-up row (with every optional cell) in an element that is never shown, and takes it off
+/// a task later, so that V8 has compiled the table's code before the first real table: wasm is compiled function
+/// by function on its first call, and that compiling was the heaviest part of the first table's task (the
+/// sandwich on folded 100 MB, its first task once the engine's table came: 22 ms compiling in a task of 47 ms of
+/// CPU, traced). The app calls it once, when the page is quiet after its first profile.
 pub async fn warm_up(search: SearchState, actions: Actions) {
     let Some(host) = web_sys::window()
         .and_then(|w| w.document())
@@ -436,7 +433,8 @@ pub async fn warm_up(search: SearchState, actions: Actions) {
     else {
         return;
     };
-    // The numbers' texts as the rows have them (`rows_now`), in each of their forms.
+    // The numbers' texts as the rows have them (`rows_now`), in each of their forms: made for their code alone
+    // (one of them fills the made-up row).
     use scorch_core::model::units::{format_percent, format_value, Unit};
     let mut texts = Vec::new();
     for unit in [Unit::Samples, Unit::Nanoseconds, Unit::Bytes] {
