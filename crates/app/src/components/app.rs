@@ -61,6 +61,8 @@ pub fn App() -> impl IntoView {
         let came = move || a.load.loaded.with_untracked(Option::is_some);
         crate::worker::yield_now().await;
         crate::render::warm::warm_up(came).await;
+        crate::worker::yield_now().await;
+        a.warm_up_load();
         for s in Stage::LATER {
             crate::worker::yield_now().await;
             stage.set(s);

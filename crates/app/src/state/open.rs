@@ -31,6 +31,21 @@ impl Actions {
         seq
     }
 
+    /// Runs, with no profile open, the largest functions that take the first profile (`finish_loaded`,
+    /// `rebuild`, `apply_link`, `link_state`): each returns at once here (`finish_loaded` for a load that is not
+    /// the latest, the others for want of a profile), and V8 compiles a wasm function whole on its first call.
+    /// So that code is compiled while the first profile is read and parsed, not in the task that takes it
+    /// (`rebuild` alone is 30 KB of wasm: 7 ms of that task's 41, perf script 100 MB by link; docs/BENCHMARKS.md).
+    pub fn warm_up_load(&self) {
+        if self.load.loaded.with_untracked(Option::is_some) {
+            return; // its own task compiled the code
+        }
+        self.finish_loaded(u64::MAX, String::new(), Err(LoadError::Cancelled), false);
+        self.rebuild();
+        self.apply_link(&crate::url::UrlState::default());
+        let _ = self.link_state();
+    }
+
     /// `compare`: the open profile becomes the diff base and this one the target.
     pub fn finish_import(
         &self,
