@@ -6,6 +6,7 @@
 // `trace:file` is the hand-over). SCORCH_CPU_PROFILE=1 adds V8's
 // sampling profiler (`ProfileChunk` events: which functions each task ran; with a build that keeps names
 // (`wasm-bindgen --keep-debug`, then `wasm-opt -Os -g`) they are the Rust functions).
+// Summaries of the trace (tasks, first-call compiles, CPU per thread, CPU profile): bench/trace-summary.py.
 import fs from 'node:fs'; import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { PROFILES, closeDist, serveDist } from './serve-dist.mjs';
