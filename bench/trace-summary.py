@@ -17,6 +17,7 @@ environment's ORIGIN (a mark such as `trace:file` or `bench:import-done`).
         (a trace made with SCORCH_CPU_PROFILE=1)
 """
 import collections
+import importlib.util
 import json
 import os
 import sys
@@ -69,21 +70,18 @@ def tasks(path, least=30.0):
         print("    " + ", ".join(f"{n} {d / 1000:.1f}" for n, d in spent.most_common(8)))
 
 
-def leb(b, i):
-    r = s = 0
-    while True:
-        x = b[i]
-        i += 1
-        r |= (x & 0x7F) << s
-        s += 7
-        if x < 0x80:
-            return r, i
+# The wasm reading (LEB128 numbers, the name section) is tierup-summary.py's.
+_spec = importlib.util.spec_from_file_location("tierup_summary", os.path.join(os.path.dirname(__file__), "tierup-summary.py"))
+tierup = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tierup)
+leb = tierup.leb
 
 
 def wasm_functions(path):
-    """Function index → (name, body bytes), from the import, code and name sections."""
+    """Function index → (name, body bytes): the sizes from the import and code sections, the names from
+    `tierup-summary.py`'s reading of the name section (its indices count imported functions first, as V8's do)."""
     b = open(path, "rb").read()
-    i, imported, sizes, named = 8, 0, [], {}
+    i, imported, sizes = 8, 0, []
     while i < len(b):
         sid = b[i]
         n, i = leb(b, i + 1)
@@ -115,22 +113,8 @@ def wasm_functions(path):
                 length, j = leb(b, j)
                 sizes.append(length)
                 j += length
-        elif sid == 0:
-            length, j = leb(b, i)
-            if b[j : j + length] == b"name":
-                j += length
-                while j < end:
-                    sub = b[j]
-                    sl, j = leb(b, j + 1)
-                    if sub == 1:
-                        count, k = leb(b, j)
-                        for _ in range(count):
-                            idx, k = leb(b, k)
-                            length, k = leb(b, k)
-                            named[idx] = b[k : k + length].decode("utf8", "replace")
-                            k += length
-                    j += sl
         i = end
+    named = tierup.names(path)
     return {imported + n: (named.get(imported + n, f"function {imported + n}"), s) for n, s in enumerate(sizes)}
 
 
