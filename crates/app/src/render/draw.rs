@@ -376,8 +376,8 @@ pub(crate) fn fill_px(
     let px = [rgb[0], rgb[1], rgb[2], (alpha * 255.0).round() as u8];
     let span = |line: usize| (line * dw + a) * 4..(line * dw + b) * 4;
     // A wide box's first line is filled pixel by pixel and copied to its other lines (one `memory.copy` each).
-    // The first picture runs this code unoptimised (V8's baseline tier): on folded 1 MB, pixel by pixel, it was
-    // 0.4–2.8 ms of that picture's draw, and 0.2–0.9 ms so (three CPU profiles each). A narrow box is filled
+    // The first picture runs this code unoptimised (V8's baseline tier): on folded 1 MB it was 0.4–2.8 ms of that
+    // picture's draw pixel by pixel, 0.2–0.9 ms with the copies (three CPU profiles each). A narrow box is filled
     // line by line: a copy per line costs more than a few pixels.
     let wide = (b - a) >= WIDE_PX;
     for line in top..bottom {
@@ -387,8 +387,8 @@ pub(crate) fn fill_px(
         }
         if wide && line > top {
             buf.copy_within(span(top), to.start);
-        } else if let Some(span) = buf.get_mut(to) {
-            for p in span.chunks_exact_mut(4) {
+        } else if let Some(row) = buf.get_mut(to) {
+            for p in row.chunks_exact_mut(4) {
                 p.copy_from_slice(&px);
             }
         }
